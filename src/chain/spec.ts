@@ -1,0 +1,103 @@
+import { type Common, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { customCrypto } from '../crypto/customCrypto.js'
+import { hexToBytes } from '../util/hex.js'
+import { type BlobParams, FORKS, FORK_INDEX, type ForkName, type ScheduledFork } from './forks.js'
+import { type GethGenesisFile, genesisNumber } from './genesis.js'
+
+/**
+ * Everything Sponge derives from a genesis file: the fork schedule, blob schedule, and the EthereumJS Common
+ * (with our crypto and the BPO blob parameters EthereumJS does not read from geth genesis files by itself).
+ */
+export class ChainSpec {
+  readonly chainId: bigint
+  readonly forks: readonly ScheduledFork[]
+  readonly blobSchedule: Partial<Record<ForkName, BlobParams>>
+  readonly depositContract: Uint8Array | undefined
+  readonly terminalTotalDifficulty: bigint | undefined
+  readonly genesisTime: bigint
+  private readonly baseCommon: Common
+
+  constructor(readonly genesis: GethGenesisFile) {
+    const cfg = genesis.config
+    this.chainId = genesisNumber(cfg.chainId)
+    const forks: ScheduledFork[] = []
+    for (const f of FORKS) {
+      const v = cfg[f.key]
+      if (v === undefined || v === null) continue
+      forks.push({ name: f.name, by: f.by, at: genesisNumber(v) })
+    }
+    this.forks = forks
+    const schedule: Partial<Record<ForkName, BlobParams>> = {}
+    for (const [name, p] of Object.entries(cfg.blobSchedule ?? {})) {
+      if (!(name in FORK_INDEX)) throw new Error(`blobSchedule names an unknown fork: ${name}`)
+      schedule[name as ForkName] = { target: p.target, max: p.max, baseFeeUpdateFraction: p.baseFeeUpdateFraction }
+    }
+    this.blobSchedule = schedule
+    const dep = cfg.depositContractAddress
+    this.depositContract = typeof dep === 'string' ? hexToBytes(dep) : undefined
+    this.terminalTotalDifficulty =
+      cfg.terminalTotalDifficulty === undefined ? undefined : genesisNumber(cfg.terminalTotalDifficulty)
+    this.genesisTime = genesisNumber(genesis.timestamp)
+    this.baseCommon = this.buildCommon()
+  }
+
+  private buildCommon(): Common {
+    // EthereumJS reads BPO blob limits from hardfork-scoped `target`/`max`/`blobGasPriceUpdateFraction` params,
+    // which createCommonFromGethGenesis never fills from blobSchedule: pass them ourselves.
+    const params: Record<string, Record<string, number>> = {}
+    for (const [name, p] of Object.entries(this.blobSchedule)) {
+      if (!name.startsWith('bpo')) continue
+      params[name] = { target: p.target, max: p.max, blobGasPriceUpdateFraction: p.baseFeeUpdateFraction }
+    }
+    const geth = { ...this.genesis, config: { ...this.genesis.config } }
+    return createCommonFromGethGenesis(geth as never, {
+      chain: 'sponge',
+      customCrypto: customCrypto(),
+      params: params as never,
+    })
+  }
+
+  /** A Common set to the fork of the given block (a shallow copy: cheap). */
+  commonAt(number: bigint, timestamp: bigint): Common {
+    const c = this.baseCommon.copy()
+    c.setHardforkBy({ blockNumber: number, timestamp })
+    return c
+  }
+
+  /** The Common to hand to block/tx constructors, which set their own hardfork from the header. */
+  get common(): Common {
+    return this.baseCommon
+  }
+
+  isActive(fork: ForkName, number: bigint, timestamp: bigint): boolean {
+    const f = this.forks.find((x) => x.name === fork)
+    if (f === undefined) return false
+    return f.by === 'block' ? number >= f.at : timestamp >= f.at
+  }
+
+  /** The latest fork active at (number, time); 'frontier' when none is. */
+  forkAt(number: bigint, timestamp: bigint): ForkName | 'frontier' {
+    let current: ForkName | 'frontier' = 'frontier'
+    for (const f of this.forks) {
+      if (f.by === 'block' ? number >= f.at : timestamp >= f.at) current = f.name
+    }
+    return current
+  }
+
+  /** Blob parameters in force at a timestamp: those of the latest active fork that has an entry. */
+  blobParamsAt(timestamp: bigint): BlobParams | undefined {
+    let p: BlobParams | undefined
+    for (const f of this.forks) {
+      if (f.by !== 'time' || timestamp < f.at) continue
+      p = this.blobSchedule[f.name] ?? p
+    }
+    return p
+  }
+
+  /** Post-merge from the block on (by number: the merge block of mergeNetsplitBlock). */
+  isPostMerge(number: bigint): boolean {
+    const paris = this.forks.find((x) => x.name === 'paris')
+    if (paris !== undefined) return number >= paris.at
+    return this.forks.some((x) => x.by === 'time' && x.at <= this.genesisTime)
+  }
+}

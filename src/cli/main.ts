@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import { genesisBlock } from '../exec/genesis.js'
+import { ImportError } from '../exec/importChain.js'
+import { ChainStore } from '../store/chainStore.js'
+import { type ParsedArgs, parseArgs, stringFlag } from './args.js'
+import { runImport } from './importCommand.js'
+import { loadSpec } from './loadSpec.js'
+import { runNode } from './nodeCommand.js'
+
+const USAGE = `usage:
+  sponge node   --chain <genesis.json|dev> --datadir <dir> [--import <chain.rlp>]
+                [--http.addr 127.0.0.1] [--http.port 8545] [--http.api eth,net,web3[,testing]]
+                [--authrpc.addr 127.0.0.1] [--authrpc.port 8551] [--authrpc.jwtsecret <file>]
+                [--workers <n>] [--miner.gaslimit <gas>] [--dev.period <s>]
+                [--rpc.maxbodysize <bytes>] [--rpc.batchlimit <n>] [--rpc.maxqueue <n>]
+  sponge import --chain <genesis.json|dev> --datadir <dir> <chain.rlp>`
+
+async function main(args: ParsedArgs): Promise<number> {
+  if (args.flags.has('help') || args.command === undefined) {
+    process.stdout.write(`${USAGE}\n`)
+    return args.command === undefined && !args.flags.has('help') ? 2 : 0
+  }
+  const chain = stringFlag(args, 'chain', 'dev')
+  const spec = loadSpec(chain)
+  const datadir = stringFlag(args, 'datadir', chain === 'dev' ? '.sponge/dev' : '.sponge/data')
+  switch (args.command) {
+    case 'import': {
+      const file = args.positional[0]
+      if (file === undefined) throw new Error('sponge import needs a chain file')
+      const store = new ChainStore(datadir)
+      try {
+        await genesisBlock(spec, store)
+        await runImport(spec, store, file, !args.flags.has('no-progress'))
+      } finally {
+        await store.close()
+      }
+      return 0
+    }
+    case 'node':
+      return runNode(spec, datadir, args)
+    default:
+      process.stderr.write(`unknown command ${args.command}\n${USAGE}\n`)
+      return 2
+  }
+}
+
+main(parseArgs(process.argv.slice(2))).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code
+  },
+  (e: unknown) => {
+    if (e instanceof ImportError) {
+      process.stderr.write(`import stopped: ${e.message}\n`)
+      process.exitCode = 1
+      return
+    }
+    process.stderr.write(`fatal: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    process.exitCode = 1
+  },
+)

@@ -1,0 +1,56 @@
+import type { Block } from '@ethereumjs/block'
+import { arr, h, obj, q } from './json.js'
+
+/**
+ * eth_getBlockBy* fields other than `transactions`, as the text of a JSON object without its closing brace, so that
+ * a reply appends `,"transactions":[…]}` with hashes or full objects.
+ */
+export function blockJsonPrefix(block: Block, size: number): string {
+  const hd = block.header
+  const full = obj([
+    ['baseFeePerGas', hd.baseFeePerGas === undefined ? undefined : q(hd.baseFeePerGas)],
+    ['blobGasUsed', hd.blobGasUsed === undefined ? undefined : q(hd.blobGasUsed)],
+    ['difficulty', q(hd.difficulty)],
+    ['excessBlobGas', hd.excessBlobGas === undefined ? undefined : q(hd.excessBlobGas)],
+    ['extraData', h(hd.extraData)],
+    ['gasLimit', q(hd.gasLimit)],
+    ['gasUsed', q(hd.gasUsed)],
+    ['hash', h(block.hash())],
+    ['logsBloom', h(hd.logsBloom)],
+    ['miner', h(hd.coinbase.bytes)],
+    ['mixHash', h(hd.mixHash)],
+    ['nonce', h(hd.nonce)],
+    ['number', q(hd.number)],
+    ['parentBeaconBlockRoot', hd.parentBeaconBlockRoot === undefined ? undefined : h(hd.parentBeaconBlockRoot)],
+    ['parentHash', h(hd.parentHash)],
+    ['receiptsRoot', h(hd.receiptTrie)],
+    ['requestsHash', hd.requestsHash === undefined ? undefined : h(hd.requestsHash)],
+    ['sha3Uncles', h(hd.uncleHash)],
+    ['size', q(size)],
+    ['stateRoot', h(hd.stateRoot)],
+    ['timestamp', q(hd.timestamp)],
+    ['transactionsRoot', h(hd.transactionsTrie)],
+    ['uncles', arr(block.uncleHeaders.map((u) => h(u.hash())))],
+    [
+      'withdrawals',
+      block.withdrawals === undefined
+        ? undefined
+        : arr(
+            block.withdrawals.map((w) =>
+              obj([
+                ['index', q(w.index)],
+                ['validatorIndex', q(w.validatorIndex)],
+                ['address', h(w.address.bytes)],
+                ['amount', q(w.amount)],
+              ]),
+            ),
+          ),
+    ],
+    ['withdrawalsRoot', hd.withdrawalsRoot === undefined ? undefined : h(hd.withdrawalsRoot)],
+  ])
+  return full.slice(0, -1)
+}
+
+export function blockJsonWithTransactions(prefix: string, transactions: string[]): string {
+  return `${prefix},"transactions":[${transactions.join(',')}]}`
+}

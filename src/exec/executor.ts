@@ -1,0 +1,96 @@
+import { type Block, type BlockHeader } from '@ethereumjs/block'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { ValueEncoding } from '@ethereumjs/util'
+import { type RunBlockResult, type VM, createVM, runBlock } from '@ethereumjs/vm'
+import type { ChainSpec } from '../chain/spec.js'
+import { blockJsonPrefix } from '../codecs/block.js'
+import { bodyRlp } from '../store/blockCodec.js'
+import type { BlockRecord, ChainStore } from '../store/chainStore.js'
+import { OverlayTrieDB } from '../store/trieDb.js'
+import { AncestorView } from './ancestors.js'
+import { InvalidBlockError, validateHeaderAgainstParent } from './headerValidation.js'
+import { materializeTransactions } from './receipts.js'
+
+export interface ExecutedBlock {
+  block: Block
+  record: BlockRecord
+  result: RunBlockResult
+}
+
+/**
+ * Executes blocks on top of stored state with EthereumJS's VM and turns the outcome into a BlockRecord ready to
+ * be stored. One executor per thread: it keeps one VM and one trie over the store, re-rooted for every block.
+ */
+export class BlockExecutor {
+  private constructor(
+    private readonly spec: ChainSpec,
+    private readonly store: ChainStore,
+    private readonly trieDb: OverlayTrieDB,
+    private readonly stateManager: MerkleStateManager,
+    private readonly vm: VM,
+    private readonly ancestors: AncestorView,
+  ) {}
+
+  static async create(spec: ChainSpec, store: ChainStore): Promise<BlockExecutor> {
+    const trieDb = new OverlayTrieDB(store)
+    const common = spec.common.copy()
+    const trie = new MerklePatriciaTrie({
+      db: trieDb,
+      useKeyHashing: true,
+      valueEncoding: ValueEncoding.Bytes,
+      common,
+    })
+    const stateManager = new MerkleStateManager({ trie, common })
+    const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
+    const vm = await createVM({ common, stateManager, blockchain: ancestors as never, setHardfork: true })
+    return new BlockExecutor(spec, store, trieDb, stateManager, vm, ancestors)
+  }
+
+  get state(): MerkleStateManager {
+    return this.stateManager
+  }
+
+  get trieOverlay(): OverlayTrieDB {
+    return this.trieDb
+  }
+
+  /** Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. */
+  async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
+    validateHeaderAgainstParent(this.spec, block.header, parent)
+    this.ancestors.advance(parent.hash(), parent.number)
+    this.trieDb.pending.clear()
+    let result: RunBlockResult
+    try {
+      result = await runBlock(this.vm, {
+        block,
+        root: parent.stateRoot,
+        skipHeaderValidation: true,
+        setHardfork: true,
+      })
+    } catch (e) {
+      this.trieDb.pending.clear()
+      throw new InvalidBlockError((e as Error).message)
+    }
+    return { block, result, record: this.recordOf(block, result) }
+  }
+
+  /** The record of a block executed here (by execute, or by a builder sharing this executor's state). */
+  recordOf(block: Block, result: { receipts: RunBlockResult['receipts'] }): BlockRecord {
+    const { txJson, receiptJson, txHashes } = materializeTransactions(block, result.receipts)
+    const serialized = block.serialize()
+    const record: BlockRecord = {
+      hash: block.hash(),
+      number: block.header.number,
+      headerRlp: block.header.serialize(),
+      bodyRlp: bodyRlp(block),
+      txHashes,
+      blockJson: blockJsonPrefix(block, serialized.length),
+      txJson,
+      receiptJson,
+      trieNodes: new Map(this.trieDb.pending),
+    }
+    this.trieDb.pending.clear()
+    return record
+  }
+}

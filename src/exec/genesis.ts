@@ -1,0 +1,83 @@
+import { type Block, createBlock } from '@ethereumjs/block'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { ValueEncoding } from '@ethereumjs/util'
+import { genesisNumber } from '../chain/genesis.js'
+import type { ChainSpec } from '../chain/spec.js'
+import { blockJsonPrefix } from '../codecs/block.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { OverlayTrieDB } from '../store/trieDb.js'
+import { bodyRlp } from '../store/blockCodec.js'
+import { bytesToHex, equalBytes } from '../util/hex.js'
+
+type AllocEntry = [balance: string, code: string | undefined, storage: [string, string][] | undefined, nonce: string]
+
+/** The genesis block of a spec, with its state written to the store if the store is new. */
+export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<Block> {
+  const g = spec.genesis
+  const trieDb = new OverlayTrieDB(store)
+  const common = spec.commonAt(0n, spec.genesisTime)
+  const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
+  const sm = new MerkleStateManager({ trie, common })
+  const alloc: Record<string, AllocEntry> = {}
+  for (const [address, acct] of Object.entries(g.alloc)) {
+    const key = address.startsWith('0x') ? address : `0x${address}`
+    const storage = acct.storage === undefined ? undefined : (Object.entries(acct.storage) as [string, string][])
+    alloc[key] = [
+      `0x${genesisNumber(acct.balance).toString(16)}`,
+      acct.code,
+      storage?.filter(([, v]) => genesisNumber(v) !== 0n),
+      `0x${genesisNumber(acct.nonce).toString(16)}`,
+    ]
+  }
+  await sm.generateCanonicalGenesis(alloc as never)
+  const stateRoot = await sm.getStateRoot()
+  const header: Record<string, unknown> = {
+    number: 0n,
+    timestamp: spec.genesisTime,
+    gasLimit: genesisNumber(g.gasLimit),
+    difficulty: genesisNumber(g.difficulty),
+    extraData: g.extraData ?? '0x',
+    nonce: g.nonce === undefined ? undefined : padNonce(g.nonce),
+    mixHash: g.mixHash,
+    coinbase: g.coinbase,
+    stateRoot,
+  }
+  const raw = g as unknown as Record<string, string | null | undefined>
+  for (const k of ['baseFeePerGas', 'excessBlobGas', 'blobGasUsed', 'parentBeaconBlockRoot', 'requestsHash']) {
+    const v = raw[k]
+    if (v !== undefined && v !== null) header[k] = v
+  }
+  const block = createBlock({ header: header as never, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, {
+    common,
+  })
+  const existing = store.getLabel('genesis')
+  if (existing !== undefined) {
+    if (!equalBytes(existing, block.hash())) {
+      throw new Error(
+        `datadir ${store.datadir} holds another chain: genesis ${bytesToHex(existing)}, this spec's is ${bytesToHex(block.hash())}`,
+      )
+    }
+    return block
+  }
+  store.putGenesisSync(
+    {
+      hash: block.hash(),
+      number: 0n,
+      headerRlp: block.header.serialize(),
+      bodyRlp: bodyRlp(block),
+      txHashes: [],
+      blockJson: blockJsonPrefix(block, block.serialize().length),
+      txJson: [],
+      receiptJson: [],
+      trieNodes: trieDb.pending,
+    },
+    spec.chainId,
+  )
+  return block
+}
+
+function padNonce(n: string): string {
+  const hex = BigInt(n).toString(16).padStart(16, '0')
+  return `0x${hex}`
+}

@@ -1,0 +1,219 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Database, type RootDatabase, open } from 'lmdb'
+import {
+  DATABASES,
+  type DatabaseName,
+  indexedKey,
+  numberKey,
+  readNumberKey,
+  readTxLocation,
+  txLocationValue,
+} from './layout.js'
+
+/** Everything one executed block adds to the store, written in one transaction. */
+export interface BlockRecord {
+  hash: Uint8Array
+  number: bigint
+  headerRlp: Uint8Array
+  bodyRlp: Uint8Array
+  txHashes: Uint8Array[]
+  /** JSON text of the block without transactions, up to (not including) the closing brace. */
+  blockJson: string
+  txJson: string[]
+  receiptJson: string[]
+  /** Trie nodes and code written while executing the block, keyed as EthereumJS keys them. */
+  trieNodes: Map<string, Uint8Array>
+}
+
+export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
+
+const utf8 = new TextEncoder()
+const utf8d = new TextDecoder()
+
+/**
+ * The chain store over one LMDB environment. Every thread opens its own ChainStore on the same path; LMDB gives
+ * each read a consistent snapshot, and write transactions are serialised by LMDB itself.
+ */
+export class ChainStore {
+  private readonly root: RootDatabase
+  private readonly dbs: Record<DatabaseName, Database<Uint8Array, Uint8Array>>
+
+  constructor(readonly datadir: string) {
+    mkdirSync(datadir, { recursive: true })
+    this.root = open({
+      path: join(datadir, 'chain.mdb'),
+      maxDbs: 32,
+      // Room to grow without remapping; LMDB maps lazily, so this is address space, not memory.
+      mapSize: 64 * 1024 ** 3,
+      noMemInit: true,
+    })
+    const dbs = {} as Record<DatabaseName, Database<Uint8Array, Uint8Array>>
+    for (const name of DATABASES) {
+      dbs[name] = this.root.openDB<Uint8Array, Uint8Array>({ name, keyEncoding: 'binary', encoding: 'binary' })
+    }
+    this.dbs = dbs
+  }
+
+  close(): Promise<void> {
+    return this.root.close()
+  }
+
+  db(name: DatabaseName): Database<Uint8Array, Uint8Array> {
+    return this.dbs[name]
+  }
+
+  // ---- reads (synchronous: LMDB reads are memory-mapped and take microseconds) ----
+
+  getMeta(label: string): Uint8Array | undefined {
+    return this.dbs.meta.getBinary(utf8.encode(label))
+  }
+
+  getLabel(label: ForkchoiceLabel | 'genesis'): Uint8Array | undefined {
+    return this.getMeta(label)
+  }
+
+  getHeaderRlp(hash: Uint8Array): Uint8Array | undefined {
+    return this.dbs.headers.getBinary(hash)
+  }
+
+  getBodyRlp(hash: Uint8Array): Uint8Array | undefined {
+    return this.dbs.bodies.getBinary(hash)
+  }
+
+  getNumber(hash: Uint8Array): bigint | undefined {
+    const v = this.dbs.numbers.getBinary(hash)
+    return v === undefined ? undefined : readNumberKey(v)
+  }
+
+  getCanonicalHash(number: bigint): Uint8Array | undefined {
+    return this.dbs.canonical.getBinary(numberKey(number))
+  }
+
+  getTxLocation(txHash: Uint8Array): { blockHash: Uint8Array; index: number } | undefined {
+    const v = this.dbs.txIndex.getBinary(txHash)
+    return v === undefined ? undefined : readTxLocation(v)
+  }
+
+  getBlockJson(hash: Uint8Array): string | undefined {
+    const v = this.dbs.blockJson.getBinary(hash)
+    return v === undefined ? undefined : utf8d.decode(v)
+  }
+
+  getTxHashes(hash: Uint8Array): Uint8Array[] | undefined {
+    const v = this.dbs.txHashes.getBinary(hash)
+    if (v === undefined) return undefined
+    const out: Uint8Array[] = []
+    for (let i = 0; i < v.length; i += 32) out.push(v.subarray(i, i + 32))
+    return out
+  }
+
+  getTxCount(hash: Uint8Array): number | undefined {
+    const v = this.dbs.txHashes.getBinary(hash)
+    return v === undefined ? undefined : v.length / 32
+  }
+
+  /** Raw UTF-8 JSON bytes, to be spliced into a reply without re-encoding. */
+  getTxJsonBytes(blockHash: Uint8Array, index: number): Uint8Array | undefined {
+    return this.dbs.txJson.getBinary(indexedKey(blockHash, index))
+  }
+
+  getReceiptJsonBytes(blockHash: Uint8Array, index: number): Uint8Array | undefined {
+    return this.dbs.receipts.getBinary(indexedKey(blockHash, index))
+  }
+
+  getTrieNode(key: Uint8Array): Uint8Array | undefined {
+    return this.dbs.trie.getBinary(key)
+  }
+
+  getInvalid(hash: Uint8Array): string | undefined {
+    const v = this.dbs.invalid.getBinary(hash)
+    return v === undefined ? undefined : utf8d.decode(v)
+  }
+
+  hasBlock(hash: Uint8Array): boolean {
+    return this.dbs.headers.doesExist(hash)
+  }
+
+  // ---- writes ----
+
+  /** Stores an executed block and its state. Does not make it canonical. */
+  putBlockSync(rec: BlockRecord): void {
+    this.root.transactionSync(() => this.putBlockInTxn(rec))
+  }
+
+  /** Stores a block and makes it the canonical head in the same transaction (import path). */
+  putCanonicalHeadSync(rec: BlockRecord): void {
+    this.root.transactionSync(() => {
+      this.putBlockInTxn(rec)
+      this.indexCanonicalInTxn(rec.number, rec.hash, rec.txHashes)
+      this.dbs.meta.putSync(utf8.encode('head'), rec.hash)
+    })
+  }
+
+  private putBlockInTxn(rec: BlockRecord): void {
+    const { hash } = rec
+    const d = this.dbs
+    for (const [k, v] of rec.trieNodes) d.trie.putSync(hexKey(k), v)
+    d.headers.putSync(hash, rec.headerRlp)
+    d.bodies.putSync(hash, rec.bodyRlp)
+    d.numbers.putSync(hash, numberKey(rec.number))
+    d.blockJson.putSync(hash, utf8.encode(rec.blockJson))
+    const hashes = new Uint8Array(rec.txHashes.length * 32)
+    rec.txHashes.forEach((h, i) => hashes.set(h, i * 32))
+    d.txHashes.putSync(hash, hashes)
+    rec.txJson.forEach((j, i) => d.txJson.putSync(indexedKey(hash, i), utf8.encode(j)))
+    rec.receiptJson.forEach((j, i) => d.receipts.putSync(indexedKey(hash, i), utf8.encode(j)))
+  }
+
+  private indexCanonicalInTxn(number: bigint, hash: Uint8Array, txHashes: Uint8Array[]): void {
+    this.dbs.canonical.putSync(numberKey(number), hash)
+    txHashes.forEach((h, i) => this.dbs.txIndex.putSync(h, txLocationValue(hash, i)))
+  }
+
+  putGenesisSync(rec: BlockRecord, chainId: bigint): void {
+    this.root.transactionSync(() => {
+      this.putBlockInTxn(rec)
+      this.indexCanonicalInTxn(rec.number, rec.hash, rec.txHashes)
+      for (const label of ['head', 'safe', 'finalized', 'genesis'] as const) {
+        // safe/finalized start unset: they are known only once a consensus client says so (or on dev chains).
+        if (label === 'safe' || label === 'finalized') continue
+        this.dbs.meta.putSync(utf8.encode(label), rec.hash)
+      }
+      this.dbs.meta.putSync(utf8.encode('chainId'), utf8.encode(chainId.toString()))
+    })
+  }
+
+  /**
+   * Makes `newHead` canonical: rewrites the number→hash index from the fork point up and the transaction index of
+   * every block that joins or leaves the canonical chain, then moves the labels — all in one transaction.
+   * `branch` lists the new canonical blocks from just above the common ancestor up to the new head.
+   */
+  setCanonicalSync(
+    branch: { number: bigint; hash: Uint8Array }[],
+    oldHeadNumber: bigint,
+    labels: Partial<Record<ForkchoiceLabel, Uint8Array>>,
+  ): void {
+    this.root.transactionSync(() => {
+      const first = branch[0]?.number ?? oldHeadNumber + 1n
+      const last = branch.length > 0 ? branch[branch.length - 1]!.number : first - 1n
+      // Unindex the old chain above the fork point.
+      for (let n = first; n <= oldHeadNumber; n++) {
+        const old = this.dbs.canonical.getBinary(numberKey(n))
+        if (old === undefined) continue
+        for (const h of this.getTxHashes(old) ?? []) this.dbs.txIndex.removeSync(h)
+        if (n > last) this.dbs.canonical.removeSync(numberKey(n))
+      }
+      for (const b of branch) this.indexCanonicalInTxn(b.number, b.hash, this.getTxHashes(b.hash) ?? [])
+      for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(utf8.encode(label), hash)
+    })
+  }
+
+  markInvalidSync(hash: Uint8Array, reason: string): void {
+    this.dbs.invalid.putSync(hash, utf8.encode(reason))
+  }
+}
+
+function hexKey(k: string): Uint8Array {
+  return Buffer.from(k, 'hex')
+}
