@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { genesisBlock } from '../exec/genesis.js'
 import { ImportError } from '../exec/importChain.js'
+import { importFile } from '../node/importFile.js'
 import { ChainStore } from '../store/chainStore.js'
 import { type ParsedArgs, parseArgs, stringFlag } from './args.js'
-import { runImport } from './importCommand.js'
 import { loadSpec } from './loadSpec.js'
 import { runNode } from './nodeCommand.js'
 
@@ -30,7 +30,7 @@ async function main(args: ParsedArgs): Promise<number> {
       const store = new ChainStore(datadir)
       try {
         await genesisBlock(spec, store)
-        await runImport(spec, store, file, !args.flags.has('no-progress'))
+        await importFile(spec, store, file, !args.flags.has('no-progress'), (l) => process.stderr.write(`${l}\n`))
       } finally {
         await store.close()
       }

@@ -1,6 +1,49 @@
+import { DEV_MNEMONIC, devAccounts } from '../chain/dev.js'
 import type { ChainSpec } from '../chain/spec.js'
-import type { ParsedArgs } from './args.js'
+import { startNode } from '../node/node.js'
+import type { Namespace } from '../rpc/methodTable.js'
+import { defaultPoolSize } from '../workers/pool.js'
+import { type ParsedArgs, intFlag, stringFlag } from './args.js'
 
-export async function runNode(_spec: ChainSpec, _datadir: string, _args: ParsedArgs): Promise<number> {
-  throw new Error('not yet')
+const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'testing']
+
+function parseApis(list: string): Namespace[] {
+  const apis = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+  for (const a of apis) {
+    if (!(KNOWN_APIS as readonly string[]).includes(a)) throw new Error(`--http.api: unknown namespace ${a}`)
+  }
+  return apis as Namespace[]
+}
+
+/** `sponge node`: runs until SIGINT/SIGTERM, then closes the servers, the pool and the store in that order. */
+export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs): Promise<number> {
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+  const importFile = args.flags.get('import')
+  const node = await startNode(spec, {
+    datadir,
+    ...(importFile === undefined ? {} : { importFile }),
+    http: {
+      host: stringFlag(args, 'http.addr', '127.0.0.1'),
+      port: intFlag(args, 'http.port', 8545),
+      apis: parseApis(stringFlag(args, 'http.api', 'eth,net,web3')),
+    },
+    workers: intFlag(args, 'workers', defaultPoolSize()),
+    maxQueue: intFlag(args, 'rpc.maxqueue', 1024),
+    maxBodyBytes: intFlag(args, 'rpc.maxbodysize', 5 * 1024 * 1024),
+    maxBatch: intFlag(args, 'rpc.batchlimit', 1000),
+    log,
+    showProgress: !args.flags.has('no-progress'),
+  })
+  if (stringFlag(args, 'chain', 'dev') === 'dev') {
+    log(`dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":`)
+    devAccounts().forEach((a, i) => log(`  (${i}) ${a.address} key ${a.privateKey}`))
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  log('shutting down')
+  await node.close()
+  return 0
 }

@@ -1,0 +1,14 @@
+import type { ChainSpec } from '../chain/spec.js'
+import type { ChainReader } from '../store/chainReader.js'
+import type { ChainStore } from '../store/chainStore.js'
+import type { WorkerPool } from '../workers/pool.js'
+
+/** What method handlers may reach: the chain (read side), the pool, and the node's fixed facts. */
+export interface NodeContext {
+  spec: ChainSpec
+  store: ChainStore
+  chain: ChainReader
+  pool: WorkerPool
+  genesisHash: Uint8Array
+  clientVersion: string
+}

@@ -1,0 +1,25 @@
+import { type EthConfig, ethConfig } from '../../chain/ethConfig.js'
+import type { NodeContext } from '../../node/context.js'
+import { bytesToHex } from '../../util/hex.js'
+import type { Reply } from '../reply.js'
+import { headerTimestamp } from './chainReads.js'
+
+let cache: { head: string; config: EthConfig } | undefined
+
+/** EIP-7910 eth_config, at the head's timestamp; recomputed only when the head moves. */
+export function config(_: [], ctx: NodeContext): Reply {
+  const head = ctx.chain.head()
+  const key = bytesToHex(head.hash)
+  if (cache?.head !== key) {
+    cache = { head: key, config: ethConfig(ctx.spec, ctx.genesisHash, headerTimestamp(ctx, head.hash)) }
+  }
+  return cache.config as unknown as Reply
+}
+
+export function netVersion(_: [], ctx: NodeContext): Reply {
+  return ctx.spec.chainId.toString()
+}
+
+export function clientVersion(_: [], ctx: NodeContext): Reply {
+  return ctx.clientVersion
+}

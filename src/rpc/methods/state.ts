@@ -1,0 +1,32 @@
+import type { NodeContext } from '../../node/context.js'
+import type { BlockSelector } from '../../store/chainReader.js'
+import { hexToBytes } from '../../util/hex.js'
+import { ServerError } from '../errors.js'
+import type { Reply } from '../reply.js'
+import type { AccountParams, StorageParams } from '../wire/ethParams.js'
+
+// State reads walk the trie (hashing keys, decoding nodes): they run in the worker pool.
+
+function blockHashOf(ctx: NodeContext, sel: BlockSelector): Uint8Array {
+  const ref = ctx.chain.resolve(sel)
+  if (ref === undefined) throw new ServerError('header not found')
+  return ref.hash
+}
+
+async function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountParams, ctx: NodeContext) {
+  const blockHash = blockHashOf(ctx, block as BlockSelector)
+  return ctx.pool.run({ op: 'state', query: { kind, blockHash, address: hexToBytes(address) } })
+}
+
+export const balance = (p: AccountParams, ctx: NodeContext): Promise<Reply> => account('balance', p, ctx)
+export const transactionCount = (p: AccountParams, ctx: NodeContext): Promise<Reply> => account('nonce', p, ctx)
+export const code = (p: AccountParams, ctx: NodeContext): Promise<Reply> => account('code', p, ctx)
+
+export function storageAt([address, slot, block]: StorageParams, ctx: NodeContext): Promise<Reply> {
+  const blockHash = blockHashOf(ctx, block as BlockSelector)
+  const hex = slot.slice(2).padStart(64, '0')
+  return ctx.pool.run({
+    op: 'state',
+    query: { kind: 'storage', blockHash, address: hexToBytes(address), slot: Buffer.from(hex, 'hex') },
+  })
+}

@@ -1,0 +1,13 @@
+/**
+ * What a handler returns: a plain JSON value (stringified by the envelope) or pre-encoded JSON text/bytes read
+ * from the store, spliced into the reply as-is.
+ */
+export class RawJson {
+  constructor(readonly chunks: (string | Uint8Array)[]) {}
+
+  static of(...chunks: (string | Uint8Array)[]): RawJson {
+    return new RawJson(chunks)
+  }
+}
+
+export type Reply = RawJson | string | number | boolean | null | readonly unknown[] | { readonly [k: string]: unknown }

@@ -1,0 +1,20 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+
+export type Uws = typeof import('uWebSockets.js')
+
+const require = createRequire(import.meta.url)
+
+/**
+ * Loads the uWebSockets.js native binary itself. The package's own loader silently falls back to a slow pure-JS
+ * server when the binary does not load; a throughput node must fail at start-up instead.
+ */
+export function loadUws(): Uws {
+  const pkg = dirname(require.resolve('uWebSockets.js/package.json'))
+  const file = join(pkg, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`)
+  try {
+    return require(file) as Uws
+  } catch (e) {
+    throw new Error(`uWebSockets.js native binary did not load (${file}): ${(e as Error).message}`)
+  }
+}

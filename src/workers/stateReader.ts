@@ -1,0 +1,51 @@
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Address, ValueEncoding } from '@ethereumjs/util'
+import type { ChainSpec } from '../chain/spec.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { OverlayTrieDB } from '../store/trieDb.js'
+import { bytesToHex, toQuantity } from '../util/hex.js'
+import type { StateQuery } from './tasks.js'
+
+/** Reads accounts, code and storage at a block's state root. One per worker thread, re-rooted per query. */
+export class StateReader {
+  private readonly sm: MerkleStateManager
+
+  constructor(
+    spec: ChainSpec,
+    private readonly store: ChainStore,
+  ) {
+    const common = spec.common.copy()
+    const trie = new MerklePatriciaTrie({
+      db: new OverlayTrieDB(store),
+      useKeyHashing: true,
+      valueEncoding: ValueEncoding.Bytes,
+      common,
+    })
+    this.sm = new MerkleStateManager({ trie, common })
+  }
+
+  /** null when the block is unknown. */
+  async query(q: StateQuery): Promise<string | null> {
+    const header = this.store.getHeaderRlp(q.blockHash)
+    if (header === undefined) return null
+    const stateRoot = (RLP.decode(header) as Uint8Array[])[3]!
+    await this.sm.setStateRoot(stateRoot, true)
+    const address = new Address(q.address)
+    switch (q.kind) {
+      case 'balance':
+        return toQuantity((await this.sm.getAccount(address))?.balance ?? 0n)
+      case 'nonce':
+        return toQuantity((await this.sm.getAccount(address))?.nonce ?? 0n)
+      case 'code':
+        return bytesToHex(await this.sm.getCode(address))
+      case 'storage': {
+        const value = await this.sm.getStorage(address, q.slot)
+        const out = new Uint8Array(32)
+        out.set(value, 32 - value.length)
+        return bytesToHex(out)
+      }
+    }
+  }
+}
