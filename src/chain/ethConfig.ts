@@ -79,10 +79,8 @@ function forkConfig(spec: ChainSpec, genesisHash: Uint8Array, fork: ScheduledFor
     const since = SYSTEM_CONTRACT_FORK[c.name]
     if (since !== undefined && atLeast(name, since)) systemContracts[c.name] = c.address
   }
-  const dep = spec.depositContract
-  if (dep !== undefined && dep.some((b) => b !== 0) && atLeast(name, 'prague')) {
-    systemContracts.DEPOSIT_CONTRACT_ADDRESS = bytesToHex(dep)
-  }
+  // Like geth: listed from Prague on, the zero address when the genesis names none.
+  if (atLeast(name, 'prague')) systemContracts.DEPOSIT_CONTRACT_ADDRESS = bytesToHex(spec.depositContract ?? new Uint8Array(20))
   const blob = spec.blobParamsAt(time)
   return {
     activationTime: time <= spec.genesisTime ? 0 : Number(time),

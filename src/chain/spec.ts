@@ -49,7 +49,17 @@ export class ChainSpec {
       if (!name.startsWith('bpo')) continue
       params[name] = { target: p.target, max: p.max, blobGasPriceUpdateFraction: p.baseFeeUpdateFraction }
     }
-    const geth = { ...this.genesis, config: { ...this.genesis.config } }
+    // EthereumJS insists on fields geth lets a genesis file omit.
+    const geth = {
+      nonce: '0x0',
+      timestamp: '0x0',
+      extraData: '0x',
+      difficulty: '0x0',
+      mixHash: `0x${'00'.repeat(32)}`,
+      coinbase: `0x${'00'.repeat(20)}`,
+      ...this.genesis,
+      config: { ...this.genesis.config },
+    }
     return createCommonFromGethGenesis(geth as never, {
       chain: 'sponge',
       customCrypto: customCrypto(),

@@ -38,6 +38,7 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     log(`dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":`)
     devAccounts().forEach((a, i) => log(`  (${i}) ${a.address} key ${a.privateKey}`))
   }
+  log('serving')
   await new Promise<void>((resolve) => {
     const stop = () => resolve()
     process.once('SIGINT', stop)

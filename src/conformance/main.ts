@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from '../cli/args.js'
+import { runRpcCompat } from './rpcCompat.js'
+
+// `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2]`: the project's own conformance runner.
+const args = parseArgs(['run', ...process.argv.slice(2)])
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const dir = resolve(process.env.SPONGE_CONFORMANCE_DIR ?? resolve(root, '../shared/conformance'))
+if (!existsSync(dir)) {
+  process.stderr.write(`conformance data not found at ${dir} (set SPONGE_CONFORMANCE_DIR)\n`)
+  process.exit(2)
+}
+const suites = (args.flags.get('suite') ?? 'rpc-compat').split(',')
+const skip = (args.flags.get('skip') ?? '').split(',').filter((s) => s.length > 0)
+const print = (line: string) => process.stdout.write(`${line}\n`)
+
+let passed = 0
+let failed = 0
+for (const suite of suites) {
+  print(`== ${suite}`)
+  const verdicts =
+    suite === 'rpc-compat'
+      ? await runRpcCompat({ dir: resolve(dir, 'rpc-compat'), skip }, print)
+      : (() => {
+          throw new Error(`unknown suite ${suite}`)
+        })()
+  for (const v of verdicts) v.ok ? passed++ : failed++
+}
+print(`conformance: ${passed} passed, ${failed} failed`)
+process.exitCode = failed === 0 ? 0 : 1

@@ -1,0 +1,82 @@
+import typia from 'typia'
+import { describe, expect, it } from 'vitest'
+import type { NodeContext } from '../node/context.js'
+import { handleBody } from './envelope.js'
+import { InvalidParamsError, RpcError } from './errors.js'
+import { type MethodTable, method } from './methodTable.js'
+import type { Quantity } from './wire/primitives.js'
+
+const table: MethodTable = new Map([
+  ['test_echo', method('eth', typia.createValidate<[Quantity]>(), ([q]) => q)],
+  ['test_fail', method('eth', typia.createValidate<[]>(), () => {
+    throw new RpcError(-39001, 'Unknown block')
+  })],
+  ['test_crash', method('eth', typia.createValidate<[]>(), () => {
+    throw new TypeError('boom')
+  })],
+  ['test_params', method('eth', typia.createValidate<[]>(), () => {
+    throw new InvalidParamsError('nope')
+  })],
+  ['testing_hidden', method('testing', typia.createValidate<[]>(), () => 'secret')],
+])
+const ctx = {} as NodeContext
+const opts = { maxBatch: 3, namespaces: new Set(['eth'] as const) }
+
+async function call(body: string): Promise<unknown> {
+  const chunks = await handleBody(Buffer.from(body), table, opts, ctx)
+  if (chunks === undefined) return undefined
+  return JSON.parse(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString())
+}
+
+const err = (id: unknown, code: number) => ({ jsonrpc: '2.0', id, error: expect.objectContaining({ code }) })
+
+describe('JSON-RPC envelope', () => {
+  it('answers a single request with its id', async () => {
+    expect(await call('{"jsonrpc":"2.0","id":"a","method":"test_echo","params":["0x1"]}')).toEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      result: '0x1',
+    })
+  })
+  it('answers -32700 to malformed JSON', async () => {
+    expect(await call('{"jsonrpc":')).toEqual(err(null, -32700))
+  })
+  it('answers -32600 to requests that are not JSON-RPC 2.0', async () => {
+    expect(await call('{"id":1,"method":"test_echo"}')).toEqual(err(1, -32600))
+    expect(await call('{"jsonrpc":"2.0","id":1}')).toEqual(err(1, -32600))
+    expect(await call('{"jsonrpc":"2.0","id":{},"method":"test_echo"}')).toEqual(err(null, -32600))
+    expect(await call('"hello"')).toEqual(err(null, -32600))
+    expect(await call('[]')).toEqual(err(null, -32600))
+  })
+  it('answers -32601 to unknown methods and to namespaces not enabled', async () => {
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"nope"}')).toEqual(err(1, -32601))
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"testing_hidden"}')).toEqual(err(1, -32601))
+  })
+  it('answers -32602 with the reason for bad params', async () => {
+    const r = (await call('{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["0x01"]}')) as {
+      error: { message: string }
+    }
+    expect(r).toEqual(err(1, -32602))
+    expect(r.error.message).toMatch(/argument 0/)
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_echo","params":{"a":1}}')).toEqual(err(1, -32602))
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_params"}')).toEqual(err(1, -32602))
+  })
+  it('maps domain errors by class and anything else to -32603', async () => {
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_fail"}')).toEqual(err(1, -39001))
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_crash"}')).toEqual(err(1, -32603))
+  })
+  it('runs notifications without replying, and leaves them out of batches', async () => {
+    expect(await call('{"jsonrpc":"2.0","method":"test_echo","params":["0x1"]}')).toBeUndefined()
+    expect(
+      await call('[{"jsonrpc":"2.0","method":"test_echo","params":["0x1"]},{"jsonrpc":"2.0","id":2,"method":"test_echo","params":["0x2"]}]'),
+    ).toEqual([{ jsonrpc: '2.0', id: 2, result: '0x2' }])
+  })
+  it('answers each member of a batch in order, and refuses batches over the limit', async () => {
+    expect(await call('[{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["0x1"]},5]')).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0x1' },
+      err(null, -32600),
+    ])
+    const four = JSON.stringify(Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'test_echo', params: ['0x1'] })))
+    expect(await call(four)).toEqual(err(null, -32600))
+  })
+})
