@@ -28,8 +28,8 @@ export class BlockExecutor {
     private readonly store: ChainStore,
     private readonly trieDb: OverlayTrieDB,
     private readonly stateManager: MerkleStateManager,
-    private readonly vm: VM,
-    private readonly ancestors: AncestorView,
+    readonly vm: VM,
+    readonly ancestors: AncestorView,
   ) {}
 
   static async create(spec: ChainSpec, store: ChainStore): Promise<BlockExecutor> {

@@ -26,6 +26,12 @@ export interface BlockRecord {
   trieNodes: Map<string, Uint8Array>
 }
 
+export interface InvalidRecord {
+  /** Hex hash of the latest valid ancestor. */
+  latestValidHash: string
+  reason: string
+}
+
 export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
 
 const utf8 = new TextEncoder()
@@ -126,9 +132,9 @@ export class ChainStore {
     return this.dbs.trie.getBinary(key)
   }
 
-  getInvalid(hash: Uint8Array): string | undefined {
+  getInvalid(hash: Uint8Array): InvalidRecord | undefined {
     const v = this.dbs.invalid.getBinary(hash)
-    return v === undefined ? undefined : utf8d.decode(v)
+    return v === undefined ? undefined : (JSON.parse(utf8d.decode(v)) as InvalidRecord)
   }
 
   hasBlock(hash: Uint8Array): boolean {
@@ -185,32 +191,31 @@ export class ChainStore {
   }
 
   /**
-   * Makes `newHead` canonical: rewrites the number→hash index from the fork point up and the transaction index of
-   * every block that joins or leaves the canonical chain, then moves the labels — all in one transaction.
-   * `branch` lists the new canonical blocks from just above the common ancestor up to the new head.
+   * Makes `head` canonical: rewrites the number→hash index above `forkPoint` (the highest block the old and new
+   * chains share) and the transaction index of every block that joins or leaves the canonical chain, then moves the
+   * labels — all in one transaction. `branch` lists the new canonical blocks above the fork point, ascending.
    */
   setCanonicalSync(
+    forkPoint: bigint,
     branch: { number: bigint; hash: Uint8Array }[],
     oldHeadNumber: bigint,
     labels: Partial<Record<ForkchoiceLabel, Uint8Array>>,
   ): void {
     this.root.transactionSync(() => {
-      const first = branch[0]?.number ?? oldHeadNumber + 1n
-      const last = branch.length > 0 ? branch[branch.length - 1]!.number : first - 1n
-      // Unindex the old chain above the fork point.
-      for (let n = first; n <= oldHeadNumber; n++) {
+      for (let n = forkPoint + 1n; n <= oldHeadNumber; n++) {
         const old = this.dbs.canonical.getBinary(numberKey(n))
         if (old === undefined) continue
         for (const h of this.getTxHashes(old) ?? []) this.dbs.txIndex.removeSync(h)
-        if (n > last) this.dbs.canonical.removeSync(numberKey(n))
+        this.dbs.canonical.removeSync(numberKey(n))
       }
       for (const b of branch) this.indexCanonicalInTxn(b.number, b.hash, this.getTxHashes(b.hash) ?? [])
       for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(utf8.encode(label), hash)
     })
   }
 
-  markInvalidSync(hash: Uint8Array, reason: string): void {
-    this.dbs.invalid.putSync(hash, utf8.encode(reason))
+  /** Remembers a block found invalid, so that it and its descendants are refused without re-execution. */
+  markInvalidSync(hash: Uint8Array, record: InvalidRecord): void {
+    this.dbs.invalid.putSync(hash, utf8.encode(JSON.stringify(record)))
   }
 }
 

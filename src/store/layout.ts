@@ -15,7 +15,7 @@
  * | `txJson`     | block hash (32) ‖ index u32 BE   | UTF-8 JSON of the transaction as eth_getTransaction* returns it in that block |
  * | `receipts`   | block hash (32) ‖ index u32 BE   | UTF-8 JSON of the receipt as eth_getTransactionReceipt returns it |
  * | `trie`       | trie node hash (32), or `c`‖code hash (33) | trie node RLP / contract code (EthereumJS MPT keys) |
- * | `invalid`    | block hash (32)                  | UTF-8 reason the block was found invalid                  |
+ * | `invalid`    | block hash (32)                  | UTF-8 JSON {latestValidHash, reason} of a block found invalid |
  *
  * Receipts and transaction JSON are written once, when the block is executed, inside the same write transaction as
  * its header, body and state: a block is known only when all of it is durable. Reads never re-execute anything;

@@ -1,7 +1,7 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Address, ValueEncoding } from '@ethereumjs/util'
+import { type Account, Address, ValueEncoding } from '@ethereumjs/util'
 import type { ChainSpec } from '../chain/spec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
@@ -24,6 +24,12 @@ export class StateReader {
       common,
     })
     this.sm = new MerkleStateManager({ trie, common })
+  }
+
+  /** The account at a state root (undefined when it does not exist). */
+  async account(stateRoot: Uint8Array, address: Uint8Array): Promise<Account | undefined> {
+    await this.sm.setStateRoot(stateRoot, true)
+    return this.sm.getAccount(new Address(address))
   }
 
   /** null when the block is unknown. */

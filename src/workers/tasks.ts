@@ -1,3 +1,7 @@
+import type { BuildInput, BuiltPayload } from '../exec/builder.js'
+import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
+import type { ValidatedTx } from '../exec/txValidation.js'
+
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
 
 export interface WorkerInit {
@@ -11,10 +15,17 @@ export type StateQuery =
   | { kind: 'code'; blockHash: Uint8Array; address: Uint8Array }
   | { kind: 'storage'; blockHash: Uint8Array; address: Uint8Array; slot: Uint8Array }
 
-export type Task =
-  | { op: 'ping' }
-  | { op: 'state'; query: StateQuery }
-  | { op: 'receipt'; txHash: Uint8Array }
+export interface TaskMap {
+  ping: { in: Record<string, never>; out: null }
+  state: { in: { query: StateQuery }; out: string | null }
+  receipt: { in: { txHash: Uint8Array }; out: string | null }
+  newPayload: { in: { input: NewPayloadInput }; out: PayloadStatus }
+  build: { in: { input: BuildInput }; out: BuiltPayload }
+  validateTx: { in: { raw: Uint8Array; headHash: Uint8Array }; out: ValidatedTx }
+}
 
-/** State answers travel as hex text: bigints and bytes both clone cheaply that way. */
-export type TaskResult = string | null
+export type TaskName = keyof TaskMap
+export type Task = { [K in TaskName]: { op: K } & TaskMap[K]['in'] }[TaskName]
+
+/** Errors cross the worker boundary as data, so their class (and so their JSON-RPC code) survives. */
+export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; kind: 'txRejected' | 'unknownParent' | 'other'; message: string }

@@ -1,18 +1,24 @@
 import { workerData } from 'node:worker_threads'
-import { ChainSpec } from '../chain/spec.js'
 import type { GethGenesisFile } from '../chain/genesis.js'
+import { ChainSpec } from '../chain/spec.js'
+import { UnknownParentError, buildPayload } from '../exec/builder.js'
+import { BlockExecutor } from '../exec/executor.js'
+import { importPayload } from '../exec/payloadImport.js'
+import { TxRejectedError } from '../exec/txChecks.js'
+import { validateRawTx } from '../exec/txValidation.js'
 import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from './stateReader.js'
-import type { Task, TaskResult, WorkerInit } from './tasks.js'
+import type { Task, TaskOutcome, WorkerInit } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir)
 const state = new StateReader(spec, store)
+const executor = await BlockExecutor.create(spec, store)
 const decoder = new TextDecoder()
 
-export default async function run(task: Task): Promise<TaskResult> {
+async function dispatch(task: Task): Promise<unknown> {
   switch (task.op) {
     case 'ping':
       return null
@@ -24,5 +30,22 @@ export default async function run(task: Task): Promise<TaskResult> {
       const bytes = store.getReceiptJsonBytes(loc.blockHash, loc.index)
       return bytes === undefined ? null : decoder.decode(bytes)
     }
+    case 'newPayload':
+      return importPayload(spec, store, executor, task.input)
+    case 'build':
+      return buildPayload(spec, store, executor, task.input)
+    case 'validateTx':
+      return validateRawTx(spec, store, state, task.raw, task.headHash)
+  }
+}
+
+export default async function run(task: Task): Promise<TaskOutcome<unknown>> {
+  try {
+    return { ok: true, value: await dispatch(task) }
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e)
+    if (e instanceof TxRejectedError) return { ok: false, kind: 'txRejected', message }
+    if (e instanceof UnknownParentError) return { ok: false, kind: 'unknownParent', message }
+    return { ok: false, kind: 'other', message: e instanceof Error ? (e.stack ?? message) : message }
   }
 }

@@ -1,0 +1,180 @@
+import { type Block, type BlockHeader, createBlock } from '@ethereumjs/block'
+import {
+  type TypedTransaction,
+  createBlob4844TxFromSerializedNetworkWrapper,
+  createTxFromRLP,
+  isBlob4844Tx,
+} from '@ethereumjs/tx'
+import { Address, bytesToHex as ejsBytesToHex } from '@ethereumjs/util'
+import { type TxReceipt, buildBlock } from '@ethereumjs/vm'
+import type { ChainSpec } from '../chain/spec.js'
+import { executionPayloadJson } from '../codecs/payload.js'
+import { readBlock } from '../store/blockCodec.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
+import type { BlockExecutor } from './executor.js'
+import { nextGasLimit } from './gasLimit.js'
+import { TxRejectedError, checkTxAgainstState } from './txChecks.js'
+
+export interface BuildWithdrawal {
+  index: string
+  validatorIndex: string
+  address: string
+  amount: string
+}
+
+export interface BuildInput {
+  parentHash: string
+  timestamp: string
+  prevRandao: string
+  feeRecipient: string
+  withdrawals: BuildWithdrawal[] | undefined
+  parentBeaconBlockRoot: string | undefined
+  /** Raw transactions (blob transactions in their network wrapper when they carry blobs). */
+  transactions: Uint8Array[]
+  /** 'exact': every transaction must apply, in order (testing_buildBlockV1); 'best': skip those that do not. */
+  mode: 'exact' | 'best'
+  extraData: string
+  gasLimitTarget: string
+  /** Store the built block (not canonical), so a later newPayload of it answers at once. */
+  persist: boolean
+}
+
+export interface BlobsBundle {
+  commitments: string[]
+  proofs: string[]
+  blobs: string[]
+}
+
+export interface BuiltPayload {
+  blockHash: string
+  blockNumber: string
+  timestamp: string
+  executionPayload: Record<string, unknown>
+  blockValue: string
+  blobsBundle: BlobsBundle
+  executionRequests: string[]
+  /** Hashes of the pool transactions included, so the pool can tell what went in. */
+  included: string[]
+}
+
+export class UnknownParentError extends Error {}
+
+function decodeRaw(raw: Uint8Array, header: BlockHeader): TypedTransaction {
+  const common = header.common
+  // A blob transaction with its sidecar is an RLP list after the type byte whose first item is itself a list.
+  if (raw[0] === 3 && raw.length > 2 && isNetworkWrapper(raw)) {
+    return createBlob4844TxFromSerializedNetworkWrapper(raw, { common })
+  }
+  return createTxFromRLP(raw, { common })
+}
+
+function isNetworkWrapper(raw: Uint8Array): boolean {
+  // After 0x03 comes the outer list header; the wrapper's first element is the tx list (0xf8..0xff prefix).
+  const b = raw[1]!
+  const skip = b >= 0xf8 ? b - 0xf7 : 0
+  const first = raw[2 + skip]
+  return first !== undefined && first >= 0xc0
+}
+
+/**
+ * Builds a block on a stored parent with EthereumJS's BlockBuilder (system calls, withdrawals and EIP-7685 requests
+ * included), runs in a worker. Gas limit moves toward the target as geth's does.
+ */
+export async function buildPayload(
+  spec: ChainSpec,
+  store: ChainStore,
+  executor: BlockExecutor,
+  input: BuildInput,
+): Promise<BuiltPayload> {
+  const parent = readBlock(spec, store, hexToBytes(input.parentHash))
+  if (parent === undefined) throw new UnknownParentError(`unknown parent block ${input.parentHash}`)
+  const number = parent.header.number + 1n
+  const timestamp = BigInt(input.timestamp)
+  const vm = executor.vm
+  vm.common.setHardforkBy({ blockNumber: number, timestamp })
+  executor.trieOverlay.pending.clear()
+  await executor.state.setStateRoot(parent.header.stateRoot, true)
+  executor.ancestors.advance(parent.hash(), parent.header.number)
+  const headerData = {
+    number,
+    timestamp,
+    coinbase: new Address(hexToBytes(input.feeRecipient)),
+    mixHash: hexToBytes(input.prevRandao),
+    extraData: hexToBytes(input.extraData),
+    gasLimit: nextGasLimit(parent.header.gasLimit, BigInt(input.gasLimitTarget)),
+    ...(input.parentBeaconBlockRoot === undefined ? {} : { parentBeaconBlockRoot: hexToBytes(input.parentBeaconBlockRoot) }),
+  }
+  const builder = await buildBlock(vm, {
+    parentBlock: parent,
+    headerData,
+    withdrawals: input.withdrawals?.map((w) => ({
+      index: BigInt(w.index),
+      validatorIndex: BigInt(w.validatorIndex),
+      address: hexToBytes(w.address),
+      amount: BigInt(w.amount),
+    })),
+    blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: vm.common },
+  })
+  // The header the transactions run in, for our own pre-checks (base fee as the builder derives it).
+  const draft = createBlock(
+    {
+      header: {
+        ...headerData,
+        parentHash: parent.hash(),
+        ...(vm.common.isActivatedEIP(1559) && parent.header.baseFeePerGas !== undefined
+          ? { baseFeePerGas: parent.header.calcNextBaseFee() }
+          : {}),
+      },
+    },
+    { common: vm.common },
+  ).header
+  const bundle: BlobsBundle = { commitments: [], proofs: [], blobs: [] }
+  const included: string[] = []
+  const receipts: TxReceipt[] = []
+  try {
+    for (const raw of input.transactions) {
+      let tx: TypedTransaction
+      try {
+        tx = decodeRaw(raw, draft)
+      } catch (e) {
+        if (input.mode === 'exact') throw new TxRejectedError(`invalid transaction: ${(e as Error).message}`)
+        continue
+      }
+      try {
+        const sender = tx.getSenderAddress()
+        checkTxAgainstState(tx, sender.bytes, await executor.state.getAccount(sender), draft, true)
+        receipts.push((await builder.addTransaction(tx, { allowNoBlobs: input.mode === 'exact' })).receipt)
+      } catch (e) {
+        if (input.mode === 'exact') throw e instanceof TxRejectedError ? e : new TxRejectedError((e as Error).message)
+        continue
+      }
+      included.push(bytesToHex(tx.hash()))
+      if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
+        bundle.blobs.push(...tx.blobs)
+        bundle.commitments.push(...(tx.kzgCommitments ?? []))
+        bundle.proofs.push(...(tx.kzgProofs ?? []))
+      }
+    }
+    const { block, requests } = await builder.build()
+    const executionRequests = (requests ?? []).filter((r) => r.bytes.length > 1).map((r) => ejsBytesToHex(r.bytes))
+    if (input.persist) {
+      store.putBlockSync(executor.recordOf(block, { receipts }))
+    }
+    return {
+      blockHash: bytesToHex(block.hash()),
+      blockNumber: toQuantity(number),
+      timestamp: toQuantity(timestamp),
+      executionPayload: executionPayloadJson(block as Block, 3),
+      blockValue: toQuantity(builder.minerValue),
+      blobsBundle: bundle,
+      executionRequests,
+      included,
+    }
+  } catch (e) {
+    await builder.revert()
+    throw e
+  } finally {
+    executor.trieOverlay.pending.clear()
+  }
+}

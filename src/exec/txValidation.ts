@@ -1,0 +1,69 @@
+import { type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP } from '@ethereumjs/tx'
+import type { ChainSpec } from '../chain/spec.js'
+import { readHeader } from '../store/blockCodec.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { transactionJson } from '../codecs/transaction.js'
+import { bytesToHex } from '../util/hex.js'
+import type { StateReader } from '../workers/stateReader.js'
+import { effectiveTipAt, maxFeeOf } from './fees.js'
+import { TxRejectedError, checkTxAgainstState } from './txChecks.js'
+
+/** What the pool needs to know of a transaction that passed validation. */
+export interface ValidatedTx {
+  hash: string
+  sender: string
+  nonce: string
+  gasLimit: string
+  maxFee: string
+  maxPriorityFee: string
+  type: number
+  /** The sender's nonce on the head state. */
+  stateNonce: string
+  /** eth_getTransactionByHash's reply while the transaction is pending. */
+  json: string
+}
+
+/**
+ * eth_sendRawTransaction's checks, run in a worker: decode (blob transactions must carry their sidecar, checked with
+ * KZG), recover the sender, and check it against the head state with geth's messages.
+ */
+export async function validateRawTx(
+  spec: ChainSpec,
+  store: ChainStore,
+  state: StateReader,
+  raw: Uint8Array,
+  headHash: Uint8Array,
+): Promise<ValidatedTx> {
+  const head = readHeader(spec, store, headHash)
+  if (head === undefined) throw new Error('head block missing')
+  // The transaction is validated against the rules of the next block.
+  const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
+  let tx: TypedTransaction
+  try {
+    tx = raw[0] === 3 ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common }) : createTxFromRLP(raw, { common })
+  } catch (e) {
+    throw new TxRejectedError(raw[0] === 3 ? `invalid blob transaction: ${(e as Error).message}` : `invalid transaction: ${(e as Error).message}`)
+  }
+  if (!tx.isSigned()) throw new TxRejectedError('transaction is not signed')
+  let sender: Uint8Array
+  try {
+    sender = tx.getSenderAddress().bytes
+  } catch {
+    throw new TxRejectedError('invalid sender')
+  }
+  if (tx.common.chainId() !== spec.chainId && tx.type !== 0) throw new TxRejectedError('invalid chain id for signer')
+  const account = await state.account(head.stateRoot, sender)
+  // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
+  checkTxAgainstState(tx, sender, account, { gasLimit: head.gasLimit, baseFeePerGas: undefined }, false)
+  return {
+    hash: bytesToHex(tx.hash()),
+    sender: bytesToHex(sender),
+    nonce: `0x${tx.nonce.toString(16)}`,
+    gasLimit: `0x${tx.gasLimit.toString(16)}`,
+    maxFee: `0x${maxFeeOf(tx).toString(16)}`,
+    maxPriorityFee: `0x${effectiveTipAt(tx, undefined).toString(16)}`,
+    type: tx.type,
+    stateNonce: `0x${(account?.nonce ?? 0n).toString(16)}`,
+    json: transactionJson(tx, tx.getSenderAddress(), undefined),
+  }
+}
