@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { DEV_MNEMONIC, devAccounts } from '../chain/dev.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { startNode } from '../node/node.js'
@@ -19,6 +20,8 @@ function parseApis(list: string): Namespace[] {
 export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs): Promise<number> {
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
   const importFile = args.flags.get('import')
+  const isDev = stringFlag(args, 'chain', 'dev') === 'dev'
+  const period = args.flags.get('dev.period')
   const node = await startNode(spec, {
     datadir,
     ...(importFile === undefined ? {} : { importFile }),
@@ -27,14 +30,22 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
       port: intFlag(args, 'http.port', 8545),
       apis: parseApis(stringFlag(args, 'http.api', 'eth,net,web3')),
     },
+    authrpc: {
+      host: stringFlag(args, 'authrpc.addr', '127.0.0.1'),
+      port: intFlag(args, 'authrpc.port', 8551),
+      jwtSecretPath: stringFlag(args, 'authrpc.jwtsecret', join(datadir, 'jwt.hex')),
+    },
     workers: intFlag(args, 'workers', defaultPoolSize()),
     maxQueue: intFlag(args, 'rpc.maxqueue', 1024),
     maxBodyBytes: intFlag(args, 'rpc.maxbodysize', 5 * 1024 * 1024),
     maxBatch: intFlag(args, 'rpc.batchlimit', 1000),
+    minerGasLimit: BigInt(intFlag(args, 'miner.gaslimit', 60_000_000)),
+    txPoolSize: intFlag(args, 'txpool.size', 4096),
+    ...(isDev || period !== undefined ? { dev: period === undefined ? {} : { period: intFlag(args, 'dev.period', 0) } } : {}),
     log,
     showProgress: !args.flags.has('no-progress'),
   })
-  if (stringFlag(args, 'chain', 'dev') === 'dev') {
+  if (isDev) {
     log(`dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":`)
     devAccounts().forEach((a, i) => log(`  (${i}) ${a.address} key ${a.privateKey}`))
   }

@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from '../cli/args.js'
+import { signJwt } from '../engine/jwt.js'
 import { runRpcCompat } from './rpcCompat.js'
 
 // `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2]`: the project's own conformance runner.
@@ -16,13 +19,21 @@ const suites = (args.flags.get('suite') ?? 'rpc-compat').split(',')
 const skip = (args.flags.get('skip') ?? '').split(',').filter((s) => s.length > 0)
 const print = (line: string) => process.stdout.write(`${line}\n`)
 
+/** A JWT secret for the node under test, and fresh tokens signed with it. */
+function engineAuth(): { jwtSecretFile: string; engineHeaders: () => Record<string, string> } {
+  const file = join(mkdtempSync(join(tmpdir(), 'sponge-jwt-')), 'jwt.hex')
+  const secret = randomBytes(32)
+  writeFileSync(file, secret.toString('hex'))
+  return { jwtSecretFile: file, engineHeaders: () => ({ authorization: `Bearer ${signJwt(secret)}` }) }
+}
+
 let passed = 0
 let failed = 0
 for (const suite of suites) {
   print(`== ${suite}`)
   const verdicts =
     suite === 'rpc-compat'
-      ? await runRpcCompat({ dir: resolve(dir, 'rpc-compat'), skip }, print)
+      ? await runRpcCompat({ dir: resolve(dir, 'rpc-compat'), skip, ...engineAuth() }, print)
       : (() => {
           throw new Error(`unknown suite ${suite}`)
         })()

@@ -1,4 +1,6 @@
 import type { ChainSpec } from '../chain/spec.js'
+import type { EngineService } from '../engine/engineService.js'
+import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { WorkerPool } from '../workers/pool.js'
@@ -9,6 +11,8 @@ export interface NodeContext {
   store: ChainStore
   chain: ChainReader
   pool: WorkerPool
+  engine: EngineService
+  txPool: TxPool
   genesisHash: Uint8Array
   clientVersion: string
 }

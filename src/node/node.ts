@@ -1,23 +1,33 @@
 import type { ChainSpec } from '../chain/spec.js'
+import { EngineService } from '../engine/engineService.js'
+import { checkJwt, loadOrCreateJwtSecret } from '../engine/jwt.js'
 import { genesisBlock } from '../exec/genesis.js'
-import { handleBody } from '../rpc/envelope.js'
+import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
-import type { Namespace } from '../rpc/methodTable.js'
-import { ethMethods } from '../rpc/methods/index.js'
+import type { MethodTable, Namespace } from '../rpc/methodTable.js'
+import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
+import { TxPool } from '../txpool/txPool.js'
 import { WorkerPool } from '../workers/pool.js'
 import type { NodeContext } from './context.js'
+import { DevDriver } from './devDriver.js'
 import { importFile } from './importFile.js'
 
 export interface NodeOptions {
   datadir: string
   importFile?: string
   http: { host: string; port: number; apis: Namespace[] }
+  /** The authenticated Engine API endpoint; omitted, none is started. */
+  authrpc?: { host: string; port: number; jwtSecretPath: string }
   workers: number
   maxQueue: number
   maxBodyBytes: number
   maxBatch: number
+  minerGasLimit: bigint
+  txPoolSize: number
+  /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
+  dev?: { period?: number }
   log: (line: string) => void
   showProgress: boolean
 }
@@ -25,12 +35,18 @@ export interface NodeOptions {
 export interface RunningNode {
   context: NodeContext
   httpPort: number
+  authPort: number | undefined
+  devDriver: DevDriver | undefined
   close(): Promise<void>
 }
 
 export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
+const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
 
-/** Opens the store (creating genesis), imports a chain file if given, starts the pool and the HTTP endpoint. */
+/** The namespaces of the authenticated endpoint: the engine, plus the eth reads a consensus client makes. */
+const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
+
+/** Opens the store (creating genesis), imports a chain file if given, starts the pool and the endpoints. */
 export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<RunningNode> {
   const store = new ChainStore(opts.datadir)
   const genesis = await genesisBlock(spec, store)
@@ -39,39 +55,64 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) },
     { threads: opts.workers, maxQueue: opts.maxQueue },
   )
+  const chain = new ChainReader(store)
+  const txPool = new TxPool({ maxSize: opts.txPoolSize, priceBumpPercent: 10 })
+  const engine = new EngineService(spec, store, chain, pool, txPool, {
+    gasLimitTarget: opts.minerGasLimit,
+    extraData: EXTRA_DATA,
+    log: opts.log,
+  })
   const context: NodeContext = {
     spec,
     store,
-    chain: new ChainReader(store),
+    chain,
     pool,
+    engine,
+    txPool,
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
   }
-  const table = ethMethods()
-  const namespaces = new Set<Namespace>(opts.http.apis)
+  const table: MethodTable = allMethods()
   const onInternalError = (method: string, e: unknown) =>
     opts.log(`internal error in ${method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
-  let http: HttpServer
-  try {
-    http = await startHttpServer({
-      host: opts.http.host,
-      port: opts.http.port,
+  const servers: HttpServer[] = []
+  const serve = (host: string, port: number, namespaces: readonly Namespace[], authorize?: (h: string) => boolean) => {
+    const env: EnvelopeOptions = { maxBatch: opts.maxBatch, namespaces: new Set(namespaces), onInternalError }
+    return startHttpServer({
+      host,
+      port,
       maxBodyBytes: opts.maxBodyBytes,
-      handle: (body) => handleBody(body, table, { maxBatch: opts.maxBatch, namespaces, onInternalError }, context),
+      ...(authorize === undefined ? {} : { authorize }),
+      handle: (body) => handleBody(body, table, env, context),
     })
-  } catch (e) {
+  }
+  let devDriver: DevDriver | undefined
+  const close = async () => {
+    devDriver?.stop()
+    for (const s of servers) s.close()
     await pool.close()
     await store.close()
-    throw e
   }
-  opts.log(`HTTP JSON-RPC on http://${opts.http.host}:${http.port} (${opts.http.apis.join(',')})`)
-  return {
-    context,
-    httpPort: http.port,
-    async close() {
-      http.close()
-      await pool.close()
-      await store.close()
-    },
+  try {
+    const http = await serve(opts.http.host, opts.http.port, opts.http.apis)
+    servers.push(http)
+    opts.log(`HTTP JSON-RPC on http://${opts.http.host}:${http.port} (${opts.http.apis.join(',')})`)
+    let authPort: number | undefined
+    if (opts.authrpc !== undefined) {
+      const { secret, created } = loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
+      if (created) opts.log(`created JWT secret ${opts.authrpc.jwtSecretPath}`)
+      const auth = await serve(opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, (h) => checkJwt(h, secret) === undefined)
+      servers.push(auth)
+      authPort = auth.port
+      opts.log(`Engine API on http://${opts.authrpc.host}:${auth.port} (JWT ${opts.authrpc.jwtSecretPath})`)
+    }
+    if (opts.dev !== undefined) {
+      devDriver = new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
+      opts.log(opts.dev.period === undefined ? 'dev mode: a block for every new transaction' : `dev mode: a block every ${opts.dev.period}s`)
+    }
+    return { context, httpPort: http.port, authPort, devDriver, close }
+  } catch (e) {
+    await close()
+    throw e
   }
 }

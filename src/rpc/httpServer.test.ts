@@ -17,6 +17,8 @@ beforeAll(async () => {
     maxQueue: 64,
     maxBodyBytes: 4096,
     maxBatch: 10,
+    minerGasLimit: 60_000_000n,
+    txPoolSize: 100,
     log: () => {},
     showProgress: false,
   })

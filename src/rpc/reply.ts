@@ -10,4 +10,4 @@ export class RawJson {
   }
 }
 
-export type Reply = RawJson | string | number | boolean | null | readonly unknown[] | { readonly [k: string]: unknown }
+export type Reply = RawJson | string | number | boolean | null | object

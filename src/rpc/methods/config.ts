@@ -13,7 +13,7 @@ export function config(_: [], ctx: NodeContext): Reply {
   if (cache?.head !== key) {
     cache = { head: key, config: ethConfig(ctx.spec, ctx.genesisHash, headerTimestamp(ctx, head.hash)) }
   }
-  return cache.config as unknown as Reply
+  return cache.config
 }
 
 export function netVersion(_: [], ctx: NodeContext): Reply {

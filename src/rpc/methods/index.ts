@@ -1,11 +1,15 @@
 import { type MethodTable, method } from '../methodTable.js'
+import * as e from '../wire/engineParams.js'
 import * as p from '../wire/ethParams.js'
 import * as reads from './chainReads.js'
 import * as cfg from './config.js'
+import * as engine from './engine.js'
 import * as state from './state.js'
+import * as testing from './testing.js'
+import * as txs from './transactions.js'
 
-/** Every method Sponge serves on its HTTP endpoint, by wire name. Engine and testing methods join in part 2. */
-export function ethMethods(): Map<string, ReturnType<typeof method>> {
+/** Every method Sponge serves, by wire name; each endpoint serves the namespaces it enables. */
+export function allMethods(): Map<string, ReturnType<typeof method>> {
   return new Map([
     ['eth_chainId', method('eth', p.validateNoParams, reads.chainId)],
     ['eth_blockNumber', method('eth', p.validateNoParams, reads.blockNumber)],
@@ -25,5 +29,14 @@ export function ethMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount)],
     ['net_version', method('net', p.validateNoParams, cfg.netVersion)],
     ['web3_clientVersion', method('web3', p.validateNoParams, cfg.clientVersion)],
+    ['eth_sendRawTransaction', method('eth', p.validateRawTx, txs.sendRawTransaction)],
+    ['engine_newPayloadV4', method('engine', e.validateNewPayloadV4, engine.newPayloadV4)],
+    ['engine_forkchoiceUpdatedV3', method('engine', e.validateForkchoiceUpdated, engine.forkchoiceUpdatedV3)],
+    ['engine_getPayloadV1', method('engine', e.validateGetPayload, engine.getPayloadV1)],
+    ['engine_getPayloadV4', method('engine', e.validateGetPayload, engine.getPayloadV4)],
+    ['engine_getPayloadV5', method('engine', e.validateGetPayload, engine.getPayloadV5)],
+    ['engine_exchangeCapabilities', method('engine', e.validateExchangeCapabilities, engine.exchangeCapabilities)],
+    ['engine_getClientVersionV1', method('engine', e.validateClientVersion, engine.getClientVersionV1)],
+    ['testing_buildBlockV1', method('testing', e.validateBuildBlock, testing.buildBlockV1)],
   ]) satisfies MethodTable
 }

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { RLP } from '@ethereumjs/rlp'
+import type { ChainSpec } from '../chain/spec.js'
+import type { EngineService } from '../engine/engineService.js'
+import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
+import type { ChainReader } from '../store/chainReader.js'
+import type { ChainStore } from '../store/chainStore.js'
+import type { TxPool } from '../txpool/txPool.js'
+import { bytesToHex, toQuantity } from '../util/hex.js'
+
+const ZERO32 = `0x${'00'.repeat(32)}`
+
+/**
+ * Dev mode's consensus stand-in: makes blocks through the node's own Engine API path — forkchoiceUpdated with
+ * attributes, getPayload, newPayload, forkchoiceUpdated — on every newly pending transaction, or every `periodSeconds`.
+ */
+export class DevDriver {
+  private running = false
+  private again = false
+  private timer: NodeJS.Timeout | undefined
+  private stopped = false
+
+  constructor(
+    private readonly spec: ChainSpec,
+    private readonly store: ChainStore,
+    private readonly chain: ChainReader,
+    private readonly engine: EngineService,
+    txPool: TxPool,
+    private readonly log: (line: string) => void,
+    periodSeconds: number | undefined,
+  ) {
+    if (periodSeconds !== undefined && periodSeconds > 0) {
+      this.timer = setInterval(() => this.trigger(), periodSeconds * 1000)
+    } else {
+      txPool.onPending(() => this.trigger())
+    }
+  }
+
+  stop(): void {
+    this.stopped = true
+    if (this.timer !== undefined) clearInterval(this.timer)
+  }
+
+  /** Coalesces triggers: one block at a time, and one more if transactions arrived meanwhile. */
+  trigger(): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = true
+    this.produce()
+      .catch((e: unknown) => this.log(`dev block production failed: ${(e as Error).message}`))
+      .finally(() => {
+        this.running = false
+        if (this.again && !this.stopped) {
+          this.again = false
+          this.trigger()
+        }
+      })
+  }
+
+  async produce(): Promise<string> {
+    const head = this.chain.head()
+    const headHex = bytesToHex(head.hash)
+    const fields = RLP.decode(this.store.getHeaderRlp(head.hash)!) as Uint8Array[]
+    const headTime = fields[11]!.length === 0 ? 0n : BigInt(bytesToHex(fields[11]!))
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    const timestamp = now > headTime ? now : headTime + 1n
+    const fc = { headBlockHash: headHex, safeBlockHash: headHex, finalizedBlockHash: headHex }
+    const started = await this.engine.forkchoiceUpdated(
+      fc,
+      {
+        timestamp: toQuantity(timestamp),
+        prevRandao: bytesToHex(randomBytes(32)),
+        suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
+        withdrawals: [],
+        parentBeaconBlockRoot: ZERO32,
+      },
+      3,
+    )
+    if (started.payloadId === null) throw new Error(`forkchoiceUpdated started no build: ${started.payloadStatus.status}`)
+    const version = this.spec.isActive('osaka', head.number + 1n, timestamp) ? 5 : 4
+    const built = (await this.engine.getPayload(started.payloadId, version)) as {
+      executionPayload: ExecutionPayloadV3
+      blobsBundle: { commitments: string[] }
+      executionRequests: string[]
+    }
+    const payload = built.executionPayload
+    const hashes = blobHashesOf(built.blobsBundle.commitments)
+    const status = await this.engine.newPayloadV4(payload, hashes, ZERO32, built.executionRequests)
+    if (status.status !== 'VALID') throw new Error(`own payload not valid: ${status.validationError ?? status.status}`)
+    const next = { headBlockHash: payload.blockHash, safeBlockHash: payload.blockHash, finalizedBlockHash: payload.blockHash }
+    await this.engine.forkchoiceUpdated(next, null, 3)
+    this.log(`dev block ${BigInt(payload.blockNumber)} ${payload.blockHash} with ${payload.transactions.length} txs`)
+    return payload.blockHash
+  }
+}
+
+/** EIP-4844 versioned hashes of the commitments: 0x01 ‖ sha256(commitment)[1:]. */
+function blobHashesOf(commitments: string[]): string[] {
+  return commitments.map((c) => {
+    const d = createHash('sha256').update(Buffer.from(c.slice(2), 'hex')).digest()
+    d[0] = 1
+    return bytesToHex(d)
+  })
+}

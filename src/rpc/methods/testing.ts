@@ -1,0 +1,7 @@
+import type { NodeContext } from '../../node/context.js'
+import type { Reply } from '../reply.js'
+import type { BuildBlockParams } from '../wire/engineParams.js'
+
+/** testing_buildBlockV1 (execution-apis src/testing): off unless `testing` is in --http.api. */
+export const buildBlockV1 = ([parent, attrs, txs, extraData]: BuildBlockParams, ctx: NodeContext): Promise<Reply> =>
+  ctx.engine.buildForTesting(parent, attrs, txs, extraData)
