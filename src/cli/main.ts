@@ -46,7 +46,8 @@ async function main(args: ParsedArgs): Promise<number> {
 
 main(parseArgs(process.argv.slice(2))).then(
   (code) => {
-    if (code !== 0) process.exitCode = code
+    // Exit now: idle keep-alive client connections would otherwise hold uWS's loop open for seconds.
+    process.exit(code)
   },
   (e: unknown) => {
     if (e instanceof ImportError) {

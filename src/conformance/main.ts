@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from '../cli/args.js'
 import { signJwt } from '../engine/jwt.js'
+import { runEest } from './eest.js'
 import { runRpcCompat } from './rpcCompat.js'
 
 // `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2]`: the project's own conformance runner.
@@ -16,6 +17,8 @@ if (!existsSync(dir)) {
   process.exit(2)
 }
 const suites = (args.flags.get('suite') ?? 'rpc-compat').split(',')
+const onlyFlag = args.flags.get('only')
+const only = onlyFlag === undefined ? undefined : new RegExp(onlyFlag)
 const skip = (args.flags.get('skip') ?? '').split(',').filter((s) => s.length > 0)
 const print = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -34,9 +37,11 @@ for (const suite of suites) {
   const verdicts =
     suite === 'rpc-compat'
       ? await runRpcCompat({ dir: resolve(dir, 'rpc-compat'), skip, ...engineAuth() }, print)
-      : (() => {
-          throw new Error(`unknown suite ${suite}`)
-        })()
+      : suite === 'eest'
+        ? await runEest(resolve(dir, 'eest'), print, only)
+        : (() => {
+            throw new Error(`unknown suite ${suite}`)
+          })()
   for (const v of verdicts) v.ok ? passed++ : failed++
 }
 print(`conformance: ${passed} passed, ${failed} failed`)

@@ -19,9 +19,12 @@ export function nativeKzg(): CKzg {
 const toHexList = (list: Uint8Array[]): string[] => list.map((b) => bytesToHex(b))
 const fromHexList = (list: string[]): Uint8Array[] => list.map((h) => hexToBytes(h))
 
-/** EthereumJS's KZG interface (hex strings) over the native binding. */
+/**
+ * EthereumJS's KZG interface (hex strings) over the native binding. The trusted setup (seconds to load) is loaded on
+ * the first KZG operation, not when a Common is built: most threads never verify a blob.
+ */
 export function ethereumjsKzg(): KZG {
-  const k = nativeKzg()
+  const k = new Proxy({} as CKzg, { get: (_t, name) => nativeKzg()[name as keyof CKzg] })
   return {
     blobToKzgCommitment: (blob) => bytesToHex(k.blobToKzgCommitment(hexToBytes(blob))),
     computeBlobProof: (blob, commitment) => bytesToHex(k.computeBlobKzgProof(hexToBytes(blob), hexToBytes(commitment))),

@@ -11,6 +11,7 @@ import { OverlayTrieDB } from '../store/trieDb.js'
 import { AncestorView } from './ancestors.js'
 import { InvalidBlockError, validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
+import { checkRequestContractsExist, enforceCheckedSystemCalls } from './systemCalls.js'
 
 export interface ExecutedBlock {
   block: Block
@@ -44,6 +45,7 @@ export class BlockExecutor {
     const stateManager = new MerkleStateManager({ trie, common })
     const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
     const vm = await createVM({ common, stateManager, blockchain: ancestors as never, setHardfork: true })
+    enforceCheckedSystemCalls(vm)
     return new BlockExecutor(spec, store, trieDb, stateManager, vm, ancestors)
   }
 
@@ -62,9 +64,11 @@ export class BlockExecutor {
     this.trieDb.pending.clear()
     let result: RunBlockResult
     try {
+      this.vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
+      await this.stateManager.setStateRoot(parent.stateRoot, true)
+      await checkRequestContractsExist(this.vm)
       result = await runBlock(this.vm, {
         block,
-        root: parent.stateRoot,
         skipHeaderValidation: true,
         setHardfork: true,
       })

@@ -38,9 +38,13 @@ export function txByBlockHashAndIndex([hash, index]: TxByHashAndIndexParams, ctx
   return txAt(ctx, ctx.chain.byHash(hexToBytes(hash)), index)
 }
 
+/** A mined transaction from the store, else a pooled one (with null block fields), else null. */
 export function txByHash([hash]: ByHashParams, ctx: NodeContext): Reply {
   const loc = ctx.store.getTxLocation(hexToBytes(hash))
-  if (loc === undefined) return null
+  if (loc === undefined) {
+    const pooled = ctx.txPool.get(hash)
+    return pooled === undefined ? null : RawJson.of(pooled.json)
+  }
   const bytes = ctx.store.getTxJsonBytes(loc.blockHash, loc.index)
   return bytes === undefined ? null : RawJson.of(bytes)
 }

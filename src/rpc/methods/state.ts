@@ -1,6 +1,6 @@
 import type { NodeContext } from '../../node/context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
-import { hexToBytes } from '../../util/hex.js'
+import { hexToBytes, toQuantity } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
 import type { AccountParams, StorageParams } from '../wire/ethParams.js'
@@ -19,7 +19,12 @@ async function account(kind: 'balance' | 'nonce' | 'code', [address, block]: Acc
 }
 
 export const balance = (p: AccountParams, ctx: NodeContext): Promise<Reply> => account('balance', p, ctx)
-export const transactionCount = (p: AccountParams, ctx: NodeContext): Promise<Reply> => account('nonce', p, ctx)
+/** At `pending`, the nonce after the sender's pending transactions in the pool, as geth answers it. */
+export async function transactionCount(p: AccountParams, ctx: NodeContext): Promise<Reply> {
+  const onChain = await account('nonce', p, ctx)
+  if (p[1] !== 'pending' || onChain === null) return onChain
+  return toQuantity(ctx.txPool.nextNonce(p[0].toLowerCase(), BigInt(onChain)))
+}
 export const code = (p: AccountParams, ctx: NodeContext): Promise<Reply> => account('code', p, ctx)
 
 export function storageAt([address, slot, block]: StorageParams, ctx: NodeContext): Promise<Reply> {
