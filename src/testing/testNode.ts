@@ -80,7 +80,7 @@ export function signedTransfer(spec: ChainSpec, from: number, nonce: number, opt
       maxFeePerGas: 10_000_000_000n,
       maxPriorityFeePerGas: opts.tip ?? 1_000_000_000n,
       gasLimit: 21_000n,
-      to: opts.to ?? devAccounts()[9]!.address,
+      to: (opts.to ?? devAccounts()[9]!.address) as `0x${string}`,
       value: opts.value ?? 1000n,
     },
     { common: spec.commonAt(1n, BigInt(Math.floor(Date.now() / 1000))) },
