@@ -16,7 +16,7 @@ export type StateQuery =
   | { kind: 'storage'; blockHash: Uint8Array; address: Uint8Array; slot: Uint8Array }
 
 export interface TaskMap {
-  ping: { in: Record<string, never>; out: null }
+  ping: { in: object; out: null }
   state: { in: { query: StateQuery }; out: string | null }
   receipt: { in: { txHash: Uint8Array }; out: string | null }
   newPayload: { in: { input: NewPayloadInput }; out: PayloadStatus }

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { digest as asSha256 } from '@chainsafe/as-sha256'
+import { RLP } from '@ethereumjs/rlp'
+import { ecrecover as ejsEcrecover } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
+import { Bench } from 'tinybench'
+import { readGenesisFile } from '../chain/genesis.js'
+import { ChainSpec } from '../chain/spec.js'
+import { receiptJson } from '../codecs/receipt.js'
+import { keccak256 } from '../crypto/keccak.js'
+import { ecrecover } from '../crypto/secp256k1.js'
+import { sha256 } from '../crypto/sha256.js'
+import { decodeChainFile } from '../exec/importChain.js'
+import { validateNewPayloadV4 } from '../rpc/wire/engineParams.js'
+import { ChainStore } from '../store/chainStore.js'
+import { RPC_COMPAT_DIR, REPO_ROOT, tempDatadir } from '../testing/paths.js'
+import { WorkerPool } from '../workers/pool.js'
+import { genesisBlock } from '../exec/genesis.js'
+import { importChain } from '../exec/importChain.js'
+
+// `npm run bench:micro`: the candidates for each hot primitive side by side in one run, and the costs that decide
+// what runs on the serving thread. Prints a table and writes bench/results/micro.json.
+
+const require = createRequire(import.meta.url)
+const nativeKeccak = require('keccak') as (alg: string) => { update(b: Buffer): { digest(): Buffer } }
+
+const time = Number(process.env.BENCH_MS ?? 400)
+const bench = new Bench({ time, warmup: true })
+const inputs = { '32B': 32, '136B': 136, '532B': 532, '1MiB': 1024 * 1024 } as const
+for (const [label, size] of Object.entries(inputs)) {
+  const data = new Uint8Array(size).fill(7)
+  const buf = Buffer.from(data)
+  bench.add(`keccak-256 ${label}: hash-wasm (chosen)`, () => keccak256(data))
+  bench.add(`keccak-256 ${label}: keccak (native)`, () => nativeKeccak('keccak256').update(buf).digest())
+  bench.add(`keccak-256 ${label}: @noble/hashes`, () => keccak_256(data))
+}
+const shaData = new Uint8Array(64).fill(1)
+bench.add('sha-256 64B: @chainsafe/as-sha256 (chosen)', () => sha256(shaData))
+bench.add('sha-256 64B: node:crypto', () => createHash('sha256').update(shaData).digest())
+bench.add('sha-256 64B: @noble/hashes', () => nobleSha256(shaData))
+bench.add('sha-256 64B: as-sha256 direct', () => asSha256(shaData))
+
+// EIP-155 example signature.
+const msg = Buffer.from('daf5a779ae972f972197303d7b574746c7ef83eadac0f2791ad23db92e4c8e53', 'hex')
+const r = Buffer.from('28ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276', 'hex')
+const s = Buffer.from('67cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83', 'hex')
+bench.add('ecrecover: secp256k1 native (chosen)', () => ecrecover(msg, 37n, r, s, 1n))
+bench.add('ecrecover: EthereumJS default (noble)', () => ejsEcrecover(msg, 37n, r, s, 1n))
+
+const spec = new ChainSpec(readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json')))
+const blocks = decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp'))
+const fullest = blocks.reduce((a, b) => (b.transactions.length > a.transactions.length ? b : a))
+const blockRlp = fullest.serialize()
+bench.add(`RLP decode block (${fullest.transactions.length} txs, ${blockRlp.length} B)`, () => RLP.decode(blockRlp))
+const raw = fullest.raw()
+bench.add(`RLP encode block (${fullest.transactions.length} txs)`, () => RLP.encode(raw as never))
+
+const payloadRequest = [
+  {
+    parentHash: `0x${'11'.repeat(32)}`, feeRecipient: `0x${'22'.repeat(20)}`, stateRoot: `0x${'33'.repeat(32)}`,
+    receiptsRoot: `0x${'44'.repeat(32)}`, logsBloom: `0x${'00'.repeat(256)}`, prevRandao: `0x${'55'.repeat(32)}`,
+    blockNumber: '0x1', gasLimit: '0x1c9c380', gasUsed: '0x5208', timestamp: '0x6553f100', extraData: '0x',
+    baseFeePerGas: '0x7', blockHash: `0x${'66'.repeat(32)}`,
+    transactions: Array.from({ length: 100 }, () => `0x02${'ab'.repeat(110)}`),
+    withdrawals: Array.from({ length: 16 }, (_, i) => ({ index: `0x${i.toString(16)}`, validatorIndex: '0x1', address: `0x${'77'.repeat(20)}`, amount: '0x10' })),
+    blobGasUsed: '0x0', excessBlobGas: '0x0',
+  },
+  [],
+  `0x${'88'.repeat(32)}`,
+  [],
+]
+bench.add('typia: validate newPayloadV4 params (100 txs, 16 withdrawals)', () => validateNewPayloadV4(payloadRequest))
+
+const facts = {
+  blockHash: new Uint8Array(32), blockNumber: 54n, blockTimestamp: 540n, txHash: new Uint8Array(32).fill(1), index: 3,
+  type: 2, from: new Uint8Array(20).fill(2), to: new Uint8Array(20).fill(3), contractAddress: undefined,
+  cumulativeGasUsed: 100000n, gasUsed: 51000n, effectiveGasPrice: 1000000007n, status: 1, root: undefined,
+  logsBloom: new Uint8Array(256),
+  logs: [[new Uint8Array(20).fill(4), [new Uint8Array(32).fill(5), new Uint8Array(32).fill(6)], new Uint8Array(32).fill(7)]] as never,
+  firstLogIndex: 5, blobGasUsed: undefined, blobGasPrice: undefined,
+}
+bench.add('JSON: encode a receipt with one log (written once, at execution)', () => receiptJson(facts))
+
+// The serving-thread-or-pool decision: an LMDB receipt read in-thread against a pool round trip.
+const datadir = tempDatadir('bench')
+const store = new ChainStore(datadir)
+await genesisBlock(spec, store)
+await importChain(spec, store, blocks)
+const txHash = blocks[0]!.transactions[0]!.hash()
+const pool = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { threads: 1, maxQueue: 1000 })
+await pool.run({ op: 'ping' })
+bench.add('LMDB: receipt read in-thread (txIndex + receipts)', () => {
+  const loc = store.getTxLocation(txHash)!
+  return store.getReceiptJsonBytes(loc.blockHash, loc.index)
+})
+bench.add('pool: empty round trip (ping)', async () => {
+  await pool.run({ op: 'ping' })
+})
+bench.add('pool: receipt read in a worker', async () => {
+  await pool.run({ op: 'receipt', txHash })
+})
+
+await bench.run()
+const rows = bench.tasks.map((t) => {
+  const res = t.result as { throughput?: { mean: number }; latency?: { mean: number; p99?: number } } | undefined
+  return {
+    name: t.name,
+    opsPerSec: Math.round(res?.throughput?.mean ?? 0),
+    meanMicros: Number(((res?.latency?.mean ?? 0) * 1000).toFixed(2)),
+  }
+})
+console.table(rows)
+const out = join(REPO_ROOT, 'bench', 'results')
+mkdirSync(out, { recursive: true })
+writeFileSync(join(out, 'micro.json'), `${JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2)}\n`)
+console.log(`wrote ${join(out, 'micro.json')}`)
+await pool.close()
+await store.close()
+rmSync(datadir, { recursive: true, force: true })
+process.exit(0)
