@@ -5,7 +5,7 @@ export interface ParsedArgs {
   flags: Map<string, string>
 }
 
-const BOOLEAN_FLAGS = new Set(['help', 'dev', 'no-progress'])
+const BOOLEAN_FLAGS = new Set(['help', 'dev', 'no-progress', 'no-mining'])
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const flags = new Map<string, string>()

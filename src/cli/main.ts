@@ -11,7 +11,7 @@ const USAGE = `usage:
   sponge node   --chain <genesis.json|dev> --datadir <dir> [--import <chain.rlp>]
                 [--http.addr 127.0.0.1] [--http.port 8545] [--http.api eth,net,web3[,testing]]
                 [--authrpc.addr 127.0.0.1] [--authrpc.port 8551] [--authrpc.jwtsecret <file>]
-                [--workers <n>] [--miner.gaslimit <gas>] [--dev.period <s>]
+                [--workers <n>] [--miner.gaslimit <gas>] [--dev.period <s>] [--no-mining] [--txpool.size <n>]
                 [--rpc.maxbodysize <bytes>] [--rpc.batchlimit <n>] [--rpc.maxqueue <n>]
   sponge import --chain <genesis.json|dev> --datadir <dir> <chain.rlp>`
 

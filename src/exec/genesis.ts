@@ -2,7 +2,7 @@ import { type Block, createBlock } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { ValueEncoding } from '@ethereumjs/util'
-import { genesisNumber } from '../chain/genesis.js'
+import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -12,13 +12,8 @@ import { bytesToHex, equalBytes } from '../util/hex.js'
 
 type AllocEntry = [balance: string, code: string | undefined, storage: [string, string][] | undefined, nonce: string]
 
-/** The genesis block of a spec, with its state written to the store if the store is new. */
-export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<Block> {
-  const g = spec.genesis
-  const trieDb = new OverlayTrieDB(store)
-  const common = spec.commonAt(0n, spec.genesisTime)
-  const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
-  const sm = new MerkleStateManager({ trie, common })
+/** A geth genesis alloc in the form EthereumJS's generateCanonicalGenesis takes. */
+export function ethereumjsAlloc(g: GethGenesisFile): Record<string, AllocEntry> {
   const alloc: Record<string, AllocEntry> = {}
   for (const [address, acct] of Object.entries(g.alloc)) {
     const key = address.startsWith('0x') ? address : `0x${address}`
@@ -30,7 +25,17 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
       `0x${genesisNumber(acct.nonce).toString(16)}`,
     ]
   }
-  await sm.generateCanonicalGenesis(alloc as never)
+  return alloc
+}
+
+/** The genesis block of a spec, with its state written to the store if the store is new. */
+export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<Block> {
+  const g = spec.genesis
+  const trieDb = new OverlayTrieDB(store)
+  const common = spec.commonAt(0n, spec.genesisTime)
+  const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
+  const sm = new MerkleStateManager({ trie, common })
+  await sm.generateCanonicalGenesis(ethereumjsAlloc(g) as never)
   const stateRoot = await sm.getStateRoot()
   const header: Record<string, unknown> = {
     number: 0n,

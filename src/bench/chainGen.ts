@@ -1,0 +1,86 @@
+import { createFeeMarket1559Tx } from '@ethereumjs/tx'
+import { devAccounts } from '../chain/dev.js'
+import type { ChainSpec } from '../chain/spec.js'
+import { signJwt } from '../engine/jwt.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
+
+const ZERO32 = `0x${'00'.repeat(32)}`
+
+export interface Rpc {
+  (method: string, params: unknown[]): Promise<unknown>
+}
+
+export function rpcClient(url: string, jwtSecret?: Buffer): Rpc {
+  let id = 0
+  return async (method, params) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    if (jwtSecret !== undefined) headers.authorization = `Bearer ${signJwt(jwtSecret)}`
+    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+    const j = (await res.json()) as { result?: unknown; error?: { message: string } }
+    if (j.error !== undefined) throw new Error(`${method}: ${j.error.message}`)
+    return j.result
+  }
+}
+
+/** Signed ETH transfers from the dev accounts, `perSender` each, spread over all of them. */
+export function signTransfers(spec: ChainSpec, total: number): string[] {
+  const accounts = devAccounts()
+  const common = spec.commonAt(1n, 2n ** 40n)
+  const out: string[] = []
+  for (let i = 0; i < total; i++) {
+    const from = accounts[i % accounts.length]!
+    const tx = createFeeMarket1559Tx(
+      {
+        chainId: spec.chainId,
+        nonce: BigInt(Math.floor(i / accounts.length)),
+        maxFeePerGas: 50_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+        gasLimit: 21_000n,
+        to: `0x${(0x100000 + i).toString(16).padStart(40, '0')}`,
+        value: 1n,
+      },
+      { common },
+    ).sign(hexToBytes(from.privateKey))
+    out.push(bytesToHex(tx.serialize()))
+  }
+  return out
+}
+
+/** Sends raw transactions in JSON-RPC batches of 100; returns their hashes. */
+export async function sendAll(url: string, raws: string[]): Promise<string[]> {
+  const hashes: string[] = []
+  for (let i = 0; i < raws.length; i += 100) {
+    const batch = raws.slice(i, i + 100).map((r, k) => ({ jsonrpc: '2.0', id: i + k, method: 'eth_sendRawTransaction', params: [r] }))
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
+    for (const reply of (await res.json()) as { result?: string; error?: { message: string } }[]) {
+      if (reply.error !== undefined) throw new Error(`eth_sendRawTransaction: ${reply.error.message}`)
+      hashes.push(reply.result!)
+    }
+  }
+  return hashes
+}
+
+export interface PayloadCall {
+  payload: { blockHash: string; blockNumber: string; gasUsed: string; transactions: string[] }
+}
+
+/** Makes blocks through the engine until the pool is empty; returns each block's payload (for replay). */
+export async function mineAll(engine: Rpc, http: Rpc): Promise<PayloadCall[]> {
+  const out: PayloadCall[] = []
+  let t = Math.floor(Date.now() / 1000)
+  for (let guard = 0; guard < 1000; guard++) {
+    const head = (await http('eth_getBlockByNumber', ['latest', false])) as { hash: string; timestamp: string }
+    t = Math.max(t + 1, Number(BigInt(head.timestamp)) + 1)
+    const fc = (await engine('engine_forkchoiceUpdatedV3', [
+      { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash },
+      { timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+    ])) as { payloadId: string }
+    const env = (await engine('engine_getPayloadV5', [fc.payloadId])) as { executionPayload: PayloadCall['payload'] }
+    const p = env.executionPayload
+    if (p.transactions.length === 0) return out
+    await engine('engine_newPayloadV4', [p, [], ZERO32, []])
+    await engine('engine_forkchoiceUpdatedV3', [{ headBlockHash: p.blockHash, safeBlockHash: p.blockHash, finalizedBlockHash: p.blockHash }, null])
+    out.push({ payload: p })
+  }
+  throw new Error('pool did not drain')
+}

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { devGenesis } from '../chain/dev.js'
+import { ChainSpec } from '../chain/spec.js'
+import { parseArgs } from '../cli/args.js'
+import { spawnNode } from '../conformance/spawnNode.js'
+import { REPO_ROOT } from '../testing/paths.js'
+import { type PayloadCall, mineAll, rpcClient, sendAll, signTransfers } from './chainGen.js'
+import { runPlainEthereumjs } from './plainEthereumjs.js'
+import { type LoadRow, htmlReport } from './report.js'
+import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
+
+// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500]`: starts Sponge on a generated dev chain
+// and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's blocks through
+// engine_newPayloadV4 on a second node against plain EthereumJS. Writes bench/results/load.{json,html}.
+
+const args = parseArgs(['load', ...process.argv.slice(2)])
+const seconds = Number(args.flags.get('duration') ?? 5)
+const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
+const txCount = Number(args.flags.get('txs') ?? 3500)
+const only = args.flags.get('only')
+const log = (l: string) => process.stderr.write(`${l}\n`)
+
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(f[11]) + Number(f[12])) / 100
+}
+
+async function startTrivial(): Promise<{ url: string; proc: ChildProcess }> {
+  const file = fileURLToPath(new URL('./trivialServer.js', import.meta.url))
+  const proc = spawn(process.execPath, [file, '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => {
+      const m = /listening (\d+)/.exec(d.toString())
+      if (m !== null) resolve(Number(m[1]))
+    })
+    proc.once('exit', () => reject(new Error('trivial server exited')))
+  })
+  return { url: `http://127.0.0.1:${port}/`, proc }
+}
+
+const wrk = ensureWrk()
+const work = mkdtempSync(join(tmpdir(), 'sponge-load-'))
+const secret = randomBytes(32)
+writeFileSync(join(work, 'jwt.hex'), secret.toString('hex'))
+const spec = new ChainSpec(devGenesis())
+const nodeArgs = (dir: string) => [
+  '--chain', 'dev', '--datadir', join(work, dir), '--http.api', 'eth,net,web3,testing', '--no-mining',
+  '--miner.gaslimit', '36000000', '--authrpc.jwtsecret', join(work, 'jwt.hex'),
+]
+
+log(`generating ${txCount} transfers…`)
+const node = await spawnNode(nodeArgs('a'))
+const http = rpcClient(node.httpUrl)
+const engine = rpcClient(node.authUrl!, secret)
+const hashes = await sendAll(node.httpUrl, signTransfers(spec, txCount))
+const payloads: PayloadCall[] = await mineAll(engine, http)
+log(`chain: ${payloads.length} blocks, ${hashes.length} transactions`)
+const head = (await http('eth_getBlockByNumber', ['latest', false])) as { hash: string; number: string }
+
+const body = (method: string, params: unknown[], id: number | string = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params })
+const positions = payloads.flatMap((p) => p.payload.transactions.map((_, i) => [p.payload.blockNumber, `0x${i.toString(16)}`]))
+const batches: string[] = []
+for (let i = 0; i + 100 <= hashes.length && batches.length < 40; i += 100) {
+  batches.push(`[${hashes.slice(i, i + 100).map((h, k) => body('eth_getTransactionReceipt', [h], k)).join(',')}]`)
+}
+const workloads: { name: string; bodies: string[]; callsPerRequest: number; url: string }[] = []
+const trivial = await startTrivial()
+const add = (name: string, bodies: string[], callsPerRequest = 1, url = node.httpUrl) => {
+  if (only === undefined || new RegExp(only).test(name)) workloads.push({ name, bodies, callsPerRequest, url })
+}
+add('trivial uWS server', [body('eth_chainId', [])], 1, trivial.url)
+add('eth_chainId', [body('eth_chainId', [])])
+add('eth_getTransactionReceipt', hashes.map((h) => body('eth_getTransactionReceipt', [h])))
+add('eth_getTransactionByBlockNumberAndIndex', positions.map((p) => body('eth_getTransactionByBlockNumberAndIndex', p)))
+add('eth_config', [body('eth_config', [])])
+add('eth_getBlockByNumber', Array.from({ length: Number(BigInt(head.number)) + 1 }, (_, n) => body('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])))
+add('batch of 100 receipts', batches, 100)
+add('testing_buildBlockV1', [body('testing_buildBlockV1', [head.hash, { timestamp: `0x${(Math.floor(Date.now() / 1000) + 100).toString(16)}`, prevRandao: `0x${'00'.repeat(32)}`, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: `0x${'00'.repeat(32)}` }, [], null])])
+
+const rows: LoadRow[] = []
+for (const w of workloads) {
+  const first = (await (await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: w.bodies[0] })).text())
+  if (first.includes('"error"')) throw new Error(`${w.name}: preflight answered an error: ${first.slice(0, 200)}`)
+  const script = writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies)
+  for (const c of connections) {
+    // Warm-up, then the measured run.
+    await runWrk(wrk, w.url, script, c, 1)
+    const pid = w.url === trivial.url ? trivial.proc.pid! : node.process.pid!
+    const cpu0 = cpuSeconds(pid)
+    const t0 = performance.now()
+    const r = await runWrk(wrk, w.url, script, c, seconds)
+    const nodeCpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - t0) / 1000)
+    const row: LoadRow = { workload: w.name, connections: c, ...r, callsPerSec: r.requestsPerSec * w.callsPerRequest, nodeCpu }
+    rows.push(row)
+    log(`${w.name} c=${c}: ${row.requestsPerSec.toFixed(0)} req/s, p50 ${row.p50ms}ms p99 ${row.p99ms}ms, errors ${row.errors}, node CPU ${(nodeCpu * 100).toFixed(0)}%, wrk CPU ${(r.generatorCpu * 100).toFixed(0)}%`)
+  }
+}
+trivial.proc.kill()
+await node.stop()
+
+// Write path: the same blocks through engine_newPayloadV4 + forkchoiceUpdatedV3 on a fresh node, one at a time.
+log('replaying blocks through engine_newPayloadV4 on a fresh node…')
+const replayNode = await spawnNode(nodeArgs('b'))
+const replay = rpcClient(replayNode.authUrl!, secret)
+await replay('eth_chainId', []) // warm the worker
+const perBlock: { number: string; txs: number; gasUsed: number; newPayloadMs: number; fcuMs: number }[] = []
+for (const { payload } of payloads) {
+  const t0 = performance.now()
+  const st = (await replay('engine_newPayloadV4', [payload, [], `0x${'00'.repeat(32)}`, []])) as { status: string; validationError?: string }
+  const t1 = performance.now()
+  if (st.status !== 'VALID') throw new Error(`replay block ${payload.blockNumber}: ${st.status} ${st.validationError ?? ''}`)
+  await replay('engine_forkchoiceUpdatedV3', [{ headBlockHash: payload.blockHash, safeBlockHash: payload.blockHash, finalizedBlockHash: payload.blockHash }, null])
+  perBlock.push({ number: payload.blockNumber, txs: payload.transactions.length, gasUsed: Number(BigInt(payload.gasUsed)), newPayloadMs: t1 - t0, fcuMs: performance.now() - t1 })
+}
+await replayNode.stop()
+log('the same blocks through plain EthereumJS runBlock (default crypto)…')
+const plainMs = await runPlainEthereumjs(devGenesis(), payloads as never)
+const totals = (ms: number[]) => {
+  const sum = ms.reduce((a, b) => a + b, 0) / 1000
+  const txs = perBlock.reduce((a, b) => a + b.txs, 0)
+  const gas = perBlock.reduce((a, b) => a + b.gasUsed, 0)
+  return { seconds: sum, txPerSec: txs / sum, mgasPerSec: gas / 1e6 / sum }
+}
+const sponge = totals(perBlock.map((b) => b.newPayloadMs))
+const plain = totals(plainMs)
+const execution = { blocks: perBlock, plainEthereumjsMs: plainMs, sponge, plain, speedup: sponge.txPerSec / plain.txPerSec }
+log(`newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s; plain EthereumJS runBlock: ${plain.txPerSec.toFixed(0)} tx/s; ratio ${execution.speedup.toFixed(2)}x`)
+
+console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s': Math.round(r.requestsPerSec), 'calls/s': Math.round(r.callsPerSec), p50: r.p50ms, p99: r.p99ms, errors: r.errors, nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`, wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%` })))
+const out = join(REPO_ROOT, 'bench', 'results')
+mkdirSync(out, { recursive: true })
+const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rows, execution }
+writeFileSync(join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
+const execHtml = `<h2>engine_newPayloadV4 replay (${perBlock.length} blocks of ETH transfers)</h2>
+<p>Sponge newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s. Plain EthereumJS runBlock (default crypto): ${plain.txPerSec.toFixed(0)} tx/s, ${plain.mgasPerSec.toFixed(1)} Mgas/s. Ratio ${execution.speedup.toFixed(2)}×.</p>
+<table><tr><th>block</th><th>txs</th><th>gas</th><th>newPayload ms</th><th>fcU ms</th><th>plain runBlock ms</th></tr>
+${perBlock.map((b, i) => `<tr><td>${BigInt(b.number)}</td><td>${b.txs}</td><td>${b.gasUsed}</td><td>${b.newPayloadMs.toFixed(1)}</td><td>${b.fcuMs.toFixed(1)}</td><td>${plainMs[i]!.toFixed(1)}</td></tr>`).join('\n')}</table>`
+writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))
+log(`wrote ${join(out, 'load.json')} and load.html`)
+rmSync(work, { recursive: true, force: true })
+process.exit(0)

@@ -1,0 +1,80 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export interface WrkResult {
+  requestsPerSec: number
+  p50ms: number
+  p90ms: number
+  p99ms: number
+  maxMs: number
+  errors: number
+  /** CPU seconds the generator used per wall second (1.0 = a whole core). */
+  generatorCpu: number
+}
+
+/** wrk from Debian's packages: installed on first use when missing (root), else a clear error. */
+export function ensureWrk(): string {
+  try {
+    return execFileSync('which', ['wrk']).toString().trim()
+  } catch {
+    if (process.getuid?.() !== 0) throw new Error('wrk is not installed: apt-get install wrk')
+    process.stderr.write('installing wrk from Debian packages…\n')
+    execFileSync('bash', ['-c', 'apt-get update -qq && apt-get install -y -qq wrk'], { stdio: 'inherit' })
+    return execFileSync('which', ['wrk']).toString().trim()
+  }
+}
+
+/** A wrk Lua script that POSTs `bodies` round-robin, one per request. */
+export function writeBodiesScript(dir: string, name: string, bodies: string[]): string {
+  const file = join(dir, `${name}.lua`)
+  const list = bodies.map((b) => `[==[${b}]==]`).join(',\n')
+  writeFileSync(
+    file,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal bodies = {\n${list}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #bodies then i = 1 end\n  return wrk.format(nil, nil, nil, bodies[i])\nend\n`,
+  )
+  return file
+}
+
+function childCpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
+  // cutime and cstime: fields 16 and 17 of stat, 13 and 14 after the command name.
+  return (Number(fields[13]) + Number(fields[14])) / 100
+}
+
+function toMs(v: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(v.trim())
+  if (m === null) return Number.NaN
+  const n = Number(m[1])
+  return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60000
+}
+
+/** Runs wrk (one thread: the generator must stay light on a 2-core box) and parses its report. */
+export async function runWrk(wrk: string, url: string, script: string, connections: number, seconds: number): Promise<WrkResult> {
+  const before = childCpuSeconds()
+  const started = performance.now()
+  const out = await new Promise<string>((resolve, reject) => {
+    const p = spawn(wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', script, url])
+    let text = ''
+    p.stdout.on('data', (d: Buffer) => (text += d.toString()))
+    p.stderr.on('data', (d: Buffer) => (text += d.toString()))
+    p.on('error', reject)
+    p.on('exit', () => resolve(text))
+  })
+  const wall = (performance.now() - started) / 1000
+  const cpu = childCpuSeconds() - before
+  const pct = (p: string) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? 'NaN')
+  const latencyLine = /^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(out)
+  const errors =
+    Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+    (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
+  return {
+    requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50ms: pct('50'),
+    p90ms: pct('90'),
+    p99ms: pct('99'),
+    maxMs: latencyLine === null ? Number.NaN : toMs(latencyLine[3]!),
+    errors,
+    generatorCpu: cpu / wall,
+  }
+}
