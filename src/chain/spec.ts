@@ -1,6 +1,7 @@
 import { type Common, createCommonFromGethGenesis } from '@ethereumjs/common'
 import { customCrypto } from '../crypto/customCrypto.js'
 import { hexToBytes } from '../util/hex.js'
+import { premergeLibraryParams } from './commonParams.js'
 import { type BlobParams, FORKS, FORK_INDEX, type ForkName, type ScheduledFork } from './forks.js'
 import { type GethGenesisFile, genesisNumber } from './genesis.js'
 
@@ -60,11 +61,13 @@ export class ChainSpec {
       ...this.genesis,
       config: { ...this.genesis.config },
     }
-    return createCommonFromGethGenesis(geth as never, {
+    const common = createCommonFromGethGenesis(geth as never, {
       chain: 'sponge',
       customCrypto: customCrypto(),
       params: params as never,
     })
+    premergeLibraryParams(common)
+    return common
   }
 
   /** A Common set to the fork of the given block (a shallow copy: cheap). */
