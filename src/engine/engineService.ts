@@ -33,6 +33,17 @@ export interface EngineOptions {
 
 const ZERO32 = `0x${'00'.repeat(32)}`
 
+/** getPayloadV4/V5's and testing_buildBlockV1's result around a built payload. */
+function envelopeOf(built: BuiltPayload): Record<string, unknown> {
+  return {
+    executionPayload: built.executionPayload,
+    blockValue: built.blockValue,
+    blobsBundle: built.blobsBundle,
+    executionRequests: built.executionRequests,
+    shouldOverrideBuilder: false,
+  }
+}
+
 /**
  * The Engine API's logic on the serving thread: it owns forkchoice (the chain labels), the table of payload builds
  * and the pool's view of the chain; execution and building go to the worker pool.
@@ -164,13 +175,7 @@ export class EngineService {
       const { withdrawals: _w, blobGasUsed: _b, excessBlobGas: _e, ...v1 } = built.executionPayload
       return v1
     }
-    return {
-      executionPayload: built.executionPayload,
-      blockValue: built.blockValue,
-      blobsBundle: built.blobsBundle,
-      executionRequests: built.executionRequests,
-      shouldOverrideBuilder: false,
-    }
+    return envelopeOf(built)
   }
 
   /** testing_buildBlockV1: builds on any stored parent without storing or changing anything. */
@@ -209,13 +214,7 @@ export class EngineService {
       gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
       persist: false,
     })
-    return {
-      executionPayload: built.executionPayload,
-      blockValue: built.blockValue,
-      blobsBundle: built.blobsBundle,
-      executionRequests: built.executionRequests,
-      shouldOverrideBuilder: false,
-    }
+    return envelopeOf(built)
   }
 
   /** eth_sendRawTransaction: validated in the pool against the head, then admitted. Returns the hash. */
@@ -237,21 +236,21 @@ export class EngineService {
     return v.hash
   }
 
+  /** Sender, nonce and hash of each transaction of a stored block, read from its stored JSON. */
+  private blockTxs(blockHash: Uint8Array): { hash: string; sender: string; nonce: bigint }[] {
+    const decoder = new TextDecoder()
+    const out: { hash: string; sender: string; nonce: bigint }[] = []
+    const count = this.store.getTxCount(blockHash) ?? 0
+    for (let i = 0; i < count; i++) {
+      const t = JSON.parse(decoder.decode(this.store.getTxJsonBytes(blockHash, i)!)) as { hash: string; from: string; nonce: string }
+      out.push({ hash: t.hash, sender: t.from, nonce: BigInt(t.nonce) })
+    }
+    return out
+  }
+
   /** Drops what the new canonical blocks included; re-validates and re-pools what the old ones had. */
   private updatePool(added: Uint8Array[], removed: Uint8Array[]): void {
-    const decoder = new TextDecoder()
-    const included: { hash: string; sender: string; nonce: bigint }[] = []
-    for (const blockHash of added) {
-      const count = this.store.getTxCount(blockHash) ?? 0
-      for (let i = 0; i < count; i++) {
-        const t = JSON.parse(decoder.decode(this.store.getTxJsonBytes(blockHash, i)!)) as {
-          hash: string
-          from: string
-          nonce: string
-        }
-        included.push({ hash: t.hash, sender: t.from, nonce: BigInt(t.nonce) })
-      }
-    }
+    const included = added.flatMap((h) => this.blockTxs(h))
     if (included.length > 0) this.txPool.removeIncluded(included)
     for (const blockHash of removed) {
       const body = this.store.getBodyRlp(blockHash)
@@ -263,20 +262,6 @@ export class EngineService {
         if (raw[0] === 3) continue
         this.submitTransaction(raw).catch(() => {})
       }
-      for (const t of this.decodeSenders(blockHash)) this.txPool.resetStateNonce(t.sender, t.nonce)
     }
-  }
-
-  private decodeSenders(blockHash: Uint8Array): { sender: string; nonce: bigint }[] {
-    const decoder = new TextDecoder()
-    const out = new Map<string, bigint>()
-    const count = this.store.getTxCount(blockHash) ?? 0
-    for (let i = 0; i < count; i++) {
-      const t = JSON.parse(decoder.decode(this.store.getTxJsonBytes(blockHash, i)!)) as { from: string; nonce: string }
-      const n = BigInt(t.nonce)
-      const prev = out.get(t.from)
-      if (prev === undefined || n < prev) out.set(t.from, n)
-    }
-    return [...out].map(([sender, nonce]) => ({ sender, nonce }))
   }
 }

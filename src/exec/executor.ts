@@ -1,6 +1,6 @@
 import { type Block, type BlockHeader } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { ValueEncoding } from '@ethereumjs/util'
 import { type RunBlockResult, type VM, createVM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
@@ -9,6 +9,7 @@ import { bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
 import { AncestorView } from './ancestors.js'
+import { primeRootCache } from './blockRoots.js'
 import { InvalidBlockError, validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
 import { checkRequestContractsExist, enforceCheckedSystemCalls } from './systemCalls.js'
@@ -42,7 +43,9 @@ export class BlockExecutor {
       valueEncoding: ValueEncoding.Bytes,
       common,
     })
-    const stateManager = new MerkleStateManager({ trie, common })
+    // Account/storage/code caches: a block reads the same accounts many times, and writes reach the trie once, at
+    // the block's end, instead of per transaction.
+    const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() })
     const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
     const vm = await createVM({ common, stateManager, blockchain: ancestors as never, setHardfork: true })
     enforceCheckedSystemCalls(vm)
@@ -60,6 +63,7 @@ export class BlockExecutor {
   /** Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. */
   async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
+    primeRootCache(block)
     this.ancestors.advance(parent.hash(), parent.number)
     this.trieDb.pending.clear()
     let result: RunBlockResult

@@ -1,11 +1,13 @@
-import { type Block, createBlockFromExecutionPayload } from '@ethereumjs/block'
-import { isBlob4844Tx } from '@ethereumjs/tx'
+import { type Block, createBlock } from '@ethereumjs/block'
+import { createTxFromRLP, isBlob4844Tx } from '@ethereumjs/tx'
+import { createWithdrawal } from '@ethereumjs/util'
 import type { ChainSpec } from '../chain/spec.js'
 import { requestsHash } from '../engine/requests.js'
 import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { primeRootCache, transactionsRoot, withdrawalsRoot } from './blockRoots.js'
 import type { BlockExecutor } from './executor.js'
 import { InvalidBlockError } from './headerValidation.js'
 
@@ -30,18 +32,61 @@ const invalid = (latestValidHash: string | null, why: string): PayloadStatus => 
   validationError: why,
 })
 
-/** The block a payload describes, with its hash recomputed from the payload, beacon root and requests hash. */
+/**
+ * The block a payload describes, with its hash recomputed from the payload, beacon root and requests hash. Throws
+ * when a transaction does not decode or the hash differs from the payload's blockHash.
+ */
 export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): Promise<Block> {
   const p = input.payload
   const common = spec.commonAt(BigInt(p.blockNumber), BigInt(p.timestamp))
-  return createBlockFromExecutionPayload(
+  const transactions = p.transactions.map((raw, i) => {
+    try {
+      return createTxFromRLP(hexToBytes(raw), { common })
+    } catch (e) {
+      throw new Error(`invalid transaction ${i}: ${(e as Error).message}`)
+    }
+  })
+  const withdrawals = p.withdrawals?.map((w) =>
+    createWithdrawal({
+      index: BigInt(w.index),
+      validatorIndex: BigInt(w.validatorIndex),
+      address: hexToBytes(w.address),
+      amount: BigInt(w.amount),
+    }),
+  )
+  const block = createBlock(
     {
-      ...p,
-      parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}`,
-      requestsHash: bytesToHex(requestsHash(input.executionRequests.map(hexToBytes))),
-    } as never,
+      header: {
+        parentHash: p.parentHash as `0x${string}`,
+        coinbase: p.feeRecipient as `0x${string}`,
+        stateRoot: p.stateRoot as `0x${string}`,
+        transactionsTrie: transactionsRoot(transactions),
+        receiptTrie: p.receiptsRoot as `0x${string}`,
+        logsBloom: p.logsBloom as `0x${string}`,
+        difficulty: 0n,
+        number: BigInt(p.blockNumber),
+        gasLimit: BigInt(p.gasLimit),
+        gasUsed: BigInt(p.gasUsed),
+        timestamp: BigInt(p.timestamp),
+        extraData: p.extraData as `0x${string}`,
+        mixHash: p.prevRandao as `0x${string}`,
+        nonce: new Uint8Array(8),
+        baseFeePerGas: BigInt(p.baseFeePerGas),
+        ...(withdrawals === undefined ? {} : { withdrawalsRoot: withdrawalsRoot(withdrawals) }),
+        ...(p.blobGasUsed === undefined ? {} : { blobGasUsed: BigInt(p.blobGasUsed) }),
+        ...(p.excessBlobGas === undefined ? {} : { excessBlobGas: BigInt(p.excessBlobGas) }),
+        parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}`,
+        requestsHash: requestsHash(input.executionRequests.map(hexToBytes)),
+      },
+      transactions,
+      ...(withdrawals === undefined ? {} : { withdrawals }),
+    },
     { common },
   )
+  primeRootCache(block)
+  const hash = bytesToHex(block.hash())
+  if (hash !== p.blockHash) throw new Error(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
+  return block
 }
 
 function versionedHashesMatch(block: Block, expected: string[]): boolean {

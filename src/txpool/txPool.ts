@@ -46,7 +46,8 @@ export class TxPool {
   /** Admits a validated transaction, or throws ServerError with geth's message. */
   add(tx: PooledTx, stateNonce: bigint): void {
     if (this.byHash.has(tx.hash)) throw new ServerError('already known')
-    this.noteStateNonce(tx.sender, stateNonce)
+    // The nonce just read from the head state is authoritative: after a reorg it can be lower than before.
+    this.stateNonces.set(tx.sender, stateNonce)
     if (tx.nonce < (this.stateNonces.get(tx.sender) ?? 0n)) {
       throw new ServerError(`nonce too low: next nonce ${this.stateNonces.get(tx.sender)}, tx nonce ${tx.nonce}`)
     }
@@ -135,10 +136,5 @@ export class TxPool {
       if (slots.size === 0) this.bySender.delete(t.sender)
     }
     if (this.pending(0n).length > 0) for (const l of this.listeners) l()
-  }
-
-  /** After a reorg lowers a sender's nonce, so that re-injected transactions count as pending again. */
-  resetStateNonce(sender: string, nonce: bigint): void {
-    this.stateNonces.set(sender, nonce)
   }
 }

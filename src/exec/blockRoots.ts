@@ -1,0 +1,20 @@
+import type { Block } from '@ethereumjs/block'
+import { RLP } from '@ethereumjs/rlp'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import type { Withdrawal } from '@ethereumjs/util'
+import { orderedTrieRoot } from './orderedTrie.js'
+
+export const transactionsRoot = (txs: TypedTransaction[]): Uint8Array => orderedTrieRoot(txs.map((t) => t.serialize()))
+
+export const withdrawalsRoot = (ws: Withdrawal[]): Uint8Array => orderedTrieRoot(ws.map((w) => RLP.encode(w.raw())))
+
+/**
+ * Fills the block's cached transaction and withdrawal roots with our fast computation, so that runBlock's
+ * validateData compares the header against them instead of rebuilding both tries with EthereumJS's general trie.
+ * (The cache is the library's own memo for exactly these two values.)
+ */
+export function primeRootCache(block: Block): void {
+  const cache = (block as unknown as { cache: { txTrieRoot?: Uint8Array; withdrawalsTrieRoot?: Uint8Array } }).cache
+  cache.txTrieRoot ??= transactionsRoot(block.transactions)
+  if (block.withdrawals !== undefined) cache.withdrawalsTrieRoot ??= withdrawalsRoot(block.withdrawals)
+}
