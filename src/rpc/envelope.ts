@@ -54,8 +54,19 @@ function isValidId(id: unknown): id is Id {
   return id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))
 }
 
-/** One request object. Returns undefined for a notification (no id): it runs, but nothing is sent back. */
-async function handleOne(raw: unknown, table: MethodTable, opts: EnvelopeOptions, ctx: NodeContext): Promise<Chunks | undefined> {
+type Outcome = Chunks | undefined
+
+function failure(id: Id, e: unknown, name: string, opts: EnvelopeOptions): Chunks {
+  if (e instanceof RpcError) return errorChunks(id, e)
+  opts.onInternalError?.(name, e)
+  return errorChunks(id, new InternalError(e instanceof Error ? e.message : 'Internal error'))
+}
+
+/**
+ * One request object. Returns undefined for a notification (no id): it runs, but nothing is sent back. Handlers
+ * that answer synchronously (store reads) are answered without creating a promise.
+ */
+function handleOne(raw: unknown, table: MethodTable, opts: EnvelopeOptions, ctx: NodeContext): Outcome | Promise<Outcome> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return errorChunks(null, new InvalidRequestError('invalid request'))
   }
@@ -66,7 +77,8 @@ async function handleOne(raw: unknown, table: MethodTable, opts: EnvelopeOptions
   if (req.jsonrpc !== '2.0') return errorChunks(id, new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
   if (typeof req.method !== 'string') return errorChunks(id, new InvalidRequestError('invalid request: no method'))
   const name = req.method
-  let reply: Chunks
+  const reply = (chunks: Chunks): Outcome => (hasId ? chunks : undefined)
+  let result: Reply | Promise<Reply>
   try {
     const def = table.get(name)
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
@@ -74,28 +86,30 @@ async function handleOne(raw: unknown, table: MethodTable, opts: EnvelopeOptions
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
     const checked = def.validate(params)
     if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
-    reply = resultChunks(id, await def.handle(checked.data as never, ctx))
+    result = def.handle(checked.data as never, ctx)
   } catch (e) {
-    if (e instanceof RpcError) {
-      reply = errorChunks(id, e)
-    } else {
-      opts.onInternalError?.(name, e)
-      reply = errorChunks(id, new InternalError(e instanceof Error ? e.message : 'Internal error'))
-    }
+    return reply(failure(id, e, name, opts))
   }
-  return hasId ? reply : undefined
+  if (result instanceof Promise) {
+    return result.then(
+      (r) => reply(resultChunks(id, r)),
+      (e: unknown) => reply(failure(id, e, name, opts)),
+    )
+  }
+  return reply(resultChunks(id, result))
 }
 
 /**
  * A JSON-RPC 2.0 body (single request or batch) to the reply's chunks, or undefined when nothing is to be sent
- * (only notifications). Never throws: every failure becomes a JSON-RPC error object.
+ * (only notifications) — synchronously when every handler answered synchronously. Never throws or rejects: every
+ * failure becomes a JSON-RPC error object.
  */
-export async function handleBody(
+export function handleBody(
   body: Uint8Array,
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
-): Promise<Chunks | undefined> {
+): Outcome | Promise<Outcome> {
   let parsed: unknown
   try {
     parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'))
@@ -107,7 +121,12 @@ export async function handleBody(
   if (parsed.length > opts.maxBatch) {
     return errorChunks(null, new InvalidRequestError(`batch too large: ${parsed.length} requests, limit ${opts.maxBatch}`))
   }
-  const replies = await Promise.all(parsed.map((r) => handleOne(r, table, opts, ctx)))
+  const pending = parsed.map((r) => handleOne(r, table, opts, ctx))
+  if (pending.some((r) => r instanceof Promise)) return Promise.all(pending).then(joinBatch)
+  return joinBatch(pending as Outcome[])
+}
+
+function joinBatch(replies: Outcome[]): Outcome {
   const out: Chunks = ['[']
   let first = true
   for (const r of replies) {

@@ -8,7 +8,7 @@ export interface HttpServerOptions {
   /** Checked before the body is read; false answers 401 and no method runs. */
   authorize?: (authorizationHeader: string) => boolean
   /** Handles one complete body; resolves to the reply's chunks, or undefined for "nothing to send". */
-  handle: (body: Uint8Array) => Promise<(string | Uint8Array)[] | undefined>
+  handle: (body: Uint8Array) => Chunks | undefined | Promise<Chunks | undefined>
 }
 
 export interface HttpServer {
@@ -18,12 +18,22 @@ export interface HttpServer {
 
 const JSON_HEADER = 'application/json'
 
+type Chunks = (string | Uint8Array)[]
+
+/** The reply's chunks in one buffer, allocated once. */
 function toBuffer(chunks: (string | Uint8Array)[]): Buffer {
-  if (chunks.length === 1) {
-    const c = chunks[0]!
-    return typeof c === 'string' ? Buffer.from(c) : Buffer.from(c.buffer, c.byteOffset, c.byteLength)
+  let size = 0
+  for (const c of chunks) size += typeof c === 'string' ? Buffer.byteLength(c) : c.byteLength
+  const out = Buffer.allocUnsafe(size)
+  let off = 0
+  for (const c of chunks) {
+    if (typeof c === 'string') off += out.write(c, off)
+    else {
+      out.set(c, off)
+      off += c.byteLength
+    }
   }
-  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)))
+  return out
 }
 
 /** A JSON-RPC over HTTP server on uWebSockets.js: POST bodies in, replies out, with a body size limit. */
@@ -70,10 +80,15 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         return
       }
       const body = parts === undefined ? chunk : Buffer.concat([...parts, chunk])
-      opts.handle(body).then(
-        (chunks) => reply(res, state, '200 OK', chunks === undefined ? '' : toBuffer(chunks)),
-        () => reply(res, state, '500 Internal Server Error', '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}'),
-      )
+      const send = (chunks: Chunks | undefined) => reply(res, state, '200 OK', chunks === undefined ? '' : toBuffer(chunks))
+      const out = opts.handle(body)
+      if (out instanceof Promise) {
+        out.then(send, () =>
+          reply(res, state, '500 Internal Server Error', '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}'),
+        )
+      } else {
+        send(out)
+      }
     })
   })
 

@@ -114,6 +114,11 @@ export class ChainStore {
     return out
   }
 
+  /** The block's transaction hashes as stored: 32 bytes each, concatenated. */
+  getTxHashesRaw(hash: Uint8Array): Uint8Array | undefined {
+    return this.dbs.txHashes.getBinary(hash)
+  }
+
   getTxCount(hash: Uint8Array): number | undefined {
     const v = this.dbs.txHashes.getBinary(hash)
     return v === undefined ? undefined : v.length / 32

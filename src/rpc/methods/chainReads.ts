@@ -75,17 +75,26 @@ export function blockReceipts([block]: BlockReceiptsParams, ctx: NodeContext): R
   return joined(chunks)
 }
 
+/** `"0x…","0x…"` from concatenated 32-byte hashes, hex-encoded in one call. */
+function hashListJson(raw: Uint8Array | undefined): string {
+  if (raw === undefined || raw.length === 0) return ''
+  const hex = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')
+  const parts: string[] = []
+  for (let i = 0; i < hex.length; i += 64) parts.push(`"0x${hex.slice(i, i + 64)}"`)
+  return parts.join(',')
+}
+
 function blockReply(ctx: NodeContext, ref: BlockRef | undefined, full: boolean): Reply {
   if (ref === undefined) return null
   const prefix = ctx.store.getBlockJson(ref.hash)
   if (prefix === undefined) return null
-  const hashes = ctx.store.getTxHashes(ref.hash) ?? []
+  const count = ctx.store.getTxCount(ref.hash) ?? 0
+  if (!full) return RawJson.of(prefix, ',"transactions":[', hashListJson(ctx.store.getTxHashesRaw(ref.hash)), ']}')
   const out: (string | Uint8Array)[] = [prefix, ',"transactions":[']
-  hashes.forEach((h, i) => {
+  for (let i = 0; i < count; i++) {
     if (i > 0) out.push(',')
-    if (full) out.push(ctx.store.getTxJsonBytes(ref.hash, i)!)
-    else out.push(`"0x${Buffer.from(h).toString('hex')}"`)
-  })
+    out.push(ctx.store.getTxJsonBytes(ref.hash, i)!)
+  }
   out.push(']}')
   return new RawJson(out)
 }

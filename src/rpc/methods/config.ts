@@ -1,19 +1,20 @@
 import { type EthConfig, ethConfig } from '../../chain/ethConfig.js'
 import type { NodeContext } from '../../node/context.js'
 import { bytesToHex } from '../../util/hex.js'
-import type { Reply } from '../reply.js'
+import { RawJson, type Reply } from '../reply.js'
 import { headerTimestamp } from './chainReads.js'
 
-let cache: { head: string; config: EthConfig } | undefined
+let cache: { head: string; json: RawJson } | undefined
 
-/** EIP-7910 eth_config, at the head's timestamp; recomputed only when the head moves. */
+/** EIP-7910 eth_config, at the head's timestamp; computed and serialized only when the head moves. */
 export function config(_: [], ctx: NodeContext): Reply {
   const head = ctx.chain.head()
   const key = bytesToHex(head.hash)
   if (cache?.head !== key) {
-    cache = { head: key, config: ethConfig(ctx.spec, ctx.genesisHash, headerTimestamp(ctx, head.hash)) }
+    const config: EthConfig = ethConfig(ctx.spec, ctx.genesisHash, headerTimestamp(ctx, head.hash))
+    cache = { head: key, json: RawJson.of(JSON.stringify(config)) }
   }
-  return cache.config
+  return cache.json
 }
 
 export function netVersion(_: [], ctx: NodeContext): Reply {
