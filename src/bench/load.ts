@@ -23,6 +23,9 @@ const seconds = Number(args.flags.get('duration') ?? 5)
 const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
 const txCount = Number(args.flags.get('txs') ?? 3500)
 const only = args.flags.get('only')
+// Another build's CLI (bench:compare), and where to write the JSON result.
+const cli = args.flags.get('cli')
+const outFile = args.flags.get('out')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 function cpuSeconds(pid: number): number {
@@ -54,7 +57,7 @@ const nodeArgs = (dir: string) => [
 ]
 
 log(`generating ${txCount} transfers…`)
-const node = await spawnNode(nodeArgs('a'))
+const node = await spawnNode(nodeArgs('a'), 120_000, cli)
 const http = rpcClient(node.httpUrl)
 const engine = rpcClient(node.authUrl!, secret)
 const hashes = await sendAll(node.httpUrl, signTransfers(spec, txCount))
@@ -105,7 +108,7 @@ await node.stop()
 
 // Write path: the same blocks through engine_newPayloadV4 + forkchoiceUpdatedV3 on a fresh node, one at a time.
 log('replaying blocks through engine_newPayloadV4 on a fresh node…')
-const replayNode = await spawnNode(nodeArgs('b'))
+const replayNode = await spawnNode(nodeArgs('b'), 120_000, cli)
 const replay = rpcClient(replayNode.authUrl!, secret)
 await replay('eth_chainId', []) // warm the worker
 const perBlock: { number: string; txs: number; gasUsed: number; newPayloadMs: number; fcuMs: number }[] = []
@@ -135,7 +138,7 @@ console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s'
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
 const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rows, execution }
-writeFileSync(join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
+writeFileSync(outFile ?? join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
 const execHtml = `<h2>engine_newPayloadV4 replay (${perBlock.length} blocks of ETH transfers)</h2>
 <p>Sponge newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s. Plain EthereumJS runBlock (default crypto): ${plain.txPerSec.toFixed(0)} tx/s, ${plain.mgasPerSec.toFixed(1)} Mgas/s. Ratio ${execution.speedup.toFixed(2)}×.</p>
 <table><tr><th>block</th><th>txs</th><th>gas</th><th>newPayload ms</th><th>fcU ms</th><th>plain runBlock ms</th></tr>

@@ -11,9 +11,9 @@ export interface SpawnedNode {
   stop(): Promise<void>
 }
 
-/** Starts `sponge node` as a child process on free ports and waits (bounded) until it serves. */
-export function spawnNode(args: string[], timeoutMs = 120_000): Promise<SpawnedNode> {
-  const child = spawn(process.execPath, [CLI, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {
+/** Starts `sponge node` (this build's, or the CLI script given) on free ports and waits (bounded) until it serves. */
+export function spawnNode(args: string[], timeoutMs = 120_000, cli = CLI): Promise<SpawnedNode> {
+  const child = spawn(process.execPath, [cli, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
