@@ -143,7 +143,7 @@ const execHtml = `<h2>engine_newPayloadV4 replay (${perBlock.length} blocks of E
 <p>Sponge newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s. Plain EthereumJS runBlock (default crypto): ${plain.txPerSec.toFixed(0)} tx/s, ${plain.mgasPerSec.toFixed(1)} Mgas/s. Ratio ${execution.speedup.toFixed(2)}×.</p>
 <table><tr><th>block</th><th>txs</th><th>gas</th><th>newPayload ms</th><th>fcU ms</th><th>plain runBlock ms</th></tr>
 ${perBlock.map((b, i) => `<tr><td>${BigInt(b.number)}</td><td>${b.txs}</td><td>${b.gasUsed}</td><td>${b.newPayloadMs.toFixed(1)}</td><td>${b.fcuMs.toFixed(1)}</td><td>${plainMs[i]!.toFixed(1)}</td></tr>`).join('\n')}</table>`
-writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))
-log(`wrote ${join(out, 'load.json')} and load.html`)
+if (outFile === undefined) writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))
+log(`wrote ${outFile ?? `${join(out, 'load.json')} and load.html`}`)
 rmSync(work, { recursive: true, force: true })
 process.exit(0)
