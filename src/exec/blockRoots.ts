@@ -11,10 +11,11 @@ export const withdrawalsRoot = (ws: Withdrawal[]): Uint8Array => orderedTrieRoot
 /**
  * Fills the block's cached transaction and withdrawal roots with our fast computation, so that runBlock's
  * validateData compares the header against them instead of rebuilding both tries with EthereumJS's general trie.
- * (The cache is the library's own memo for exactly these two values.)
+ * (The cache is the library's own memo for exactly these two values.) `known` roots were computed by the caller from
+ * the same data (a payload's raw transactions).
  */
-export function primeRootCache(block: Block): void {
+export function primeRootCache(block: Block, known: { txRoot?: Uint8Array; withdrawalsRoot?: Uint8Array } = {}): void {
   const cache = (block as unknown as { cache: { txTrieRoot?: Uint8Array; withdrawalsTrieRoot?: Uint8Array } }).cache
-  cache.txTrieRoot ??= transactionsRoot(block.transactions)
-  if (block.withdrawals !== undefined) cache.withdrawalsTrieRoot ??= withdrawalsRoot(block.withdrawals)
+  cache.txTrieRoot ??= known.txRoot ?? transactionsRoot(block.transactions)
+  if (block.withdrawals !== undefined) cache.withdrawalsTrieRoot ??= known.withdrawalsRoot ?? withdrawalsRoot(block.withdrawals)
 }

@@ -5,7 +5,7 @@ import { ValueEncoding } from '@ethereumjs/util'
 import { type RunBlockResult, type VM, createVM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
-import { bodyRlp } from '../store/blockCodec.js'
+import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
 import { AncestorView } from './ancestors.js'
@@ -86,14 +86,15 @@ export class BlockExecutor {
   /** The record of a block executed here (by execute, or by a builder sharing this executor's state). */
   recordOf(block: Block, result: { receipts: RunBlockResult['receipts'] }): BlockRecord {
     const { txJson, receiptJson, txHashes } = materializeTransactions(block, result.receipts)
-    const serialized = block.serialize()
+    const headerRlp = block.header.serialize()
+    const body = bodyRlp(block)
     const record: BlockRecord = {
       hash: block.hash(),
       number: block.header.number,
-      headerRlp: block.header.serialize(),
-      bodyRlp: bodyRlp(block),
+      headerRlp,
+      bodyRlp: body,
       txHashes,
-      blockJson: blockJsonPrefix(block, serialized.length),
+      blockJson: blockJsonPrefix(block, blockSize(headerRlp, body)),
       txJson,
       receiptJson,
       trieNodes: new Map(this.trieDb.pending),

@@ -7,8 +7,9 @@ import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
-import { primeRootCache, transactionsRoot, withdrawalsRoot } from './blockRoots.js'
+import { primeRootCache, withdrawalsRoot } from './blockRoots.js'
 import type { BlockExecutor } from './executor.js'
+import { orderedTrieRoot } from './orderedTrie.js'
 import { InvalidBlockError } from './headerValidation.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED'
@@ -39,13 +40,15 @@ const invalid = (latestValidHash: string | null, why: string): PayloadStatus => 
 export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): Promise<Block> {
   const p = input.payload
   const common = spec.commonAt(BigInt(p.blockNumber), BigInt(p.timestamp))
-  const transactions = p.transactions.map((raw, i) => {
+  const raws = p.transactions.map(hexToBytes)
+  const transactions = raws.map((raw, i) => {
     try {
-      return createTxFromRLP(hexToBytes(raw), { common })
+      return createTxFromRLP(raw, { common })
     } catch (e) {
       throw new Error(`invalid transaction ${i}: ${(e as Error).message}`)
     }
   })
+  const txRoot = orderedTrieRoot(raws)
   const withdrawals = p.withdrawals?.map((w) =>
     createWithdrawal({
       index: BigInt(w.index),
@@ -54,13 +57,15 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
       amount: BigInt(w.amount),
     }),
   )
+  const wRoot = withdrawals === undefined ? undefined : withdrawalsRoot(withdrawals)
   const block = createBlock(
     {
       header: {
         parentHash: p.parentHash as `0x${string}`,
         coinbase: p.feeRecipient as `0x${string}`,
         stateRoot: p.stateRoot as `0x${string}`,
-        transactionsTrie: transactionsRoot(transactions),
+        // From the payload's own bytes: re-serializing every transaction would cost as much again.
+        transactionsTrie: txRoot,
         receiptTrie: p.receiptsRoot as `0x${string}`,
         logsBloom: p.logsBloom as `0x${string}`,
         difficulty: 0n,
@@ -72,7 +77,7 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
         mixHash: p.prevRandao as `0x${string}`,
         nonce: new Uint8Array(8),
         baseFeePerGas: BigInt(p.baseFeePerGas),
-        ...(withdrawals === undefined ? {} : { withdrawalsRoot: withdrawalsRoot(withdrawals) }),
+        ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }),
         ...(p.blobGasUsed === undefined ? {} : { blobGasUsed: BigInt(p.blobGasUsed) }),
         ...(p.excessBlobGas === undefined ? {} : { excessBlobGas: BigInt(p.excessBlobGas) }),
         parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}`,
@@ -83,7 +88,7 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
     },
     { common },
   )
-  primeRootCache(block)
+  primeRootCache(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
   const hash = bytesToHex(block.hash())
   if (hash !== p.blockHash) throw new Error(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
   return block

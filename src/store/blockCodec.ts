@@ -8,6 +8,25 @@ export function bodyRlp(block: Block): Uint8Array {
   return RLP.encode(block.raw().slice(1) as never)
 }
 
+/** Length of an RLP list prefix for a payload of `n` bytes. */
+function listPrefixLength(n: number): number {
+  if (n < 56) return 1
+  let bytes = 0
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes++
+  return 1 + bytes
+}
+
+/**
+ * The block's RLP size (eth_getBlockBy*'s `size`) from its stored header and body, without serializing the block
+ * again: the block list holds the header followed by the body list's items.
+ */
+export function blockSize(headerRlp: Uint8Array, body: Uint8Array): number {
+  const first = body[0]!
+  const bodyPrefix = first < 0xf8 ? 1 : 1 + (first - 0xf7)
+  const payload = headerRlp.length + body.length - bodyPrefix
+  return listPrefixLength(payload) + payload
+}
+
 export function readHeader(spec: ChainSpec, store: ChainStore, hash: Uint8Array): BlockHeader | undefined {
   const rlp = store.getHeaderRlp(hash)
   return rlp === undefined ? undefined : createBlockHeaderFromRLP(rlp, { common: spec.common, setHardfork: true })
