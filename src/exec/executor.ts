@@ -27,7 +27,6 @@ export interface ExecutedBlock {
 export class BlockExecutor {
   private constructor(
     private readonly spec: ChainSpec,
-    private readonly store: ChainStore,
     private readonly trieDb: OverlayTrieDB,
     private readonly stateManager: MerkleStateManager,
     readonly vm: VM,
@@ -49,7 +48,7 @@ export class BlockExecutor {
     const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
     const vm = await createVM({ common, stateManager, blockchain: ancestors as never, setHardfork: true })
     enforceCheckedSystemCalls(vm)
-    return new BlockExecutor(spec, store, trieDb, stateManager, vm, ancestors)
+    return new BlockExecutor(spec, trieDb, stateManager, vm, ancestors)
   }
 
   get state(): MerkleStateManager {
