@@ -22,12 +22,15 @@ export function rpcClient(url: string, jwtSecret?: Buffer): Rpc {
   }
 }
 
-/** Signed ETH transfers from the dev accounts, `perSender` each, spread over all of them. */
-export function signTransfers(spec: ChainSpec, total: number): string[] {
+/**
+ * Signed ETH transfers from the dev accounts, round-robin over them; `first` continues an earlier call's sequence
+ * (the nonces follow on).
+ */
+export function signTransfers(spec: ChainSpec, total: number, first = 0): string[] {
   const accounts = devAccounts()
   const common = spec.commonAt(1n, 2n ** 40n)
   const out: string[] = []
-  for (let i = 0; i < total; i++) {
+  for (let i = first; i < first + total; i++) {
     const from = accounts[i % accounts.length]!
     const tx = createFeeMarket1559Tx(
       {
@@ -58,6 +61,21 @@ export async function sendAll(url: string, raws: string[]): Promise<string[]> {
     }
   }
   return hashes
+}
+
+/** One block through the engine from whatever the pool holds (the soak's writer). */
+export async function mineOne(engine: Rpc, http: Rpc): Promise<number> {
+  const head = (await http('eth_getBlockByNumber', ['latest', false])) as { hash: string; timestamp: string }
+  const t = Math.max(Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)) + 1)
+  const fc = (await engine('engine_forkchoiceUpdatedV3', [
+    { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash },
+    { timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+  ])) as { payloadId: string }
+  const env = (await engine('engine_getPayloadV5', [fc.payloadId])) as { executionPayload: PayloadCall['payload'] }
+  const p = env.executionPayload
+  await engine('engine_newPayloadV4', [p, [], ZERO32, []])
+  await engine('engine_forkchoiceUpdatedV3', [{ headBlockHash: p.blockHash, safeBlockHash: p.blockHash, finalizedBlockHash: p.blockHash }, null])
+  return p.transactions.length
 }
 
 export interface PayloadCall {

@@ -9,12 +9,12 @@ import { ChainSpec } from '../chain/spec.js'
 import { parseArgs } from '../cli/args.js'
 import { spawnNode } from '../conformance/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
-import { type PayloadCall, mineAll, rpcClient, sendAll, signTransfers } from './chainGen.js'
+import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers } from './chainGen.js'
 import { runPlainEthereumjs } from './plainEthereumjs.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 
-// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500]`: starts Sponge on a generated dev chain
+// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500 --soak 300]`: starts Sponge on a generated dev chain
 // and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's blocks through
 // engine_newPayloadV4 on a second node against plain EthereumJS. Writes bench/results/load.{json,html}.
 
@@ -85,6 +85,48 @@ add('eth_getBlockByNumber', Array.from({ length: Number(BigInt(head.number)) + 1
 add('batch of 100 receipts', batches, 100)
 add('testing_buildBlockV1', [body('testing_buildBlockV1', [head.hash, { timestamp: `0x${(Math.floor(Date.now() / 1000) + 100).toString(16)}`, prevRandao: `0x${'00'.repeat(32)}`, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: `0x${'00'.repeat(32)}` }, [], null])])
 
+/** Resident memory of a process, in MiB. */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return m === null ? Number.NaN : Number(m[1]) / 1024
+}
+
+/**
+ * Mixed read/write soak: wrk reads receipts at 64 connections while a writer pools transfers and makes a block
+ * through the engine about every second. After a 20 s warm-up, the node's resident memory is sampled every 5 s.
+ */
+async function soak(secondsTotal: number): Promise<{ samplesMiB: number[]; baselineMiB: number; minPct: number; maxPct: number; blocks: number }> {
+  const warmup = 20
+  const perRound = 50
+  const rounds = Math.ceil((secondsTotal + warmup) / 0.8)
+  log(`soak: signing ${rounds * perRound} transfers…`)
+  const pending = signTransfers(spec, rounds * perRound, txCount)
+  const script = writeBodiesScript(work, 'soak', hashes.map((h) => body('eth_getTransactionReceipt', [h])))
+  const reader = runWrk(wrk, node.httpUrl, script, 64, secondsTotal + warmup)
+  const started = Date.now()
+  const samples: number[] = []
+  let blocks = 0
+  let next = 0
+  let nextSample = started + warmup * 1000
+  while (Date.now() - started < (secondsTotal + warmup) * 1000) {
+    if (next < pending.length) {
+      await sendAll(node.httpUrl, pending.slice(next, next + perRound))
+      next += perRound
+    }
+    await mineOne(engine, http)
+    blocks++
+    if (Date.now() >= nextSample) {
+      samples.push(rssMiB(node.process.pid!))
+      nextSample += 5000
+    }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  await reader
+  const baseline = samples[0] ?? Number.NaN
+  const pct = (v: number) => ((v - baseline) / baseline) * 100
+  return { samplesMiB: samples, baselineMiB: baseline, minPct: pct(Math.min(...samples)), maxPct: pct(Math.max(...samples)), blocks }
+}
+
 const rows: LoadRow[] = []
 for (const w of workloads) {
   const first = (await (await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: w.bodies[0] })).text())
@@ -102,6 +144,11 @@ for (const w of workloads) {
     rows.push(row)
     log(`${w.name} c=${c}: ${row.requestsPerSec.toFixed(0)} req/s, p50 ${row.p50ms}ms p99 ${row.p99ms}ms, errors ${row.errors}, node CPU ${(nodeCpu * 100).toFixed(0)}%, wrk CPU ${(r.generatorCpu * 100).toFixed(0)}%`)
   }
+}
+const soakSeconds = Number(args.flags.get('soak') ?? 0)
+const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
+if (memory !== undefined) {
+  log(`soak: ${memory.blocks} blocks; RSS ${memory.baselineMiB.toFixed(0)} MiB after warm-up, range ${memory.minPct.toFixed(1)}% … +${memory.maxPct.toFixed(1)}%`)
 }
 trivial.proc.kill()
 await node.stop()
@@ -137,7 +184,7 @@ log(`newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFix
 console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s': Math.round(r.requestsPerSec), 'calls/s': Math.round(r.callsPerSec), p50: r.p50ms, p99: r.p99ms, errors: r.errors, nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`, wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%` })))
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
-const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rows, execution }
+const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rows, execution, memory }
 writeFileSync(outFile ?? join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
 const execHtml = `<h2>engine_newPayloadV4 replay (${perBlock.length} blocks of ETH transfers)</h2>
 <p>Sponge newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s. Plain EthereumJS runBlock (default crypto): ${plain.txPerSec.toFixed(0)} tx/s, ${plain.mgasPerSec.toFixed(1)} Mgas/s. Ratio ${execution.speedup.toFixed(2)}×.</p>
