@@ -6,6 +6,18 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 const ZERO32 = `0x${'00'.repeat(32)}`
 
+/**
+ * fetch with one retry: uWS closes keep-alive connections idle for ~10 s, and undici may reuse one just as it closes
+ * (a load run idles that long while it signs transactions).
+ */
+export async function post(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch {
+    return fetch(url, init)
+  }
+}
+
 export interface Rpc {
   (method: string, params: unknown[]): Promise<unknown>
 }
@@ -15,7 +27,7 @@ export function rpcClient(url: string, jwtSecret?: Buffer): Rpc {
   return async (method, params) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (jwtSecret !== undefined) headers.authorization = `Bearer ${signJwt(jwtSecret)}`
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+    const res = await post(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
     const j = (await res.json()) as { result?: unknown; error?: { message: string } }
     if (j.error !== undefined) throw new Error(`${method}: ${j.error.message}`)
     return j.result
@@ -54,7 +66,7 @@ export async function sendAll(url: string, raws: string[]): Promise<string[]> {
   const hashes: string[] = []
   for (let i = 0; i < raws.length; i += 100) {
     const batch = raws.slice(i, i + 100).map((r, k) => ({ jsonrpc: '2.0', id: i + k, method: 'eth_sendRawTransaction', params: [r] }))
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
+    const res = await post(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
     for (const reply of (await res.json()) as { result?: string; error?: { message: string } }[]) {
       if (reply.error !== undefined) throw new Error(`eth_sendRawTransaction: ${reply.error.message}`)
       hashes.push(reply.result!)
