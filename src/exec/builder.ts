@@ -56,8 +56,6 @@ export interface BuiltPayload {
   blockValue: string
   blobsBundle: BlobsBundle
   executionRequests: string[]
-  /** Hashes of the pool transactions included, so the pool can tell what went in. */
-  included: string[]
 }
 
 export class UnknownParentError extends Error {}
@@ -188,7 +186,6 @@ export async function buildPayload(
   ).header
   const draftBlock = createBlock({ header: draft.toJSON() }, { common: vm.common })
   const bundle: BlobsBundle = { commitments: [], proofs: [], blobs: [] }
-  const included: string[] = []
   const receipts: TxReceipt[] = []
   try {
     for (const raw of input.transactions) {
@@ -207,7 +204,6 @@ export async function buildPayload(
         if (input.mode === 'exact') throw e instanceof TxRejectedError ? e : new TxRejectedError((e as Error).message)
         continue
       }
-      included.push(bytesToHex(tx.hash()))
       if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
         bundle.blobs.push(...tx.blobs)
         bundle.commitments.push(...(tx.kzgCommitments ?? []))
@@ -227,7 +223,6 @@ export async function buildPayload(
       blockValue: toQuantity(builder.minerValue),
       blobsBundle: bundle,
       executionRequests,
-      included,
     }
   } catch (e) {
     await builder.revert()
