@@ -85,17 +85,28 @@ add('eth_getBlockByNumber', Array.from({ length: Number(BigInt(head.number)) + 1
 add('batch of 100 receipts', batches, 100)
 add('testing_buildBlockV1', [body('testing_buildBlockV1', [head.hash, { timestamp: `0x${(Math.floor(Date.now() / 1000) + 100).toString(16)}`, prevRandao: `0x${'00'.repeat(32)}`, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: `0x${'00'.repeat(32)}` }, [], null])])
 
-/** Resident memory of a process, in MiB. */
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return m === null ? Number.NaN : Number(m[1]) / 1024
+/**
+ * Resident memory of a process in MiB: all of it, and the anonymous part (heaps, stacks) without the file-backed
+ * pages of LMDB's memory map, which grow with the database and the kernel may drop at will.
+ */
+function rssMiB(pid: number): { total: number; anon: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024
+  return { total: kb('VmRSS'), anon: kb('RssAnon') }
 }
 
 /**
  * Mixed read/write soak: wrk reads receipts at 64 connections while a writer pools transfers and makes a block
  * through the engine about every second. After a 20 s warm-up, the node's resident memory is sampled every 5 s.
  */
-async function soak(secondsTotal: number): Promise<{ samplesMiB: number[]; baselineMiB: number; minPct: number; maxPct: number; blocks: number }> {
+interface SoakResult {
+  samplesMiB: { total: number; anon: number }[]
+  total: { baselineMiB: number; minPct: number; maxPct: number }
+  anon: { baselineMiB: number; minPct: number; maxPct: number }
+  blocks: number
+}
+
+async function soak(secondsTotal: number): Promise<SoakResult> {
   const warmup = 20
   const perRound = 50
   const rounds = Math.ceil((secondsTotal + warmup) / 0.8)
@@ -104,7 +115,7 @@ async function soak(secondsTotal: number): Promise<{ samplesMiB: number[]; basel
   const script = writeBodiesScript(work, 'soak', hashes.map((h) => body('eth_getTransactionReceipt', [h])))
   const reader = runWrk(wrk, node.httpUrl, script, 64, secondsTotal + warmup)
   const started = Date.now()
-  const samples: number[] = []
+  const samples: { total: number; anon: number }[] = []
   let blocks = 0
   let next = 0
   let nextSample = started + warmup * 1000
@@ -122,9 +133,12 @@ async function soak(secondsTotal: number): Promise<{ samplesMiB: number[]; basel
     await new Promise((r) => setTimeout(r, 500))
   }
   await reader
-  const baseline = samples[0] ?? Number.NaN
-  const pct = (v: number) => ((v - baseline) / baseline) * 100
-  return { samplesMiB: samples, baselineMiB: baseline, minPct: pct(Math.min(...samples)), maxPct: pct(Math.max(...samples)), blocks }
+  const drift = (values: number[]) => {
+    const base = values[0] ?? Number.NaN
+    const pct = (v: number) => ((v - base) / base) * 100
+    return { baselineMiB: base, minPct: pct(Math.min(...values)), maxPct: pct(Math.max(...values)) }
+  }
+  return { samplesMiB: samples, total: drift(samples.map((x) => x.total)), anon: drift(samples.map((x) => x.anon)), blocks }
 }
 
 const rows: LoadRow[] = []
@@ -148,7 +162,9 @@ for (const w of workloads) {
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
 const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
 if (memory !== undefined) {
-  log(`soak: ${memory.blocks} blocks; RSS ${memory.baselineMiB.toFixed(0)} MiB after warm-up, range ${memory.minPct.toFixed(1)}% … +${memory.maxPct.toFixed(1)}%`)
+  const line = (name: string, d: SoakResult['total']) =>
+    `${name} ${d.baselineMiB.toFixed(0)} MiB after warm-up, range ${d.minPct.toFixed(1)}% … +${d.maxPct.toFixed(1)}%`
+  log(`soak: ${memory.blocks} blocks; ${line('RSS', memory.total)}; ${line('anonymous RSS', memory.anon)}`)
 }
 trivial.proc.kill()
 await node.stop()
