@@ -7,6 +7,11 @@ describe('hex codecs', () => {
     expect(bytesToHex(b)).toBe('0x0001abff')
     expect(hexToBytes('0x0001ABff')).toEqual(b)
   })
+  it('encodes long inputs (the native path) exactly like short ones', () => {
+    const long = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 255)
+    expect(bytesToHex(long)).toBe(`0x${Buffer.from(long).toString('hex')}`)
+    expect(hexToBytes(bytesToHex(long))).toEqual(long)
+  })
   it('rejects odd length, missing prefix and bad digits', () => {
     expect(() => hexToBytes('0x123')).toThrow(/odd/)
     expect(() => hexToBytes('1234')).toThrow(/prefix/)

@@ -14,6 +14,8 @@ for (let i = 0; i < 6; i++) {
 export type Hex = `0x${string}`
 
 export function bytesToHex(bytes: Uint8Array): Hex {
+  // Node's native encoder wins past a few dozen bytes; the table loop avoids its call overhead for hashes and less.
+  if (bytes.length > 48) return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
   let out = '0x'
   for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]!]
   return out as Hex
