@@ -4,6 +4,7 @@ import type { NodeContext } from '../node/context.js'
 import { handleBody } from './envelope.js'
 import { InvalidParamsError, RpcError } from './errors.js'
 import { type MethodTable, method } from './methodTable.js'
+import { RawJson } from './reply.js'
 import type { Quantity } from './wire/primitives.js'
 
 const table: MethodTable = new Map([
@@ -18,14 +19,22 @@ const table: MethodTable = new Map([
     throw new InvalidParamsError('nope')
   })],
   ['testing_hidden', method('testing', typia.createValidate<[]>(), () => 'secret')],
+  ['test_later', method('eth', typia.createValidate<[Quantity]>(), ([q]) => Promise.resolve(q))],
+  ['test_laterFail', method('eth', typia.createValidate<[]>(), () => Promise.reject(new RpcError(-39001, 'later')))],
+  // Like the store's transient views: the same memory, rewritten by the next call.
+  ['test_view', method('eth', typia.createValidate<[]>(), () => {
+    transient.write(`"v${++views}"`)
+    return RawJson.of(transient.subarray(0, 4))
+  })],
 ])
+const transient = Buffer.alloc(4)
+let views = 0
 const ctx = {} as NodeContext
-const opts = { maxBatch: 3, namespaces: new Set(['eth'] as const) }
+const opts = { maxBatch: 8, namespaces: new Set(['eth'] as const) }
 
 async function call(body: string): Promise<unknown> {
-  const chunks = await handleBody(Buffer.from(body), table, opts, ctx)
-  if (chunks === undefined) return undefined
-  return JSON.parse(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString())
+  const out = await handleBody(Buffer.from(body), table, opts, ctx)
+  return out === undefined ? undefined : JSON.parse(Buffer.from(out).toString())
 }
 
 const err = (id: unknown, code: number) => ({ jsonrpc: '2.0', id, error: expect.objectContaining({ code }) })
@@ -76,7 +85,37 @@ describe('JSON-RPC envelope', () => {
       { jsonrpc: '2.0', id: 1, result: '0x1' },
       err(null, -32600),
     ])
-    const four = JSON.stringify(Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'test_echo', params: ['0x1'] })))
+    const four = JSON.stringify(Array.from({ length: opts.maxBatch + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'test_echo', params: ['0x1'] })))
     expect(await call(four)).toEqual(err(null, -32600))
+  })
+  it('copies each answer before the next handler runs, so transient store views cannot bleed into each other', async () => {
+    views = 0
+    const two = '[{"jsonrpc":"2.0","id":1,"method":"test_view"},{"jsonrpc":"2.0","id":2,"method":"test_view"}]'
+    expect(await call(two)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: 'v1' },
+      { jsonrpc: '2.0', id: 2, result: 'v2' },
+    ])
+  })
+  it('keeps batch order when synchronous and promised answers mix', async () => {
+    views = 0
+    const mixed = JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'test_view' },
+      { jsonrpc: '2.0', id: 2, method: 'test_later', params: ['0x2'] },
+      { jsonrpc: '2.0', method: 'test_later', params: ['0x9'] },
+      { jsonrpc: '2.0', id: 3, method: 'test_view' },
+      { jsonrpc: '2.0', id: 4, method: 'test_laterFail' },
+      { jsonrpc: '2.0', id: 5, method: 'test_echo', params: ['0x5'] },
+    ])
+    expect(await call(mixed)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: 'v1' },
+      { jsonrpc: '2.0', id: 2, result: '0x2' },
+      { jsonrpc: '2.0', id: 3, result: 'v2' },
+      err(4, -39001),
+      { jsonrpc: '2.0', id: 5, result: '0x5' },
+    ])
+    expect(await call('[{"jsonrpc":"2.0","method":"test_later","params":["0x1"]}]')).toBeUndefined()
+    expect(await call('[{"jsonrpc":"2.0","id":7,"method":"test_later","params":["0x7"]}]')).toEqual([
+      { jsonrpc: '2.0', id: 7, result: '0x7' },
+    ])
   })
 })

@@ -7,8 +7,11 @@ export interface HttpServerOptions {
   maxBodyBytes: number
   /** Checked before the body is read; false answers 401 and no method runs. */
   authorize?: (authorizationHeader: string) => boolean
-  /** Handles one complete body; resolves to the reply's chunks, or undefined for "nothing to send". */
-  handle: (body: Uint8Array) => Chunks | undefined | Promise<Chunks | undefined>
+  /**
+   * Handles one complete body, which it must not keep (it may be uWS's own memory). Returns the reply, or
+   * undefined for "nothing to send"; a reply returned synchronously may be lent memory and is sent at once.
+   */
+  handle: (body: Uint8Array) => Uint8Array | undefined | Promise<Uint8Array | undefined>
 }
 
 export interface HttpServer {
@@ -18,30 +21,12 @@ export interface HttpServer {
 
 const JSON_HEADER = 'application/json'
 
-type Chunks = (string | Uint8Array)[]
-
-/** The reply's chunks in one buffer, allocated once. */
-function toBuffer(chunks: (string | Uint8Array)[]): Buffer {
-  let size = 0
-  for (const c of chunks) size += typeof c === 'string' ? Buffer.byteLength(c) : c.byteLength
-  const out = Buffer.allocUnsafe(size)
-  let off = 0
-  for (const c of chunks) {
-    if (typeof c === 'string') off += out.write(c, off)
-    else {
-      out.set(c, off)
-      off += c.byteLength
-    }
-  }
-  return out
-}
-
 /** A JSON-RPC over HTTP server on uWebSockets.js: POST bodies in, replies out, with a body size limit. */
 export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const uws = loadUws()
   const app: TemplatedApp = uws.App()
 
-  const reply = (res: HttpResponse, state: { aborted: boolean }, status: string, body: Buffer | string) => {
+  const reply = (res: HttpResponse, state: { aborted: boolean }, status: string, body: Uint8Array | string) => {
     if (state.aborted) return
     state.aborted = true
     res.cork(() => {
@@ -73,14 +58,14 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         reply(res, state, '413 Payload Too Large', tooLarge)
         return
       }
-      // uWS reuses the ArrayBuffer after this callback: copy it.
-      const chunk = Buffer.from(ab.slice(0))
       if (!isLast) {
-        ;(parts ??= []).push(chunk)
+        // uWS reuses the ArrayBuffer after this callback: keep a copy of every chunk but the last.
+        ;(parts ??= []).push(Buffer.from(ab.slice(0)))
         return
       }
-      const body = parts === undefined ? chunk : Buffer.concat([...parts, chunk])
-      const send = (chunks: Chunks | undefined) => reply(res, state, '200 OK', chunks === undefined ? '' : toBuffer(chunks))
+      // The last (usually only) chunk is handled before this callback returns: no copy.
+      const body = parts === undefined ? new Uint8Array(ab) : Buffer.concat([...parts, new Uint8Array(ab)])
+      const send = (out: Uint8Array | undefined) => reply(res, state, '200 OK', out ?? '')
       const out = opts.handle(body)
       if (out instanceof Promise) {
         out.then(send, () =>

@@ -9,6 +9,7 @@ import {
   readNumberKey,
   readTxLocation,
   txLocationValue,
+  writeIndexedKey,
 } from './layout.js'
 
 /** Everything one executed block adds to the store, written in one transaction. */
@@ -44,6 +45,8 @@ const utf8d = new TextDecoder()
 export class ChainStore {
   private readonly root: RootDatabase
   private readonly dbs: Record<DatabaseName, Database<Uint8Array, Uint8Array>>
+  /** Reused key of the per-transaction databases for transient reads (LMDB copies keys before reading). */
+  private readonly indexKey = new Uint8Array(36)
 
   constructor(readonly datadir: string) {
     mkdirSync(datadir, { recursive: true })
@@ -131,6 +134,34 @@ export class ChainStore {
 
   getReceiptJsonBytes(blockHash: Uint8Array, index: number): Uint8Array | undefined {
     return this.dbs.receipts.getBinary(indexedKey(blockHash, index))
+  }
+
+  // ---- transient reads, for the serving thread's hot paths ----
+  // A view into LMDB's shared read buffer, valid only until the next read on this thread: the envelope copies it
+  // into the reply at once. A safe copy is an off-heap allocation (about 3 µs for a receipt), a fifth of a lookup.
+
+  /** The receipt JSON of a canonical transaction, by transaction hash. Transient. */
+  receiptJsonView(txHash: Uint8Array): Uint8Array | undefined {
+    return this.viewAtTxLocation(this.dbs.receipts, txHash)
+  }
+
+  /** The JSON of a canonical transaction, by transaction hash. Transient. */
+  txJsonViewByTxHash(txHash: Uint8Array): Uint8Array | undefined {
+    return this.viewAtTxLocation(this.dbs.txJson, txHash)
+  }
+
+  /** The JSON of the index-th transaction of a block. Transient. */
+  txJsonView(blockHash: Uint8Array, index: number): Uint8Array | undefined {
+    return view(this.dbs.txJson.getBinaryFast(writeIndexedKey(this.indexKey, blockHash, index)))
+  }
+
+  /** The txIndex value (block hash ‖ index) is the key of the per-transaction databases: no decoding in between. */
+  private viewAtTxLocation(db: Database<Uint8Array, Uint8Array>, txHash: Uint8Array): Uint8Array | undefined {
+    const loc = this.dbs.txIndex.getBinaryFast(txHash)
+    if (loc === undefined) return undefined
+    // Copied byte by byte: `loc` is LMDB's shared buffer, whose length property lmdb-js overrides.
+    for (let i = 0; i < 36; i++) this.indexKey[i] = loc[i]!
+    return view(db.getBinaryFast(this.indexKey))
   }
 
   getTrieNode(key: Uint8Array): Uint8Array | undefined {
@@ -222,6 +253,11 @@ export class ChainStore {
   markInvalidSync(hash: Uint8Array, record: InvalidRecord): void {
     this.dbs.invalid.putSync(hash, utf8.encode(JSON.stringify(record)))
   }
+}
+
+/** lmdb-js hands back its reusable buffer with an overridden length: a view of exactly the value's bytes. */
+function view(v: Uint8Array | undefined): Uint8Array | undefined {
+  return v === undefined ? undefined : v.subarray(0, v.length)
 }
 
 function hexKey(k: string): Uint8Array {

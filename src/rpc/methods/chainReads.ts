@@ -14,7 +14,8 @@ import type {
 } from '../wire/ethParams.js'
 
 // Read methods served from the store's pre-encoded JSON: no block is decoded or re-executed to answer them.
-// They run on the serving thread: an LMDB read costs microseconds, a pool round trip tens (bench/micro).
+// They run on the serving thread: an LMDB read costs microseconds, a pool round trip tens (bench/micro). A reply of
+// one store value uses the store's transient views, which the envelope copies into the reply before the next read.
 
 export function chainId(_: [], ctx: NodeContext): Reply {
   return toQuantity(ctx.spec.chainId)
@@ -26,7 +27,7 @@ export function blockNumber(_: [], ctx: NodeContext): Reply {
 
 function txAt(ctx: NodeContext, ref: BlockRef | undefined, index: string): Reply {
   if (ref === undefined) return null
-  const bytes = ctx.store.getTxJsonBytes(ref.hash, quantityToNumber(index))
+  const bytes = ctx.store.txJsonView(ref.hash, quantityToNumber(index))
   return bytes === undefined ? null : RawJson.of(bytes)
 }
 
@@ -40,19 +41,14 @@ export function txByBlockHashAndIndex([hash, index]: TxByHashAndIndexParams, ctx
 
 /** A mined transaction from the store, else a pooled one (with null block fields), else null. */
 export function txByHash([hash]: ByHashParams, ctx: NodeContext): Reply {
-  const loc = ctx.store.getTxLocation(hexToBytes(hash))
-  if (loc === undefined) {
-    const pooled = ctx.txPool.get(hash)
-    return pooled === undefined ? null : RawJson.of(pooled.json)
-  }
-  const bytes = ctx.store.getTxJsonBytes(loc.blockHash, loc.index)
-  return bytes === undefined ? null : RawJson.of(bytes)
+  const mined = ctx.store.txJsonViewByTxHash(hexToBytes(hash))
+  if (mined !== undefined) return RawJson.of(mined)
+  const pooled = ctx.txPool.get(hash)
+  return pooled === undefined ? null : RawJson.of(pooled.json)
 }
 
 export function receipt([hash]: ByHashParams, ctx: NodeContext): Reply {
-  const loc = ctx.store.getTxLocation(hexToBytes(hash))
-  if (loc === undefined) return null
-  const bytes = ctx.store.getReceiptJsonBytes(loc.blockHash, loc.index)
+  const bytes = ctx.store.receiptJsonView(hexToBytes(hash))
   return bytes === undefined ? null : RawJson.of(bytes)
 }
 

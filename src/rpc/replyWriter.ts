@@ -1,0 +1,58 @@
+/**
+ * A growable output buffer that replies are written into, reused from one reply to the next. Allocating a fresh
+ * buffer per reply (and per store value copied into it) cost microseconds each on the read path; here a reply is
+ * bytes appended to memory that already exists, and `view()` lends them to the transport, which copies them out
+ * (uWebSockets.js does, before `end` returns).
+ */
+export class ReplyWriter {
+  private buf: Buffer
+  private len = 0
+
+  constructor(private readonly initialBytes = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initialBytes)
+  }
+
+  get length(): number {
+    return this.len
+  }
+
+  reset(): void {
+    this.len = 0
+    // One huge reply (a full block of big transactions) should not pin its buffer for the life of the process.
+    if (this.buf.length > 64 * this.initialBytes) this.buf = Buffer.allocUnsafe(this.initialBytes)
+  }
+
+  /** Drops what was written after `length` was `at`. */
+  truncate(at: number): void {
+    this.len = at
+  }
+
+  str(s: string): void {
+    // UTF-8 needs at most 3 bytes per UTF-16 unit.
+    this.reserve(s.length * 3)
+    this.len += this.buf.write(s, this.len)
+  }
+
+  bytes(b: Uint8Array): void {
+    this.reserve(b.length)
+    this.buf.set(b, this.len)
+    this.len += b.length
+  }
+
+  /** What was written since `from`, lent: valid until the next write. */
+  view(from = 0): Buffer {
+    return this.buf.subarray(from, this.len)
+  }
+
+  /** What was written since `from`, in a buffer of its own. */
+  copy(from = 0): Buffer {
+    return Buffer.from(this.view(from))
+  }
+
+  private reserve(n: number): void {
+    if (this.len + n <= this.buf.length) return
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n))
+    this.buf.copy(next, 0, 0, this.len)
+    this.buf = next
+  }
+}
