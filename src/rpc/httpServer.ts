@@ -20,31 +20,44 @@ export interface HttpServer {
 }
 
 const JSON_HEADER = 'application/json'
+const OK = '200 OK'
+const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}'
 
 /** A JSON-RPC over HTTP server on uWebSockets.js: POST bodies in, replies out, with a body size limit. */
 export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const uws = loadUws()
   const app: TemplatedApp = uws.App()
 
-  const reply = (res: HttpResponse, state: { aborted: boolean }, status: string, body: Uint8Array | string) => {
-    if (state.aborted) return
-    state.aborted = true
-    res.cork(() => {
-      res.writeStatus(status).writeHeader('Content-Type', JSON_HEADER).end(body)
-    })
+  const tooLarge = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body too large: limit ${opts.maxBodyBytes} bytes"}}`
+
+  // `done` is set once a reply is sent or the client went away: nothing may touch `res` after that.
+  const write = (res: HttpResponse, status: string, body: Uint8Array | string) => {
+    if (status !== OK) res.writeStatus(status)
+    res.writeHeader('Content-Type', JSON_HEADER).end(body)
+  }
+  /** From inside a uWS callback, which uWS corks itself. */
+  const reply = (res: HttpResponse, state: { done: boolean }, status: string, body: Uint8Array | string) => {
+    if (state.done) return
+    state.done = true
+    write(res, status, body)
+  }
+  /** From a later turn (a promised answer): cork, so the status, headers and body leave in one send. */
+  const replyLater = (res: HttpResponse, state: { done: boolean }, status: string, body: Uint8Array | string) => {
+    if (state.done) return
+    state.done = true
+    res.cork(() => write(res, status, body))
   }
 
   app.post('/*', (res, req) => {
-    const state = { aborted: false }
+    const state = { done: false }
     res.onAborted(() => {
-      state.aborted = true
+      state.done = true
     })
     if (opts.authorize !== undefined && !opts.authorize(req.getHeader('authorization'))) {
       reply(res, state, '401 Unauthorized', '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"unauthorized"}}')
       return
     }
     const declared = Number(req.getHeader('content-length') || '0')
-    const tooLarge = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body too large: limit ${opts.maxBodyBytes} bytes"}}`
     if (declared > opts.maxBodyBytes) {
       reply(res, state, '413 Payload Too Large', tooLarge)
       return
@@ -52,7 +65,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     let parts: Buffer[] | undefined
     let size = 0
     res.onData((ab, isLast) => {
-      if (state.aborted) return
+      if (state.done) return
       size += ab.byteLength
       if (size > opts.maxBodyBytes) {
         reply(res, state, '413 Payload Too Large', tooLarge)
@@ -65,22 +78,20 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       }
       // The last (usually only) chunk is handled before this callback returns: no copy.
       const body = parts === undefined ? new Uint8Array(ab) : Buffer.concat([...parts, new Uint8Array(ab)])
-      const send = (out: Uint8Array | undefined) => reply(res, state, '200 OK', out ?? '')
       const out = opts.handle(body)
       if (out instanceof Promise) {
-        out.then(send, () =>
-          reply(res, state, '500 Internal Server Error', '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}'),
+        out.then(
+          (later) => replyLater(res, state, OK, later ?? ''),
+          () => replyLater(res, state, '500 Internal Server Error', INTERNAL_ERROR),
         )
       } else {
-        send(out)
+        reply(res, state, OK, out ?? '')
       }
     })
   })
 
   app.any('/*', (res) => {
-    res.cork(() => {
-      res.writeStatus('405 Method Not Allowed').writeHeader('Allow', 'POST').end('JSON-RPC over HTTP: use POST')
-    })
+    res.writeStatus('405 Method Not Allowed').writeHeader('Allow', 'POST').end('JSON-RPC over HTTP: use POST')
   })
 
   return new Promise((resolve, reject) => {

@@ -30,6 +30,21 @@ export class ReplyWriter {
   str(s: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     this.reserve(s.length * 3)
+    // Envelope pieces are short ASCII: a loop beats the native encoder's call overhead there.
+    if (s.length <= 64) {
+      const buf = this.buf
+      let at = this.len
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i)
+        if (c >= 0x80) {
+          this.len += buf.write(s, this.len)
+          return
+        }
+        buf[at++] = c
+      }
+      this.len = at
+      return
+    }
     this.len += this.buf.write(s, this.len)
   }
 
