@@ -34,31 +34,51 @@ export function rpcClient(url: string, jwtSecret?: Buffer): Rpc {
   }
 }
 
+/** What varies between the transactions of a workload; sender, nonce and fees are chainGen's. */
+export interface TxShape {
+  to: string
+  data?: string
+  value?: bigint
+  gasLimit: bigint
+}
+
 /**
- * Signed ETH transfers from the dev accounts, round-robin over them; `first` continues an earlier call's sequence
- * (the nonces follow on).
+ * Signed EIP-1559 transactions from the dev accounts, round-robin over them: transaction i is `shape(i)` with the
+ * nonce that follows. `first` continues an earlier call's sequence.
  */
-export function signTransfers(spec: ChainSpec, total: number, first = 0): string[] {
+export function signTxs(spec: ChainSpec, total: number, shape: (i: number) => TxShape, first = 0): string[] {
   const accounts = devAccounts()
+  const keys = accounts.map((a) => hexToBytes(a.privateKey))
   const common = spec.commonAt(1n, 2n ** 40n)
   const out: string[] = []
   for (let i = first; i < first + total; i++) {
-    const from = accounts[i % accounts.length]!
+    const { to, data, value, gasLimit } = shape(i)
     const tx = createFeeMarket1559Tx(
       {
         chainId: spec.chainId,
         nonce: BigInt(Math.floor(i / accounts.length)),
         maxFeePerGas: 50_000_000_000n,
         maxPriorityFeePerGas: 1_000_000_000n,
-        gasLimit: 21_000n,
-        to: `0x${(0x100000 + i).toString(16).padStart(40, '0')}`,
-        value: 1n,
+        gasLimit,
+        to: hexToBytes(to),
+        value: value ?? 0n,
+        data: hexToBytes(data ?? '0x'),
       },
       { common },
-    ).sign(hexToBytes(from.privateKey))
+    ).sign(keys[i % accounts.length]!)
     out.push(bytesToHex(tx.serialize()))
   }
   return out
+}
+
+/** A fresh recipient per transaction: every transfer creates an account (or a storage slot). */
+export function recipient(i: number): string {
+  return `0x${(0x100000 + i).toString(16).padStart(40, '0')}`
+}
+
+/** Plain ETH transfers of 1 wei to fresh addresses. */
+export function signTransfers(spec: ChainSpec, total: number, first = 0): string[] {
+  return signTxs(spec, total, (i) => ({ to: recipient(i), value: 1n, gasLimit: 21_000n }), first)
 }
 
 /** Sends raw transactions in JSON-RPC batches of 100; returns their hashes. */

@@ -10,7 +10,7 @@ import { parseArgs } from '../cli/args.js'
 import { spawnNode } from '../conformance/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers } from './chainGen.js'
-import { runPlainEthereumjs } from './plainEthereumjs.js'
+import { describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 
@@ -171,50 +171,18 @@ await node.stop()
 
 // Write path: the same blocks through engine_newPayloadV4 + forkchoiceUpdatedV3 on a fresh node, one at a time.
 const REPLAY = 'engine_newPayloadV4 replay'
-const execution = only === undefined || new RegExp(only).test(REPLAY) ? await replayBlocks() : undefined
-
-async function replayBlocks() {
-  log('replaying blocks through engine_newPayloadV4 on a fresh node…')
-  const replayNode = await spawnNode(nodeArgs('b'), 120_000, cli)
-  const replay = rpcClient(replayNode.authUrl!, secret)
-  await replay('eth_chainId', []) // warm the worker
-  const perBlock: { number: string; txs: number; gasUsed: number; newPayloadMs: number; fcuMs: number }[] = []
-  for (const { payload } of payloads) {
-    const t0 = performance.now()
-    const st = (await replay('engine_newPayloadV4', [payload, [], `0x${'00'.repeat(32)}`, []])) as { status: string; validationError?: string }
-    const t1 = performance.now()
-    if (st.status !== 'VALID') throw new Error(`replay block ${payload.blockNumber}: ${st.status} ${st.validationError ?? ''}`)
-    await replay('engine_forkchoiceUpdatedV3', [{ headBlockHash: payload.blockHash, safeBlockHash: payload.blockHash, finalizedBlockHash: payload.blockHash }, null])
-    perBlock.push({ number: payload.blockNumber, txs: payload.transactions.length, gasUsed: Number(BigInt(payload.gasUsed)), newPayloadMs: t1 - t0, fcuMs: performance.now() - t1 })
-  }
-  await replayNode.stop()
-  log('the same blocks through plain EthereumJS runBlock (default crypto)…')
-  const plainMs = await runPlainEthereumjs(devGenesis(), payloads as never)
-  const totals = (ms: number[]) => {
-    const sum = ms.reduce((a, b) => a + b, 0) / 1000
-    const txs = perBlock.reduce((a, b) => a + b.txs, 0)
-    const gas = perBlock.reduce((a, b) => a + b.gasUsed, 0)
-    return { seconds: sum, txPerSec: txs / sum, mgasPerSec: gas / 1e6 / sum }
-  }
-  const sponge = totals(perBlock.map((b) => b.newPayloadMs))
-  const plain = totals(plainMs)
-  const result = { blocks: perBlock, plainEthereumjsMs: plainMs, sponge, plain, speedup: sponge.txPerSec / plain.txPerSec }
-  log(`newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s; plain EthereumJS runBlock: ${plain.txPerSec.toFixed(0)} tx/s; ratio ${result.speedup.toFixed(2)}x`)
-  return result
-}
+const execution =
+  only === undefined || new RegExp(only).test(REPLAY)
+    ? await replayAgainstPlain({ nodeArgs: nodeArgs('b'), jwtSecret: secret, genesis: devGenesis(), payloads, cli, log })
+    : undefined
+if (execution !== undefined) log(describeReplay(execution))
 
 console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s': Math.round(r.requestsPerSec), 'calls/s': Math.round(r.callsPerSec), p50: r.p50ms, p99: r.p99ms, errors: r.errors, nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`, wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%` })))
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
 const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rows, execution, memory }
 writeFileSync(outFile ?? join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
-const execHtml = execution === undefined ? '' : replayHtml(execution)
-function replayHtml({ blocks: perBlock, plainEthereumjsMs: plainMs, sponge, plain, speedup }: NonNullable<typeof execution>): string {
-  return `<h2>engine_newPayloadV4 replay (${perBlock.length} blocks of ETH transfers)</h2>
-<p>Sponge newPayloadV4: ${sponge.txPerSec.toFixed(0)} tx/s, ${sponge.mgasPerSec.toFixed(1)} Mgas/s. Plain EthereumJS runBlock (default crypto): ${plain.txPerSec.toFixed(0)} tx/s, ${plain.mgasPerSec.toFixed(1)} Mgas/s. Ratio ${speedup.toFixed(2)}×.</p>
-<table><tr><th>block</th><th>txs</th><th>gas</th><th>newPayload ms</th><th>fcU ms</th><th>plain runBlock ms</th></tr>
-${perBlock.map((b, i) => `<tr><td>${BigInt(b.number)}</td><td>${b.txs}</td><td>${b.gasUsed}</td><td>${b.newPayloadMs.toFixed(1)}</td><td>${b.fcuMs.toFixed(1)}</td><td>${plainMs[i]!.toFixed(1)}</td></tr>`).join('\n')}</table>`
-}
+const execHtml = execution === undefined ? '' : replayTable(`engine_newPayloadV4 replay (${execution.blocks.length} blocks of ETH transfers)`, execution)
 if (outFile === undefined) writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))
 log(`wrote ${outFile ?? `${join(out, 'load.json')} and load.html`}`)
 rmSync(work, { recursive: true, force: true })

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { devGenesis } from '../chain/dev.js'
+import type { GethGenesisFile } from '../chain/genesis.js'
+import { ChainSpec } from '../chain/spec.js'
+import { parseArgs } from '../cli/args.js'
+import { spawnNode } from '../conformance/spawnNode.js'
+import { REPO_ROOT } from '../testing/paths.js'
+import { type PayloadCall, mineAll, post, rpcClient, sendAll, signTxs } from './chainGen.js'
+import { type ReplayResult, describeReplay, replayAgainstPlain, replayTable } from './replay.js'
+import { WORKLOADS, type Workload } from './workloads/workloads.js'
+
+// `npm run bench:exec [-- --blocks 3 --only <regexp> --save <dir>]`: for each execution workload (src/bench/workloads), generates
+// full 36 M-gas blocks on one Sponge node through the engine, then replays them through engine_newPayloadV4 on a
+// fresh node and through plain EthereumJS runBlock (default crypto) in the same run. Writes
+// bench/results/exec.{json,html}. --save keeps each workload's genesis and payloads (to profile a replay).
+
+const GAS_LIMIT = 36_000_000
+const args = parseArgs(['exec', ...process.argv.slice(2)])
+const blocks = Number(args.flags.get('blocks') ?? 3)
+const only = args.flags.get('only')
+const saveDir = args.flags.get('save')
+const log = (l: string) => process.stderr.write(`${l}\n`)
+
+const work = mkdtempSync(join(tmpdir(), 'sponge-exec-'))
+const secret = randomBytes(32)
+const jwtFile = join(work, 'jwt.hex')
+writeFileSync(jwtFile, secret.toString('hex'))
+
+/** Every transaction must have succeeded: a reverting workload would measure the wrong thing. */
+async function checkReceipts(url: string, hashes: string[]): Promise<void> {
+  for (let i = 0; i < hashes.length; i += 100) {
+    const batch = hashes.slice(i, i + 100).map((h, k) => ({ jsonrpc: '2.0', id: k, method: 'eth_getTransactionReceipt', params: [h] }))
+    const res = await post(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
+    for (const r of (await res.json()) as { result: { status: string; transactionHash: string } | null }[]) {
+      if (r.result === null) throw new Error('a generated transaction was not mined')
+      if (r.result.status !== '0x1') throw new Error(`generated transaction ${r.result.transactionHash} failed`)
+    }
+  }
+}
+
+async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Promise<PayloadCall[]> {
+  // The builder stops once a transaction's gas limit no longer fits: keep that margin so that blocks come out full.
+  const count = blocks * Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx)
+  const node = await spawnNode([
+    '--chain', genesisFile, '--datadir', join(work, `${w.name}-gen`), '--no-mining', '--miner.gaslimit', String(GAS_LIMIT),
+    '--authrpc.jwtsecret', jwtFile, '--txpool.size', String(count + 100),
+  ])
+  try {
+    log(`${w.name}: signing ${count} transactions (${w.description})…`)
+    const hashes = await sendAll(node.httpUrl, signTxs(spec, count, (i) => w.tx(i)))
+    const payloads = await mineAll(rpcClient(node.authUrl!, secret), rpcClient(node.httpUrl))
+    await checkReceipts(node.httpUrl, hashes)
+    return payloads
+  } finally {
+    await node.stop()
+  }
+}
+
+interface Row {
+  workload: string
+  result: ReplayResult
+}
+
+const rows: Row[] = []
+for (const w of WORKLOADS) {
+  if (only !== undefined && !new RegExp(only).test(w.name)) continue
+  const genesis: GethGenesisFile = devGenesis()
+  genesis.alloc = { ...genesis.alloc, ...w.alloc }
+  const genesisFile = join(work, `${w.name}.json`)
+  writeFileSync(genesisFile, JSON.stringify(genesis))
+  const payloads = await generate(w, genesisFile, new ChainSpec(genesis))
+  if (saveDir !== undefined) {
+    mkdirSync(saveDir, { recursive: true })
+    writeFileSync(join(saveDir, `${w.name}.genesis.json`), JSON.stringify(genesis))
+    writeFileSync(join(saveDir, `${w.name}.payloads.json`), JSON.stringify(payloads))
+  }
+  const result = await replayAgainstPlain({
+    nodeArgs: ['--chain', genesisFile, '--datadir', join(work, `${w.name}-replay`), '--no-mining', '--authrpc.jwtsecret', jwtFile],
+    jwtSecret: secret,
+    genesis,
+    payloads,
+    log,
+  })
+  log(`${w.name}: ${describeReplay(result)}`)
+  rows.push({ workload: w.name, result })
+}
+
+const summary = rows.map(({ workload, result: r }) => {
+  const full = r.blocks.filter((b) => b.gasUsed > GAS_LIMIT * 0.9)
+  return {
+    workload,
+    blocks: r.blocks.length,
+    'txs/block': Math.round(r.blocks.reduce((a, b) => a + b.txs, 0) / r.blocks.length),
+    'Mgas/block': +(r.blocks.reduce((a, b) => a + b.gasUsed, 0) / r.blocks.length / 1e6).toFixed(1),
+    'max ms (full block)': full.length === 0 ? null : +Math.max(...full.map((b) => b.newPayloadMs)).toFixed(0),
+    'Sponge tx/s': Math.round(r.sponge.txPerSec),
+    'Sponge Mgas/s': +r.sponge.mgasPerSec.toFixed(1),
+    'plain tx/s': Math.round(r.plain.txPerSec),
+    ratio: +r.speedup.toFixed(2),
+  }
+})
+console.table(summary)
+const out = join(REPO_ROOT, 'bench', 'results')
+mkdirSync(out, { recursive: true })
+const date = new Date().toISOString()
+writeFileSync(join(out, 'exec.json'), `${JSON.stringify({ date, node: process.version, gasLimit: GAS_LIMIT, summary, rows }, null, 2)}\n`)
+const html = `<!doctype html><meta charset="utf-8"><title>Sponge bench:exec ${date}</title>
+<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}</style>
+<h1>Sponge bench:exec ${date}</h1>
+${rows.map((r) => replayTable(`${r.workload}: ${WORKLOADS.find((w) => w.name === r.workload)!.description}`, r.result)).join('\n')}`
+writeFileSync(join(out, 'exec.html'), html)
+log(`wrote ${join(out, 'exec.json')} and exec.html`)
+rmSync(work, { recursive: true, force: true })
+process.exit(0)
