@@ -68,6 +68,15 @@ export class ChainStore {
     return this.root.close()
   }
 
+  /**
+   * Makes the next read see everything committed so far. lmdb-js keeps a thread's read snapshot until a timer
+   * fires, and a Piscina worker that goes from task to task through Atomics.wait never lets it fire: without this a
+   * worker reads the chain as it was at its previous idle moment.
+   */
+  refreshSnapshot(): void {
+    this.root.resetReadTxn()
+  }
+
   db(name: DatabaseName): Database<Uint8Array, Uint8Array> {
     return this.dbs[name]
   }

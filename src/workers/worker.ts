@@ -19,6 +19,7 @@ const executor = await BlockExecutor.create(spec, store)
 const decoder = new TextDecoder()
 
 async function dispatch(task: Task): Promise<unknown> {
+  store.refreshSnapshot()
   switch (task.op) {
     case 'ping':
       return null
