@@ -17,12 +17,12 @@ export interface Workload {
 
 const word = (v: bigint | number | string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
 
-const TOKEN = '0x00000000000000000000000000000000000c0de1'
-const CALLER = '0x00000000000000000000000000000000000c0de2'
+export const TOKEN = '0x00000000000000000000000000000000000c0de1'
+export const CALLER = '0x00000000000000000000000000000000000c0de2'
 const TARGET = '0x00000000000000000000000000000000000c0de3'
 /** keccak256("Transfer(address,address,uint256)"). */
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-const CALLS_PER_TX = 16
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+export const CALLS_PER_TX = 16
 
 /**
  * An ERC-20-shaped token without the ABI: calldata is (to, amount) as two words, balances live at slot = address.
