@@ -21,7 +21,7 @@ if (refA === undefined || refB === undefined) {
 const rounds = Number(args.flags.get('rounds') ?? 3)
 const duration = args.flags.get('duration') ?? '3'
 const connections = args.flags.get('connections') ?? '64'
-const only = args.flags.get('only') ?? 'chainId|Receipt|ByBlockNumberAndIndex|config|batch'
+const only = args.flags.get('only') ?? 'chainId|Receipt|ByBlockNumberAndIndex|config|batch|replay'
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 const work = mkdtempSync(join(tmpdir(), 'sponge-compare-'))
@@ -45,10 +45,10 @@ try {
       log(`round ${r + 1}/${rounds}: ${side} (${side === 'A' ? refA : refB})`)
       const p = spawnSync(process.execPath, [load, '--cli', clis[side], '--out', out, '--duration', duration, '--connections', connections, '--only', only, '--txs', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] })
       if (p.status !== 0) throw new Error(`load run failed for ${side}`)
-      const rows = (JSON.parse(readFileSync(out, 'utf8')) as { rows: LoadRow[]; execution: { sponge: { txPerSec: number } } })
+      const rows = (JSON.parse(readFileSync(out, 'utf8')) as { rows: LoadRow[]; execution?: { sponge: { txPerSec: number } } })
       const byName: Record<string, number> = {}
       for (const row of rows.rows) byName[`${row.workload} c=${row.connections}`] = row.requestsPerSec
-      byName['engine_newPayloadV4 replay (tx/s)'] = rows.execution.sponge.txPerSec
+      if (rows.execution !== undefined) byName['engine_newPayloadV4 replay (tx/s)'] = rows.execution.sponge.txPerSec
       runs[side].push(byName)
     }
   }
