@@ -1,4 +1,4 @@
-import { type Block, createBlock } from '@ethereumjs/block'
+import { Block, createBlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP, isBlob4844Tx } from '@ethereumjs/tx'
 import { createWithdrawal } from '@ethereumjs/util'
 import type { ChainSpec } from '../chain/spec.js'
@@ -6,6 +6,7 @@ import { requestsHash } from '../engine/requests.js'
 import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
+import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { primeRootCache, withdrawalsRoot } from './blockRoots.js'
 import type { BlockExecutor } from './executor.js'
@@ -42,11 +43,15 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
   const common = spec.commonAt(BigInt(p.blockNumber), BigInt(p.timestamp))
   const raws = p.transactions.map(hexToBytes)
   const transactions = raws.map((raw, i) => {
+    let tx: ReturnType<typeof createTxFromRLP>
     try {
-      return createTxFromRLP(raw, { common })
+      tx = createTxFromRLP(raw, { common })
     } catch (e) {
       throw new Error(`invalid transaction ${i}: ${(e as Error).message}`)
     }
+    // The hash of the bytes we were given: EthereumJS would re-serialize the transaction to hash it.
+    tx.cache.hash = keccak256(raw)
+    return tx
   })
   const txRoot = orderedTrieRoot(raws)
   const withdrawals = p.withdrawals?.map((w) =>
@@ -58,36 +63,34 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
     }),
   )
   const wRoot = withdrawals === undefined ? undefined : withdrawalsRoot(withdrawals)
-  const block = createBlock(
+  const header = createBlockHeader(
     {
-      header: {
-        parentHash: p.parentHash as `0x${string}`,
-        coinbase: p.feeRecipient as `0x${string}`,
-        stateRoot: p.stateRoot as `0x${string}`,
-        // From the payload's own bytes: re-serializing every transaction would cost as much again.
-        transactionsTrie: txRoot,
-        receiptTrie: p.receiptsRoot as `0x${string}`,
-        logsBloom: p.logsBloom as `0x${string}`,
-        difficulty: 0n,
-        number: BigInt(p.blockNumber),
-        gasLimit: BigInt(p.gasLimit),
-        gasUsed: BigInt(p.gasUsed),
-        timestamp: BigInt(p.timestamp),
-        extraData: p.extraData as `0x${string}`,
-        mixHash: p.prevRandao as `0x${string}`,
-        nonce: new Uint8Array(8),
-        baseFeePerGas: BigInt(p.baseFeePerGas),
-        ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }),
-        ...(p.blobGasUsed === undefined ? {} : { blobGasUsed: BigInt(p.blobGasUsed) }),
-        ...(p.excessBlobGas === undefined ? {} : { excessBlobGas: BigInt(p.excessBlobGas) }),
-        parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}`,
-        requestsHash: requestsHash(input.executionRequests.map(hexToBytes)),
-      },
-      transactions,
-      ...(withdrawals === undefined ? {} : { withdrawals }),
+      parentHash: p.parentHash as `0x${string}`,
+      coinbase: p.feeRecipient as `0x${string}`,
+      stateRoot: p.stateRoot as `0x${string}`,
+      // From the payload's own bytes: re-serializing every transaction would cost as much again.
+      transactionsTrie: txRoot,
+      receiptTrie: p.receiptsRoot as `0x${string}`,
+      logsBloom: p.logsBloom as `0x${string}`,
+      difficulty: 0n,
+      number: BigInt(p.blockNumber),
+      gasLimit: BigInt(p.gasLimit),
+      gasUsed: BigInt(p.gasUsed),
+      timestamp: BigInt(p.timestamp),
+      extraData: p.extraData as `0x${string}`,
+      mixHash: p.prevRandao as `0x${string}`,
+      nonce: new Uint8Array(8),
+      baseFeePerGas: BigInt(p.baseFeePerGas),
+      ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }),
+      ...(p.blobGasUsed === undefined ? {} : { blobGasUsed: BigInt(p.blobGasUsed) }),
+      ...(p.excessBlobGas === undefined ? {} : { excessBlobGas: BigInt(p.excessBlobGas) }),
+      parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}`,
+      requestsHash: requestsHash(input.executionRequests.map(hexToBytes)),
     },
     { common },
   )
+  // Not createBlock: it would build every transaction object a second time from the ones decoded above.
+  const block = new Block(header, transactions, [], withdrawals, { common })
   primeRootCache(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
   const hash = bytesToHex(block.hash())
   if (hash !== p.blockHash) throw new Error(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
