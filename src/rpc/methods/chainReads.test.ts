@@ -7,22 +7,27 @@ import { type TestNode, signedTransfer, startTestNode } from '../../testing/test
 
 let n: TestNode
 const hashes: string[] = []
-const blockOf = new Map<string, string>()
+// Dev mode coalesces transactions that arrive while a block is being built, so a block may hold several: each
+// transaction is addressed by the block and index its receipt gives.
+const placeOf = new Map<string, [string, string]>()
 
 beforeAll(async () => {
   n = await startTestNode({ dev: {} })
-  for (let i = 0; i < 12; i++) {
-    const sent = await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, i % 10, Math.floor(i / 10))])
-    hashes.push(sent.result!)
-  }
+  // Sent together, so that blocks hold several transactions and indexes other than 0 are read too.
+  const sent = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, i % 10, Math.floor(i / 10))]),
+    ),
+  )
+  for (const s of sent) hashes.push(s.result!)
   const deadline = Date.now() + 20_000
   for (const h of hashes) {
-    let r: { blockNumber: string } | null = null
+    let r: { blockNumber: string; transactionIndex: string } | null = null
     while (r === null && Date.now() < deadline) {
-      r = (await n.http<{ blockNumber: string } | null>('eth_getTransactionReceipt', [h])).result ?? null
+      r = (await n.http<{ blockNumber: string; transactionIndex: string } | null>('eth_getTransactionReceipt', [h])).result ?? null
       if (r === null) await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    blockOf.set(h, r!.blockNumber)
+    placeOf.set(h, [r!.blockNumber, r!.transactionIndex])
   }
 }, 40_000)
 afterAll(async () => {
@@ -46,7 +51,7 @@ describe('store reads under concurrency', () => {
       const order = hashes.map((_, i) => hashes[(i + k) % hashes.length]!)
       const batch = order.flatMap((h, i) => [
         call(3 * i, 'eth_getTransactionReceipt', [h]),
-        call(3 * i + 1, 'eth_getTransactionByBlockNumberAndIndex', [blockOf.get(h)!, '0x0']),
+        call(3 * i + 1, 'eth_getTransactionByBlockNumberAndIndex', placeOf.get(h)!),
         // Answered by the worker pool: a promised answer in the middle of synchronous ones (one per batch, so
         // that the pool's bounded queue is not what this test measures).
         i === 5 ? call(3 * i + 2, 'eth_getBalance', [devAccounts()[k % 10]!.address, 'latest']) : call(3 * i + 2, 'eth_chainId', []),
