@@ -22,10 +22,23 @@ export class OverlayTrieDB implements DB<string, Value> {
   }
 
   getSync(key: string): Uint8Array | undefined {
-    const v = this.pending.get(key)
+    return this.lookup(key, Buffer.from(key, 'hex'))
+  }
+
+  /** A node by its hash, for readers that skip EthereumJS's string keys (src/trie). */
+  getNode(hash: Uint8Array): Uint8Array | undefined {
+    return this.lookup(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'), hash)
+  }
+
+  private lookup(hex: string, hash: Uint8Array): Uint8Array | undefined {
+    const v = this.pending.get(hex)
     if (v !== undefined) return v
-    if (this.parent !== undefined) return this.parent.getSync(key)
-    return this.store.getTrieNode(Buffer.from(key, 'hex'))
+    if (this.parent !== undefined) return this.parent.lookup(hex, hash)
+    return this.store.getTrieNode(hash)
+  }
+
+  putNode(hash: Uint8Array, node: Uint8Array): void {
+    this.pending.set(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'), node)
   }
 
   put(key: string, val: Value, _opts?: EncodingOpts): Promise<void> {
