@@ -5,8 +5,8 @@ import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
-import { StateTrie } from '../trie/stateTrie.js'
 import { bodyRlp } from '../store/blockCodec.js'
+import { StateTrie } from '../trie/stateTrie.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 
 type AllocEntry = [balance: string, code: string | undefined, storage: [string, string][] | undefined, nonce: string]

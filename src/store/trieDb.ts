@@ -1,4 +1,5 @@
 import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
+import { unprefixedHex } from '../util/hex.js'
 import type { ChainStore } from './chainStore.js'
 
 type Value = string | Uint8Array
@@ -27,7 +28,7 @@ export class OverlayTrieDB implements DB<string, Value> {
 
   /** A node by its hash, for readers that skip EthereumJS's string keys (src/trie). */
   getNode(hash: Uint8Array): Uint8Array | undefined {
-    return this.lookup(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'), hash)
+    return this.lookup(unprefixedHex(hash), hash)
   }
 
   private lookup(hex: string, hash: Uint8Array): Uint8Array | undefined {
@@ -38,7 +39,7 @@ export class OverlayTrieDB implements DB<string, Value> {
   }
 
   putNode(hash: Uint8Array, node: Uint8Array): void {
-    this.pending.set(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'), node)
+    this.pending.set(unprefixedHex(hash), node)
   }
 
   put(key: string, val: Value, _opts?: EncodingOpts): Promise<void> {
