@@ -1,12 +1,13 @@
 import { type Block, type BlockHeader } from '@ethereumjs/block'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { ValueEncoding } from '@ethereumjs/util'
 import { type RunBlockResult, type VM, createVM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
-import { StateTrie } from '../trie/stateTrie.js'
 import { AncestorView } from './ancestors.js'
 import { primeRootCache } from './blockRoots.js'
 import { InvalidBlockError, validateHeaderAgainstParent } from './headerValidation.js'
@@ -35,7 +36,12 @@ export class BlockExecutor {
   static async create(spec: ChainSpec, store: ChainStore): Promise<BlockExecutor> {
     const trieDb = new OverlayTrieDB(store)
     const common = spec.common.copy()
-    const trie = StateTrie.create(trieDb, common)
+    const trie = new MerklePatriciaTrie({
+      db: trieDb,
+      useKeyHashing: true,
+      valueEncoding: ValueEncoding.Bytes,
+      common,
+    })
     // Account/storage/code caches: a block reads the same accounts many times, and writes reach the trie once, at
     // the block's end, instead of per transaction.
     const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() })

@@ -1,12 +1,13 @@
 import { type Block, createBlock } from '@ethereumjs/block'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { ValueEncoding } from '@ethereumjs/util'
 import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
 import { bodyRlp } from '../store/blockCodec.js'
-import { StateTrie } from '../trie/stateTrie.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 
 type AllocEntry = [balance: string, code: string | undefined, storage: [string, string][] | undefined, nonce: string]
@@ -32,7 +33,7 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
   const g = spec.genesis
   const trieDb = new OverlayTrieDB(store)
   const common = spec.commonAt(0n, spec.genesisTime)
-  const trie = StateTrie.create(trieDb, common)
+  const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
   const sm = new MerkleStateManager({ trie, common })
   await sm.generateCanonicalGenesis(ethereumjsAlloc(g) as never)
   const stateRoot = await sm.getStateRoot()

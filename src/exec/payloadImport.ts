@@ -10,7 +10,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { primeRootCache, withdrawalsRoot } from './blockRoots.js'
 import type { BlockExecutor } from './executor.js'
-import { orderedTrieRoot } from '../trie/orderedTrie.js'
+import { orderedTrieRoot } from './orderedTrie.js'
 import { InvalidBlockError } from './headerValidation.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED'

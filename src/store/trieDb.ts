@@ -1,5 +1,4 @@
 import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
-import { unprefixedHex } from '../util/hex.js'
 import type { ChainStore } from './chainStore.js'
 
 type Value = string | Uint8Array
@@ -23,23 +22,10 @@ export class OverlayTrieDB implements DB<string, Value> {
   }
 
   getSync(key: string): Uint8Array | undefined {
-    return this.lookup(key, Buffer.from(key, 'hex'))
-  }
-
-  /** A node by its hash, for readers that skip EthereumJS's string keys (src/trie). */
-  getNode(hash: Uint8Array): Uint8Array | undefined {
-    return this.lookup(unprefixedHex(hash), hash)
-  }
-
-  private lookup(hex: string, hash: Uint8Array): Uint8Array | undefined {
-    const v = this.pending.get(hex)
+    const v = this.pending.get(key)
     if (v !== undefined) return v
-    if (this.parent !== undefined) return this.parent.lookup(hex, hash)
-    return this.store.getTrieNode(hash)
-  }
-
-  putNode(hash: Uint8Array, node: Uint8Array): void {
-    this.pending.set(unprefixedHex(hash), node)
+    if (this.parent !== undefined) return this.parent.getSync(key)
+    return this.store.getTrieNode(Buffer.from(key, 'hex'))
   }
 
   put(key: string, val: Value, _opts?: EncodingOpts): Promise<void> {

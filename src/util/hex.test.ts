@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bytesToHex, hexToBytes, quantityToNumber, toQuantity, unprefixedHex } from './hex.js'
+import { bytesToHex, hexToBytes, quantityToNumber, toQuantity } from './hex.js'
 
 describe('hex codecs', () => {
   it('round-trips bytes through hex', () => {
@@ -11,8 +11,6 @@ describe('hex codecs', () => {
     const long = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 255)
     expect(bytesToHex(long)).toBe(`0x${Buffer.from(long).toString('hex')}`)
     expect(hexToBytes(bytesToHex(long))).toEqual(long)
-    expect(unprefixedHex(long)).toBe(Buffer.from(long).toString('hex'))
-    expect(unprefixedHex(long.subarray(3, 35))).toBe(Buffer.from(long.subarray(3, 35)).toString('hex'))
   })
   it('rejects odd length, missing prefix and bad digits', () => {
     expect(() => hexToBytes('0x123')).toThrow(/odd/)

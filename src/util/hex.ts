@@ -21,14 +21,6 @@ export function bytesToHex(bytes: Uint8Array): Hex {
   return out as Hex
 }
 
-/** Hex without the 0x, as EthereumJS keys its databases. */
-export function unprefixedHex(bytes: Uint8Array): string {
-  if (bytes.length > 48) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
-  let out = ''
-  for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]!]
-  return out
-}
-
 /** Decodes 0x-prefixed hex of either case; throws on odd length or a bad digit. */
 export function hexToBytes(hex: string): Uint8Array {
   if (!hex.startsWith('0x')) throw new Error(`hex string without 0x prefix: ${hex.slice(0, 20)}`)

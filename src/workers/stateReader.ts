@@ -1,10 +1,10 @@
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
-import { type Account, Address } from '@ethereumjs/util'
+import { type Account, Address, ValueEncoding } from '@ethereumjs/util'
 import type { ChainSpec } from '../chain/spec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
-import { StateTrie } from '../trie/stateTrie.js'
 import { bytesToHex, toQuantity } from '../util/hex.js'
 import type { StateQuery } from './tasks.js'
 
@@ -17,7 +17,12 @@ export class StateReader {
     private readonly store: ChainStore,
   ) {
     const common = spec.common.copy()
-    const trie = StateTrie.create(new OverlayTrieDB(store), common)
+    const trie = new MerklePatriciaTrie({
+      db: new OverlayTrieDB(store),
+      useKeyHashing: true,
+      valueEncoding: ValueEncoding.Bytes,
+      common,
+    })
     this.sm = new MerkleStateManager({ trie, common })
   }
 
