@@ -1,5 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { ChainStore } from '../store/chainStore.js'
+import { equalBytes } from '../util/hex.js'
 
 /**
  * The chain as the EVM sees it while executing a block: BLOCKHASH(n) answers from the ancestors of the block's
@@ -16,9 +17,18 @@ export class AncestorView {
     this.byNumber.set(parentNumber, parentHash)
   }
 
-  /** Re-anchors on a new parent (the next block of an import) without forgetting what is still valid. */
-  advance(hash: Uint8Array, number: bigint): void {
-    if (number !== this.parentNumber + 1n) this.byNumber.clear()
+  /**
+   * Re-anchors on a new parent without forgetting what is still valid: the cache holds one chain, so it is kept
+   * only when the new parent's own parent is the hash cached at its height (the next block of an import, or a
+   * sibling built on the same parent) — a parent one higher on another branch shares nothing with it.
+   */
+  advance(hash: Uint8Array, number: bigint, parentHash: Uint8Array): void {
+    const below = this.byNumber.get(number - 1n)
+    if (below === undefined || !equalBytes(below, parentHash)) {
+      this.byNumber.clear()
+    } else {
+      for (const n of this.byNumber.keys()) if (n >= number) this.byNumber.delete(n)
+    }
     this.byNumber.set(number, hash)
     this.parentHash = hash
     this.parentNumber = number

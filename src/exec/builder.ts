@@ -150,7 +150,7 @@ export async function buildPayload(
   vm.common.setHardforkBy({ blockNumber: number, timestamp })
   executor.trieOverlay.pending.clear()
   await executor.state.setStateRoot(parent.header.stateRoot, true)
-  executor.ancestors.advance(parent.hash(), parent.header.number)
+  executor.ancestors.advance(parent.hash(), parent.header.number, parent.header.parentHash)
   const headerData = {
     number,
     timestamp,

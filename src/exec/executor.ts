@@ -63,7 +63,7 @@ export class BlockExecutor {
   async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
     primeRootCache(block)
-    this.ancestors.advance(parent.hash(), parent.number)
+    this.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
     this.trieDb.pending.clear()
     let result: RunBlockResult
     try {

@@ -71,7 +71,12 @@ export async function startTestNode(
 }
 
 /** A signed EIP-1559 transfer from dev account `from` (by index). */
-export function signedTransfer(spec: ChainSpec, from: number, nonce: number, opts: { to?: string; value?: bigint; tip?: bigint } = {}): string {
+export function signedTransfer(
+  spec: ChainSpec,
+  from: number,
+  nonce: number,
+  opts: { to?: string; value?: bigint; tip?: bigint; gas?: bigint } = {},
+): string {
   const key = hexToBytes(devAccounts()[from]!.privateKey)
   const tx = createFeeMarket1559Tx(
     {
@@ -79,7 +84,7 @@ export function signedTransfer(spec: ChainSpec, from: number, nonce: number, opt
       nonce: BigInt(nonce),
       maxFeePerGas: 10_000_000_000n,
       maxPriorityFeePerGas: opts.tip ?? 1_000_000_000n,
-      gasLimit: 21_000n,
+      gasLimit: opts.gas ?? 21_000n,
       to: (opts.to ?? devAccounts()[9]!.address) as `0x${string}`,
       value: opts.value ?? 1000n,
     },
