@@ -1,7 +1,7 @@
 import { type Block, type BlockHeader } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { ValueEncoding } from '@ethereumjs/util'
+import { EthereumJSError, ValueEncoding } from '@ethereumjs/util'
 import { type RunBlockResult, type VM, createVM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
@@ -66,6 +66,7 @@ export class BlockExecutor {
     this.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
     this.trieDb.pending.clear()
     let result: RunBlockResult
+    const missesBefore = this.trieDb.misses
     try {
       this.vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
       await this.stateManager.setStateRoot(parent.stateRoot, true)
@@ -77,7 +78,7 @@ export class BlockExecutor {
       })
     } catch (e) {
       this.trieDb.pending.clear()
-      throw new InvalidBlockError((e as Error).message)
+      throw classifyFailure(e, this.trieDb.misses !== missesBefore)
     }
     return { block, result, record: this.recordOf(block, result) }
   }
@@ -101,4 +102,21 @@ export class BlockExecutor {
     this.trieDb.pending.clear()
     return record
   }
+}
+
+/** The state a block runs on is not in the store (damaged, pruned, or a bug): retrying may succeed. */
+export class StateUnavailableError extends Error {
+  override readonly name = 'StateUnavailableError'
+}
+
+/**
+ * Only consensus failures make a block invalid: our own checks (InvalidBlockError) and EthereumJS's verdicts, which
+ * it throws as EthereumJSError. Anything else — state missing from the store, a TypeError, a native library failing —
+ * is the node's problem and must not be remembered against the block.
+ */
+function classifyFailure(e: unknown, stateMissing: boolean): Error {
+  if (stateMissing) return new StateUnavailableError(`state unavailable: ${e instanceof Error ? e.message : String(e)}`)
+  if (e instanceof InvalidBlockError) return e
+  if (e instanceof EthereumJSError) return new InvalidBlockError(e.message)
+  return e instanceof Error ? e : new Error(String(e))
 }

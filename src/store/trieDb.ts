@@ -3,6 +3,9 @@ import type { ChainStore } from './chainStore.js'
 
 type Value = string | Uint8Array
 
+/** keccak256(rlp('')): EthereumJS looks the empty trie up like any other root, and finds nothing by design. */
+const EMPTY_TRIE_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+
 /**
  * The key-value store EthereumJS's trie sees: reads fall through to LMDB's `trie` database, writes collect in
  * memory until the block that produced them is stored (ChainStore.putBlockSync), so a block's state lands in the
@@ -11,6 +14,11 @@ type Value = string | Uint8Array
  */
 export class OverlayTrieDB implements DB<string, Value> {
   readonly pending = new Map<string, Uint8Array>()
+  /**
+   * Reads that found nothing but the empty trie. The trie asks only for nodes that a stored node references, so a
+   * miss means the store lacks state it should have: an execution that failed after one is the node's fault, not the block's.
+   */
+  misses = 0
 
   constructor(
     private readonly store: ChainStore,
@@ -25,7 +33,9 @@ export class OverlayTrieDB implements DB<string, Value> {
     const v = this.pending.get(key)
     if (v !== undefined) return v
     if (this.parent !== undefined) return this.parent.getSync(key)
-    return this.store.getTrieNode(Buffer.from(key, 'hex'))
+    const stored = this.store.getTrieNode(Buffer.from(key, 'hex'))
+    if (stored === undefined && key !== EMPTY_TRIE_ROOT) this.misses++
+    return stored
   }
 
   put(key: string, val: Value, _opts?: EncodingOpts): Promise<void> {
