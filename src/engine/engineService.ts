@@ -79,14 +79,19 @@ export class EngineService {
     const reason = checkExecutionRequests(executionRequests.map(hexToBytes))
     if (reason !== undefined) throw new InvalidParamsError(reason)
     if (!this.isActive('prague', BigInt(payload.blockNumber), BigInt(payload.timestamp))) throw new UnsupportedForkError()
-    return this.pool.run({
+    const status = await this.pool.run({
       op: 'newPayload',
       input: { payload, versionedHashes, parentBeaconBlockRoot, executionRequests },
     })
+    // The worker committed; without this the serving thread may keep reading its older snapshot for a while.
+    this.store.refreshSnapshot()
+    return status
   }
 
   /** engine_forkchoiceUpdatedV3 (cancun.md): moves the labels, then starts a build when attributes are given. */
   async forkchoiceUpdated(state: ForkchoiceState, attrs: PayloadAttributesAny | null | undefined, version: 3): Promise<ForkchoiceResult> {
+    // A worker may have stored the head moments ago (newPayload through the other endpoint, or a build).
+    this.store.refreshSnapshot()
     const outcome = applyForkchoice(this.store, state)
     if (outcome.status === 'SYNCING') {
       return { payloadStatus: { status: 'SYNCING', latestValidHash: null, validationError: null }, payloadId: null }
@@ -132,8 +137,10 @@ export class EngineService {
     return { payloadStatus, payloadId }
   }
 
-  private build(input: BuildInput): Promise<BuiltPayload> {
-    return this.pool.run({ op: 'build', input })
+  private async build(input: BuildInput): Promise<BuiltPayload> {
+    const built = await this.pool.run({ op: 'build', input })
+    if (input.persist) this.store.refreshSnapshot()
+    return built
   }
 
   /** The pool's pending transactions, best first, at the base fee the next block will have (approximately). */

@@ -91,7 +91,10 @@ export class DevDriver {
     const status = await this.engine.newPayloadV4(payload, hashes, ZERO32, built.executionRequests)
     if (status.status !== 'VALID') throw new Error(`own payload not valid: ${status.validationError ?? status.status}`)
     const next = { headBlockHash: payload.blockHash, safeBlockHash: payload.blockHash, finalizedBlockHash: payload.blockHash }
-    await this.engine.forkchoiceUpdated(next, null, 3)
+    const moved = await this.engine.forkchoiceUpdated(next, null, 3)
+    if (moved.payloadStatus.status !== 'VALID') {
+      throw new Error(`own block ${payload.blockHash} not made head: ${moved.payloadStatus.status}`)
+    }
     this.log(`dev block ${BigInt(payload.blockNumber)} ${payload.blockHash} with ${payload.transactions.length} txs`)
     return payload.blockHash
   }
