@@ -10,6 +10,7 @@ import {
 } from './errors.js'
 import type { MethodTable, Namespace } from './methodTable.js'
 import { RawJson, type Reply } from './reply.js'
+import { rawIds } from './rawIds.js'
 import { ReplyWriter } from './replyWriter.js'
 
 export interface EnvelopeOptions {
@@ -19,19 +20,29 @@ export interface EnvelopeOptions {
   onInternalError?: (method: string, e: unknown) => void
 }
 
-type Id = string | number | null
+/** An id echoed from the request's own text (a number JSON.parse would alter). */
+class RawId {
+  constructor(readonly text: string) {}
+}
+
+type Id = string | number | null | RawId
+
+const idJson = (id: Id): string => (id instanceof RawId ? id.text : JSON.stringify(id))
+
+/** A numeric id that JSON.stringify would not give back as sent: beyond double precision, or not an integer. */
+const needsRawText = (id: unknown): boolean => typeof id === 'number' && !Number.isSafeInteger(id)
 
 const PREFIX = '{"jsonrpc":"2.0","id":'
 
 function writeError(w: ReplyWriter, id: Id, e: RpcError): void {
   const error: { code: number; message: string; data?: unknown } = { code: e.code, message: e.message }
   if (e.data !== undefined) error.data = e.data
-  w.str(`${PREFIX}${JSON.stringify(id)},"error":${JSON.stringify(error)}}`)
+  w.str(`${PREFIX}${idJson(id)},"error":${JSON.stringify(error)}}`)
 }
 
 /** Raw chunks may be transient store views: they are copied here, before any other read. */
 function writeResult(w: ReplyWriter, id: Id, result: Reply): void {
-  w.str(`${PREFIX}${JSON.stringify(id)},"result":`)
+  w.str(`${PREFIX}${idJson(id)},"result":`)
   if (result instanceof RawJson) {
     for (const c of result.chunks) {
       if (typeof c === 'string') w.str(c)
@@ -58,8 +69,8 @@ export function describeValidation(v: IValidation.IFailure): string {
   return `invalid ${where}: expected ${err.expected}, got ${got}`
 }
 
-function isValidId(id: unknown): id is Id {
-  return id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))
+function isValidId(id: unknown): id is string | number | null {
+  return id === null || typeof id === 'string' || typeof id === 'number'
 }
 
 /** Written into the writer (true), nothing to send for a notification (false), or an answer still to come. */
@@ -86,14 +97,25 @@ function writeSettled(w: ReplyWriter, id: Id, result: Reply, name: string, opts:
  * One request object, answered into `w` when its handler is synchronous (store reads): no promise and no buffer
  * of its own. A notification (no id) runs, but nothing is sent back.
  */
-function handleOne(raw: unknown, w: ReplyWriter, table: MethodTable, opts: EnvelopeOptions, ctx: NodeContext): Outcome {
+function handleOne(
+  raw: unknown,
+  w: ReplyWriter,
+  table: MethodTable,
+  opts: EnvelopeOptions,
+  ctx: NodeContext,
+  rawIdText: () => string | undefined,
+): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     writeError(w, null, new InvalidRequestError('invalid request'))
     return true
   }
   const req = raw as Record<string, unknown>
   const hasId = 'id' in req
-  const id = hasId && isValidId(req.id) ? req.id : null
+  let id: Id = hasId && isValidId(req.id) ? req.id : null
+  if (needsRawText(id)) {
+    const text = rawIdText()
+    if (text !== undefined) id = new RawId(text)
+  }
   const early = (e: RpcError): Outcome => {
     writeError(w, id, e)
     return true
@@ -153,14 +175,15 @@ export function handleBody(
   const w = shared
   w.reset()
   let parsed: unknown
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
   try {
-    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'))
+    parsed = JSON.parse(text)
   } catch {
     writeError(w, null, new ParseError('parse error'))
     return w.view()
   }
   if (!Array.isArray(parsed)) {
-    const out = handleOne(parsed, w, table, opts, ctx)
+    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0])
     return out === true ? w.view() : out === false ? undefined : out
   }
   if (parsed.length === 0) {
@@ -171,7 +194,8 @@ export function handleBody(
     writeError(w, null, new InvalidRequestError(`batch too large: ${parsed.length} requests, limit ${opts.maxBatch}`))
     return w.view()
   }
-  return handleBatch(parsed, w, table, opts, ctx)
+  let ids: (string | undefined)[] | undefined
+  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i])
 }
 
 /**
@@ -184,20 +208,22 @@ function handleBatch(
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
+  rawIdText: (index: number) => string | undefined,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   w.str('[')
   let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
   let written = 0
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
+    const idText = () => rawIdText(index)
     if (parts !== undefined) {
       w.reset()
-      const out = handleOne(item, w, table, opts, ctx)
+      const out = handleOne(item, w, table, opts, ctx, idText)
       parts.push(out === true ? w.copy() : out === false ? undefined : out)
       continue
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx)
+    const out = handleOne(item, w, table, opts, ctx, idText)
     if (out === true) {
       written++
     } else {

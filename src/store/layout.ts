@@ -42,17 +42,20 @@ export type DatabaseName = (typeof DATABASES)[number]
 // key, measured), which showed up on the receipt read path.
 
 export function numberKey(n: bigint | number): Uint8Array {
-  const v = Number(n)
-  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`block number out of range: ${n}`)
+  const v = BigInt(n)
+  if (v < 0n || v > 0xffff_ffff_ffff_ffffn) throw new RangeError(`block number out of range: ${n}`)
   const k = new Uint8Array(8)
-  writeUint32(k, 0, Math.floor(v / 0x1_0000_0000))
-  writeUint32(k, 4, v >>> 0)
+  writeUint32(k, 0, Number(v >> 32n))
+  writeUint32(k, 4, Number(v & 0xffff_ffffn))
   return k
 }
 
 export function readNumberKey(k: Uint8Array): bigint {
-  return BigInt(readUint32(k, 0) * 0x1_0000_0000 + readUint32(k, 4))
+  return (BigInt(readUint32(k, 0)) << 32n) | BigInt(readUint32(k, 4))
 }
+
+/** The stored index of a transaction in its block is a uint32: a larger quantity names no transaction. */
+export const MAX_TX_INDEX = 0xffff_ffff
 
 export function indexedKey(blockHash: Uint8Array, index: number): Uint8Array {
   return writeIndexedKey(new Uint8Array(36), blockHash, index)

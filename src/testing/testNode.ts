@@ -39,7 +39,7 @@ async function call<T>(url: string, method: string, params: unknown[], headers: 
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev'] } = {},
+  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: (line: string) => void } = {},
 ): Promise<TestNode> {
   const datadir = tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')
@@ -56,7 +56,7 @@ export async function startTestNode(
     minerGasLimit: 60_000_000n,
     txPoolSize: 1000,
     ...(opts.dev === undefined ? {} : { dev: opts.dev }),
-    log: () => {},
+    log: opts.log ?? (() => {}),
     showProgress: false,
   })
   const httpUrl = `http://127.0.0.1:${node.httpPort}`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bytesToHex, hexToBytes, quantityToNumber, toQuantity } from './hex.js'
+import { bytesToHex, hexToBytes, toQuantity } from './hex.js'
 
 describe('hex codecs', () => {
   it('round-trips bytes through hex', () => {
@@ -20,6 +20,5 @@ describe('hex codecs', () => {
   it('writes quantities without leading zeros', () => {
     expect(toQuantity(0n)).toBe('0x0')
     expect(toQuantity(255)).toBe('0xff')
-    expect(quantityToNumber('0x36')).toBe(54)
   })
 })

@@ -50,13 +50,6 @@ export function quantityToBigInt(q: string): bigint {
   return BigInt(q)
 }
 
-/** Quantity that must fit a JS number (block numbers, indexes). */
-export function quantityToNumber(q: string): number {
-  const n = Number.parseInt(q.slice(2), 16)
-  if (!Number.isSafeInteger(n)) throw new RangeError(`quantity out of range: ${q}`)
-  return n
-}
-
 export function bytesToBigInt(bytes: Uint8Array): bigint {
   if (bytes.length === 0) return 0n
   return BigInt(bytesToHex(bytes))

@@ -1,7 +1,8 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { NodeContext } from '../../node/context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
-import { hexToBytes, quantityToNumber, toQuantity } from '../../util/hex.js'
+import { MAX_TX_INDEX } from '../../store/layout.js'
+import { hexToBytes, toQuantity } from '../../util/hex.js'
 import { RawJson, type Reply } from '../reply.js'
 import type {
   BlockByHashParams,
@@ -27,7 +28,9 @@ export function blockNumber(_: [], ctx: NodeContext): Reply {
 
 function txAt(ctx: NodeContext, ref: BlockRef | undefined, index: string): Reply {
   if (ref === undefined) return null
-  const bytes = ctx.store.txJsonView(ref.hash, quantityToNumber(index))
+  const i = BigInt(index)
+  if (i > MAX_TX_INDEX) return null
+  const bytes = ctx.store.txJsonView(ref.hash, Number(i))
   return bytes === undefined ? null : RawJson.of(bytes)
 }
 

@@ -3,7 +3,7 @@ import type {
   Address,
   BlockNumberOrTag,
   BlockNumberOrTagOrHash,
-  Bytes,
+  RawTxBytes,
   Hash32,
   Quantity64,
   StorageSlot,
@@ -21,7 +21,7 @@ export type BlockNumberParams = [block: BlockNumberOrTag]
 export type BlockReceiptsParams = [block: BlockNumberOrTagOrHash]
 export type AccountParams = [address: Address, block: BlockNumberOrTagOrHash]
 export type StorageParams = [address: Address, slot: StorageSlot, block: BlockNumberOrTagOrHash]
-export type RawTxParams = [raw: Bytes]
+export type RawTxParams = [raw: RawTxBytes]
 
 export const validateNoParams = typia.createValidate<NoParams>()
 export const validateByHash = typia.createValidate<ByHashParams>()

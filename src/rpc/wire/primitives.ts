@@ -6,11 +6,14 @@ export type Quantity64 = string & tags.Pattern<'^0x(0|[1-9a-f][0-9a-f]{0,15})$'>
 export type Quantity256 = string & tags.Pattern<'^0x(0|[1-9a-f][0-9a-f]{0,63})$'>
 export type Hash32 = string & tags.Pattern<'^0x[0-9a-f]{64}$'>
 export type Address = string & tags.Pattern<'^0x[0-9a-fA-F]{40}$'>
-export type Bytes = string & tags.Pattern<'^0x[0-9a-f]*$'>
+/** Whole bytes only: odd-length hex has no byte value (geth: "hex string of odd length", -32602). */
+export type Bytes = string & tags.Pattern<'^0x([0-9a-f]{2})*$'>
+/** A raw transaction: at least one byte. */
+export type RawTxBytes = string & tags.Pattern<'^0x([0-9a-f]{2})+$'>
 export type Bytes8 = string & tags.Pattern<'^0x[0-9a-f]{16}$'>
 export type Bytes48 = string & tags.Pattern<'^0x[0-9a-f]{96}$'>
 export type Bloom = string & tags.Pattern<'^0x[0-9a-f]{512}$'>
-export type ExtraData = string & tags.Pattern<'^0x[0-9a-f]{0,64}$'>
+export type ExtraData = string & tags.Pattern<'^0x([0-9a-f]{2}){0,32}$'>
 /** 32-byte storage slot: geth accepts any quantity-like hex up to 32 bytes. */
 export type StorageSlot = string & tags.Pattern<'^0x[0-9a-fA-F]{1,64}$'>
 
