@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from '../cli/args.js'
+import { parseFlags } from '../cli/args.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import type { LoadRow } from './report.js'
 
@@ -12,8 +12,8 @@ import type { LoadRow } from './report.js'
 // alternation (A B A B …). Prints, per workload, the ratio B/A of req/s (min, median, max over rounds) — ratios,
 // not absolute numbers, are the answer on a shared machine — and writes bench/results/compare.{json,html}.
 
-const args = parseArgs(['compare', ...process.argv.slice(2)])
-const [refA, refB] = args.positional.length === 2 ? args.positional : [args.command, args.positional[0]]
+const args = parseFlags(process.argv.slice(2), { rounds: 'string', duration: 'string', connections: 'string', only: 'string' })
+const [refA, refB] = args.positional
 if (refA === undefined || refB === undefined) {
   process.stderr.write('usage: npm run bench:compare -- <git-ref-A> <git-ref-B> [--rounds 3] [--duration 3]\n')
   process.exit(2)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { devGenesis } from '../chain/dev.js'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
-import { parseArgs } from '../cli/args.js'
+import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../conformance/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, post, rpcClient, sendAll, signTxs } from './chainGen.js'
@@ -18,7 +18,7 @@ import { WORKLOADS, type Workload } from './workloads/workloads.js'
 // bench/results/exec.{json,html}. --save keeps each workload's genesis and payloads (to profile a replay).
 
 const GAS_LIMIT = 36_000_000
-const args = parseArgs(['exec', ...process.argv.slice(2)])
+const args = parseFlags(process.argv.slice(2), { blocks: 'string', only: 'string', save: 'string' })
 const blocks = Number(args.flags.get('blocks') ?? 3)
 const only = args.flags.get('only')
 const saveDir = args.flags.get('save')

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { parseArgs } from '../cli/args.js'
+import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../conformance/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers } from './chainGen.js'
@@ -18,7 +18,7 @@ import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 // and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's blocks through
 // engine_newPayloadV4 on a second node against plain EthereumJS. Writes bench/results/load.{json,html}.
 
-const args = parseArgs(['load', ...process.argv.slice(2)])
+const args = parseFlags(process.argv.slice(2), { rounds: 'string', soak: 'string', duration: 'string', connections: 'string', txs: 'string', only: 'string', cli: 'string', out: 'string' })
 const seconds = Number(args.flags.get('duration') ?? 5)
 const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
 const txCount = Number(args.flags.get('txs') ?? 3500)

@@ -1,50 +1,103 @@
-/** Command-line flags in geth/reth style: `--name value`, `--name=value`, and bare `--flag` for booleans. */
+import { parseArgs as parseWithNode } from 'node:util'
+
+/** A command line that cannot be run as given: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+type Kind = 'string' | 'boolean'
+
+const COMMON: Record<string, Kind> = { chain: 'string', datadir: 'string', 'no-progress': 'boolean', help: 'boolean' }
+
+/** Every flag each command takes (geth/reth names); anything else is an error naming it. */
+const COMMAND_FLAGS: Record<string, Record<string, Kind>> = {
+  import: COMMON,
+  node: {
+    ...COMMON,
+    import: 'string',
+    'http.addr': 'string',
+    'http.port': 'string',
+    'http.api': 'string',
+    'http.vhosts': 'string',
+    'http.corsdomain': 'string',
+    'authrpc.addr': 'string',
+    'authrpc.port': 'string',
+    'authrpc.jwtsecret': 'string',
+    'authrpc.vhosts': 'string',
+    workers: 'string',
+    'workers.engine': 'string',
+    'miner.gaslimit': 'string',
+    'txpool.size': 'string',
+    'txpool.accountslots': 'string',
+    'dev.period': 'string',
+    'no-mining': 'boolean',
+    'rpc.maxqueue': 'string',
+    'rpc.maxbodysize': 'string',
+    'rpc.batchlimit': 'string',
+    metrics: 'boolean',
+    'metrics.addr': 'string',
+    'metrics.port': 'string',
+    'log.level': 'string',
+  },
+}
+
 export interface ParsedArgs {
   command: string | undefined
   positional: string[]
   flags: Map<string, string>
 }
 
-const BOOLEAN_FLAGS = new Set(['help', 'dev', 'no-progress', 'no-mining'])
-
+/** `sponge <command> [--flag value | --flag=value | --bool]…`, parsed strictly by node:util's parseArgs. */
 export function parseArgs(argv: string[]): ParsedArgs {
-  const flags = new Map<string, string>()
-  const positional: string[] = []
-  let command: string | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=')
-      if (eq > 0) {
-        flags.set(a.slice(2, eq), a.slice(eq + 1))
-        continue
-      }
-      const name = a.slice(2)
-      if (BOOLEAN_FLAGS.has(name)) {
-        flags.set(name, 'true')
-        continue
-      }
-      const value = argv[i + 1]
-      if (value === undefined || value.startsWith('--')) throw new Error(`flag --${name} needs a value`)
-      flags.set(name, value)
-      i++
-    } else if (command === undefined) {
-      command = a
-    } else {
-      positional.push(a)
-    }
+  const [first, ...rest] = argv
+  if (first === undefined || first === '--help' || first === '-h') {
+    return { command: undefined, positional: [], flags: new Map(first === undefined ? [] : [['help', 'true']]) }
   }
-  return { command, positional, flags }
+  const known = COMMAND_FLAGS[first]
+  if (known === undefined) throw new UsageError(`unknown command ${first}`)
+  return { command: first, ...parseFlags(rest, known) }
 }
 
-export function intFlag(args: ParsedArgs, name: string, fallback: number): number {
+/** Flags of a script (bench, conformance runner): the same strict rules, its own table. */
+export function parseFlags(argv: string[], known: Record<string, Kind>): Omit<ParsedArgs, 'command'> {
+  let parsed: ReturnType<typeof parseWithNode>
+  try {
+    parsed = parseWithNode({
+      args: argv,
+      options: Object.fromEntries(Object.entries(known).map(([name, type]) => [name, { type }])),
+      strict: true,
+      allowPositionals: true,
+    })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  const flags = new Map<string, string>()
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string' || typeof value === 'boolean') flags.set(name, String(value))
+  }
+  return { positional: parsed.positionals, flags }
+}
+
+export function intFlag(args: ParsedArgs, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = args.flags.get(name)
   if (v === undefined) return fallback
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${v}`)
+  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN
+  if (!Number.isSafeInteger(n) || n > max) throw new UsageError(`--${name}: expected an integer from 0 to ${max}, got "${v}"`)
   return n
+}
+
+export function portFlag(args: ParsedArgs, name: string, fallback: number): number {
+  return intFlag(args, name, fallback, 65535)
 }
 
 export function stringFlag(args: ParsedArgs, name: string, fallback: string): string {
   return args.flags.get(name) ?? fallback
+}
+
+/** A comma-separated list flag; empty entries dropped. */
+export function listFlag(args: ParsedArgs, name: string, fallback: string): string[] {
+  return stringFlag(args, name, fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
 }

@@ -3,19 +3,21 @@ import { genesisBlock } from '../exec/genesis.js'
 import { ImportError } from '../exec/importChain.js'
 import { importFile } from '../node/importFile.js'
 import { ChainStore } from '../store/chainStore.js'
-import { type ParsedArgs, parseArgs, stringFlag } from './args.js'
+import { type ParsedArgs, UsageError, parseArgs, stringFlag } from './args.js'
 import { loadSpec } from './loadSpec.js'
 import { runNode } from './nodeCommand.js'
 
 const USAGE = `usage:
   sponge node   --chain <genesis.json|dev> --datadir <dir> [--import <chain.rlp>]
                 [--http.addr 127.0.0.1] [--http.port 8545] [--http.api eth,net,web3[,testing]]
-                [--authrpc.addr 127.0.0.1] [--authrpc.port 8551] [--authrpc.jwtsecret <file>]
+                [--http.vhosts localhost] [--http.corsdomain <origin,...>]
+                [--authrpc.addr 127.0.0.1] [--authrpc.port 8551] [--authrpc.jwtsecret <file>] [--authrpc.vhosts localhost]
                 [--workers <n>] [--miner.gaslimit <gas>] [--dev.period <s>] [--no-mining] [--txpool.size <n>]
                 [--rpc.maxbodysize <bytes>] [--rpc.batchlimit <n>] [--rpc.maxqueue <n>]
   sponge import --chain <genesis.json|dev> --datadir <dir> <chain.rlp>`
 
-async function main(args: ParsedArgs): Promise<number> {
+async function main(argv: string[]): Promise<number> {
+  const args: ParsedArgs = parseArgs(argv)
   if (args.flags.has('help') || args.command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     return args.command === undefined && !args.flags.has('help') ? 2 : 0
@@ -26,7 +28,7 @@ async function main(args: ParsedArgs): Promise<number> {
   switch (args.command) {
     case 'import': {
       const file = args.positional[0]
-      if (file === undefined) throw new Error('sponge import needs a chain file')
+      if (file === undefined || args.positional.length > 1) throw new UsageError('sponge import takes one chain file')
       const store = new ChainStore(datadir)
       try {
         await genesisBlock(spec, store)
@@ -39,17 +41,20 @@ async function main(args: ParsedArgs): Promise<number> {
     case 'node':
       return runNode(spec, datadir, args)
     default:
-      process.stderr.write(`unknown command ${args.command}\n${USAGE}\n`)
-      return 2
+      throw new UsageError(`unknown command ${args.command}`)
   }
 }
 
-main(parseArgs(process.argv.slice(2))).then(
+main(process.argv.slice(2)).then(
   (code) => {
     // Exit now: idle keep-alive client connections would otherwise hold uWS's loop open for seconds.
     process.exit(code)
   },
   (e: unknown) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n${USAGE}\n`)
+      process.exit(2)
+    }
     if (e instanceof ImportError) {
       process.stderr.write(`import stopped: ${e.message}\n`)
       process.exitCode = 1

@@ -4,21 +4,22 @@ import type { ChainSpec } from '../chain/spec.js'
 import { startNode } from '../node/node.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { defaultPoolSize } from '../workers/pool.js'
-import { type ParsedArgs, intFlag, stringFlag } from './args.js'
+import { type ParsedArgs, UsageError, intFlag, listFlag, portFlag, stringFlag } from './args.js'
 
 const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'testing']
 
-function parseApis(list: string): Namespace[] {
-  const apis = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+function parseApis(args: ParsedArgs): Namespace[] {
+  const apis = listFlag(args, 'http.api', 'eth,net,web3')
   for (const a of apis) {
-    if (!(KNOWN_APIS as readonly string[]).includes(a)) throw new Error(`--http.api: unknown namespace ${a}`)
+    if (!(KNOWN_APIS as readonly string[]).includes(a)) throw new UsageError(`--http.api: unknown namespace ${a}`)
   }
   return apis as Namespace[]
 }
 
-/** `sponge node`: runs until SIGINT/SIGTERM, then closes the servers, the pool and the store in that order. */
+/** `sponge node`: runs until SIGINT/SIGTERM, then stops accepting, finishes what it received, and closes. */
 export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs): Promise<number> {
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+  if (args.positional.length > 0) throw new UsageError(`sponge node takes no arguments, got ${args.positional.join(' ')}`)
   const importFile = args.flags.get('import')
   const isDev = stringFlag(args, 'chain', 'dev') === 'dev'
   const period = args.flags.get('dev.period')
@@ -27,13 +28,16 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     ...(importFile === undefined ? {} : { importFile }),
     http: {
       host: stringFlag(args, 'http.addr', '127.0.0.1'),
-      port: intFlag(args, 'http.port', 8545),
-      apis: parseApis(stringFlag(args, 'http.api', 'eth,net,web3')),
+      port: portFlag(args, 'http.port', 8545),
+      apis: parseApis(args),
+      vhosts: listFlag(args, 'http.vhosts', 'localhost'),
+      corsOrigins: listFlag(args, 'http.corsdomain', ''),
     },
     authrpc: {
       host: stringFlag(args, 'authrpc.addr', '127.0.0.1'),
-      port: intFlag(args, 'authrpc.port', 8551),
+      port: portFlag(args, 'authrpc.port', 8551),
       jwtSecretPath: stringFlag(args, 'authrpc.jwtsecret', join(datadir, 'jwt.hex')),
+      vhosts: listFlag(args, 'authrpc.vhosts', 'localhost'),
     },
     workers: intFlag(args, 'workers', defaultPoolSize()),
     maxQueue: intFlag(args, 'rpc.maxqueue', 1024),
@@ -57,7 +61,8 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
-  log('shutting down')
+  log('shutting down: finishing requests already received')
   await node.close()
+  log('stopped')
   return 0
 }

@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from '../cli/args.js'
+import { parseFlags } from '../cli/args.js'
 import { signJwt } from '../engine/jwt.js'
 import { runEest } from './eest.js'
 import { runRpcCompat } from './rpcCompat.js'
 
 // `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2]`: the project's own conformance runner.
-const args = parseArgs(['run', ...process.argv.slice(2)])
+const args = parseFlags(process.argv.slice(2), { suite: 'string', only: 'string', skip: 'string' })
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const dir = resolve(process.env.SPONGE_CONFORMANCE_DIR ?? resolve(root, '../shared/conformance'))
 if (!existsSync(dir)) {

@@ -100,6 +100,7 @@ async function fetchRaw(n: TestNode, hash: string): Promise<string> {
   const url = `http://127.0.0.1:${n.node.httpPort}`
   const res = await fetch(url, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_getTransactionReceipt', params: [hash] }),
   })
   return res.text()

@@ -15,7 +15,7 @@ const ZERO32 = `0x${'00'.repeat(32)}`
  * attributes, getPayload, newPayload, forkchoiceUpdated — on every newly pending transaction, or every `periodSeconds`.
  */
 export class DevDriver {
-  private running = false
+  private running: Promise<void> | undefined
   private again = false
   private timer: NodeJS.Timeout | undefined
   private stopped = false
@@ -41,18 +41,25 @@ export class DevDriver {
     if (this.timer !== undefined) clearInterval(this.timer)
   }
 
+  /** Settles when no block is being made (after stop(), none will be again). */
+  async idle(): Promise<void> {
+    while (this.running !== undefined) await this.running
+  }
+
   /** Coalesces triggers: one block at a time, and one more if transactions arrived meanwhile. */
   trigger(): void {
     if (this.stopped) return
-    if (this.running) {
+    if (this.running !== undefined) {
       this.again = true
       return
     }
-    this.running = true
-    this.produce()
-      .catch((e: unknown) => this.log(`dev block production failed: ${(e as Error).message}`))
+    this.running = this.produce()
+      .then(
+        () => {},
+        (e: unknown) => this.log(`dev block production failed: ${(e as Error).message}`),
+      )
       .finally(() => {
-        this.running = false
+        this.running = undefined
         if (this.again && !this.stopped) {
           this.again = false
           this.trigger()

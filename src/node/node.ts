@@ -17,9 +17,9 @@ import { importFile } from './importFile.js'
 export interface NodeOptions {
   datadir: string
   importFile?: string
-  http: { host: string; port: number; apis: Namespace[] }
+  http: { host: string; port: number; apis: Namespace[]; vhosts?: string[]; corsOrigins?: string[] }
   /** The authenticated Engine API endpoint; omitted, none is started. */
-  authrpc?: { host: string; port: number; jwtSecretPath: string }
+  authrpc?: { host: string; port: number; jwtSecretPath: string; vhosts?: string[] }
   workers: number
   maxQueue: number
   maxBodyBytes: number
@@ -30,6 +30,8 @@ export interface NodeOptions {
   dev?: { period?: number }
   log: (line: string) => void
   showProgress: boolean
+  /** How long close() lets requests already received finish before it closes the pool and store anyway. */
+  drainTimeoutMs?: number
 }
 
 export interface RunningNode {
@@ -37,8 +39,12 @@ export interface RunningNode {
   httpPort: number
   authPort: number | undefined
   devDriver: DevDriver | undefined
+  /** Stops accepting, lets received requests finish (bounded), then closes the pool and the store. */
   close(): Promise<void>
 }
+
+/** geth's defaults: host names a request may address besides IP literals. */
+const DEFAULT_VHOSTS = ['localhost']
 
 export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
 const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
@@ -76,32 +82,53 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const onInternalError = (method: string, e: unknown) =>
     opts.log(`internal error in ${method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
   const servers: HttpServer[] = []
-  const serve = (host: string, port: number, namespaces: readonly Namespace[], authorize?: (h: string) => boolean) => {
+  const serve = (
+    host: string,
+    port: number,
+    namespaces: readonly Namespace[],
+    access: { vhosts?: string[] | undefined; corsOrigins?: string[] | undefined },
+    authorize?: (h: string) => boolean,
+  ) => {
     const env: EnvelopeOptions = { maxBatch: opts.maxBatch, namespaces: new Set(namespaces), onInternalError }
     return startHttpServer({
       host,
       port,
       maxBodyBytes: opts.maxBodyBytes,
+      vhosts: access.vhosts ?? DEFAULT_VHOSTS,
+      corsOrigins: access.corsOrigins ?? [],
       ...(authorize === undefined ? {} : { authorize }),
       handle: (body) => handleBody(body, table, env, context),
     })
   }
   let devDriver: DevDriver | undefined
-  const close = async () => {
-    devDriver?.stop()
-    for (const s of servers) s.close()
-    await pool.close()
-    await store.close()
-  }
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      devDriver?.stop()
+      const drained = Promise.all(servers.map((s) => s.drain()))
+      const bound = opts.drainTimeoutMs ?? 10_000
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<'late'>((r) => {
+        timer = setTimeout(() => r('late'), bound)
+      })
+      if ((await Promise.race([drained, late])) === 'late') {
+        const left = servers.reduce((n, s) => n + s.inFlight, 0)
+        opts.log(`${left} requests still unanswered after ${bound} ms; closing anyway`)
+      }
+      clearTimeout(timer)
+      await devDriver?.idle()
+      await pool.close()
+      await store.close()
+    })())
   try {
-    const http = await serve(opts.http.host, opts.http.port, opts.http.apis)
+    const http = await serve(opts.http.host, opts.http.port, opts.http.apis, opts.http)
     servers.push(http)
     opts.log(`HTTP JSON-RPC on http://${opts.http.host}:${http.port} (${opts.http.apis.join(',')})`)
     let authPort: number | undefined
     if (opts.authrpc !== undefined) {
       const { secret, created } = loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
       if (created) opts.log(`created JWT secret ${opts.authrpc.jwtSecretPath}`)
-      const auth = await serve(opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, (h) => checkJwt(h, secret) === undefined)
+      const auth = await serve(opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, (h) => checkJwt(h, secret) === undefined)
       servers.push(auth)
       authPort = auth.port
       opts.log(`Engine API on http://${opts.authrpc.host}:${auth.port} (JWT ${opts.authrpc.jwtSecretPath})`)

@@ -1,10 +1,15 @@
-import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
-import { loadUws } from './uws.js'
+import { isIP } from 'node:net'
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { listenExclusive, loadUws } from './uws.js'
 
 export interface HttpServerOptions {
   host: string
   port: number
   maxBodyBytes: number
+  /** Host names a request may address (besides IP literals, always allowed, as geth); '*' allows any. */
+  vhosts: readonly string[]
+  /** Origins a browser page may read replies from (CORS); '*' allows any; empty sends no CORS headers. */
+  corsOrigins: readonly string[]
   /** Checked before the body is read; false answers 401 and no method runs. */
   authorize?: (authorizationHeader: string) => boolean
   /**
@@ -16,52 +21,112 @@ export interface HttpServerOptions {
 
 export interface HttpServer {
   port: number
-  close(): void
+  /** Requests received and not yet answered. */
+  readonly inFlight: number
+  /**
+   * Stops accepting: the listening socket closes and requests that arrive on open connections get 503. Resolves
+   * once every request received before is answered.
+   */
+  drain(): Promise<void>
 }
 
 const JSON_HEADER = 'application/json'
 const OK = '200 OK'
 const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}'
+/** geth's accepted request content types (parameters such as charset allowed). */
+const JSON_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
+
+function isJsonContentType(header: string): boolean {
+  const semi = header.indexOf(';')
+  return JSON_CONTENT_TYPES.has((semi < 0 ? header : header.slice(0, semi)).trim().toLowerCase())
+}
+
+/** geth's virtual-host rule: no Host (not a browser), an IP literal, or a listed name. */
+export function hostAllowed(host: string, vhosts: readonly string[]): boolean {
+  if (host === '') return true
+  let name = host
+  if (name.startsWith('[')) name = name.slice(1, name.indexOf(']'))
+  else if (name.split(':').length === 2) name = name.slice(0, name.indexOf(':'))
+  if (isIP(name) !== 0) return true
+  return vhosts.includes('*') || vhosts.includes(name.toLowerCase())
+}
 
 /** A JSON-RPC over HTTP server on uWebSockets.js: POST bodies in, replies out, with a body size limit. */
 export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const uws = loadUws()
   const app: TemplatedApp = uws.App()
+  const vhosts = opts.vhosts.map((h) => h.toLowerCase())
+  let inFlight = 0
+  let draining = false
+  let drained: (() => void) | undefined
 
   const tooLarge = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body too large: limit ${opts.maxBodyBytes} bytes"}}`
 
+  interface State {
+    done: boolean
+    origin: string
+  }
+  const corsOrigin = (origin: string): string | undefined => {
+    if (origin === '' || opts.corsOrigins.length === 0) return undefined
+    if (opts.corsOrigins.includes('*')) return '*'
+    return opts.corsOrigins.includes(origin) ? origin : undefined
+  }
+  const finish = (state: State) => {
+    if (state.done) return false
+    state.done = true
+    inFlight--
+    if (draining && inFlight === 0) drained?.()
+    return true
+  }
   // `done` is set once a reply is sent or the client went away: nothing may touch `res` after that.
-  const write = (res: HttpResponse, status: string, body: Uint8Array | string) => {
+  const write = (res: HttpResponse, state: State, status: string, body: Uint8Array | string, type = JSON_HEADER) => {
     if (status !== OK) res.writeStatus(status)
-    res.writeHeader('Content-Type', JSON_HEADER).end(body)
+    const allowed = corsOrigin(state.origin)
+    if (allowed !== undefined) res.writeHeader('Access-Control-Allow-Origin', allowed).writeHeader('Vary', 'Origin')
+    if (draining) res.writeHeader('Connection', 'close')
+    res.writeHeader('Content-Type', type).end(body)
   }
   /** From inside a uWS callback, which uWS corks itself. */
-  const reply = (res: HttpResponse, state: { done: boolean }, status: string, body: Uint8Array | string) => {
-    if (state.done) return
-    state.done = true
-    write(res, status, body)
+  const reply = (res: HttpResponse, state: State, status: string, body: Uint8Array | string, type?: string) => {
+    if (finish(state)) write(res, state, status, body, type)
   }
   /** From a later turn (a promised answer): cork, so the status, headers and body leave in one send. */
-  const replyLater = (res: HttpResponse, state: { done: boolean }, status: string, body: Uint8Array | string) => {
-    if (state.done) return
-    state.done = true
-    res.cork(() => write(res, status, body))
+  const replyLater = (res: HttpResponse, state: State, status: string, body: Uint8Array | string) => {
+    if (finish(state)) res.cork(() => write(res, state, status, body))
+  }
+
+  /** The checks geth makes before reading a body; false when a refusal was sent. */
+  const admit = (res: HttpResponse, req: HttpRequest, state: State): boolean => {
+    if (draining) {
+      reply(res, state, '503 Service Unavailable', 'shutting down', 'text/plain')
+      return false
+    }
+    if (!hostAllowed(req.getHeader('host'), vhosts)) {
+      reply(res, state, '403 Forbidden', 'invalid host specified', 'text/plain')
+      return false
+    }
+    if (!isJsonContentType(req.getHeader('content-type'))) {
+      reply(res, state, '415 Unsupported Media Type', 'invalid content type, only application/json is supported', 'text/plain')
+      return false
+    }
+    if (opts.authorize !== undefined && !opts.authorize(req.getHeader('authorization'))) {
+      reply(res, state, '401 Unauthorized', '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"unauthorized"}}')
+      return false
+    }
+    if (Number(req.getHeader('content-length') || '0') > opts.maxBodyBytes) {
+      reply(res, state, '413 Payload Too Large', tooLarge)
+      return false
+    }
+    return true
   }
 
   app.post('/*', (res, req) => {
-    const state = { done: false }
+    inFlight++
+    const state: State = { done: false, origin: req.getHeader('origin') }
     res.onAborted(() => {
-      state.done = true
+      finish(state)
     })
-    if (opts.authorize !== undefined && !opts.authorize(req.getHeader('authorization'))) {
-      reply(res, state, '401 Unauthorized', '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"unauthorized"}}')
-      return
-    }
-    const declared = Number(req.getHeader('content-length') || '0')
-    if (declared > opts.maxBodyBytes) {
-      reply(res, state, '413 Payload Too Large', tooLarge)
-      return
-    }
+    if (!admit(res, req, state)) return
     let parts: Buffer[] | undefined
     let size = 0
     res.onData((ab, isLast) => {
@@ -90,20 +155,47 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     })
   })
 
+  // CORS preflight: allowed origins learn what they may send; others get no CORS headers (the browser refuses).
+  app.options('/*', (res, req) => {
+    const allowed = corsOrigin(req.getHeader('origin'))
+    const wanted = req.getHeader('access-control-request-headers')
+    res.writeStatus('204 No Content')
+    if (allowed !== undefined) {
+      res
+        .writeHeader('Access-Control-Allow-Origin', allowed)
+        .writeHeader('Vary', 'Origin')
+        .writeHeader('Access-Control-Allow-Methods', 'POST, GET')
+        .writeHeader('Access-Control-Allow-Headers', wanted === '' ? 'content-type' : wanted)
+        .writeHeader('Access-Control-Max-Age', '600')
+    }
+    res.end()
+  })
+
   app.any('/*', (res) => {
     res.writeStatus('405 Method Not Allowed').writeHeader('Allow', 'POST').end('JSON-RPC over HTTP: use POST')
   })
 
   return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (socket: us_listen_socket | false) => {
+    listenExclusive(app, opts.host, opts.port, (socket: us_listen_socket | false) => {
       if (socket === false) {
-        reject(new Error(`cannot listen on ${opts.host}:${opts.port}`))
+        reject(new Error(`cannot listen on ${opts.host}:${opts.port}: the address is in use or not available`))
         return
       }
+      const done = new Promise<void>((r) => {
+        drained = r
+      })
       resolve({
         port: uws.us_socket_local_port(socket),
-        close: () => {
-          uws.us_listen_socket_close(socket)
+        get inFlight() {
+          return inFlight
+        },
+        drain: () => {
+          if (!draining) {
+            draining = true
+            uws.us_listen_socket_close(socket)
+            if (inFlight === 0) drained?.()
+          }
+          return done
         },
       })
     })

@@ -18,3 +18,12 @@ export function loadUws(): Uws {
     throw new Error(`uWebSockets.js native binary did not load (${file}): ${(e as Error).message}`)
   }
 }
+
+type ListenCallback = (socket: import('uWebSockets.js').us_listen_socket | false) => void
+/** LIBUS_LISTEN_EXCLUSIVE_PORT: without it uWS binds with SO_REUSEPORT, and a second process would share the port. */
+const EXCLUSIVE_PORT = 1
+
+/** app.listen(host, port, options, cb): served by the binary, missing from its type declarations. */
+export function listenExclusive(app: import('uWebSockets.js').TemplatedApp, host: string, port: number, cb: ListenCallback): void {
+  ;(app.listen as unknown as (this: typeof app, h: string, p: number, o: number, c: ListenCallback) => void).call(app, host, port, EXCLUSIVE_PORT, cb)
+}

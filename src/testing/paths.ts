@@ -11,3 +11,6 @@ export const RPC_COMPAT_DIR = join(CONFORMANCE_DIR, 'rpc-compat')
 export function tempDatadir(label: string): string {
   return mkdtempSync(join(tmpdir(), `sponge-${label}-`))
 }
+
+/** The built command line (tests run from src/, the node they spawn is the build in dist/). */
+export const BUILT_CLI = join(REPO_ROOT, 'dist/cli/main.js')

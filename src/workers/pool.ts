@@ -43,8 +43,9 @@ export class WorkerPool {
     return this.piscina.queueSize
   }
 
+  /** Lets running and queued tasks finish, then stops the threads. */
   close(): Promise<void> {
-    return this.piscina.destroy()
+    return this.piscina.close()
   }
 }
 
