@@ -91,7 +91,7 @@ const store = new ChainStore(datadir)
 await genesisBlock(spec, store)
 await importChain(spec, store, blocks)
 const txHash = blocks[0]!.transactions[0]!.hash()
-const pool = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { threads: 1, maxQueue: 1000 })
+const pool = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'bench', threads: 1, maxInFlight: 1000 })
 await pool.run({ op: 'ping' })
 bench.add('LMDB: receipt read in-thread, as served (views of LMDB\'s buffer)', () => store.receiptJsonView(txHash))
 bench.add('LMDB: receipt read in-thread, copying each value out', () => {

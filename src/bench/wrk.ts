@@ -11,7 +11,27 @@ export interface WrkResult {
   errors: number
   /** CPU seconds the generator used per wall second (1.0 = a whole core). */
   generatorCpu: number
+  /** With a counting script: JSON-RPC results and -32005 refusals in the replies, per second. */
+  resultsPerSec?: number
+  refusedPerSec?: number
 }
+
+// Counts, in every reply, the calls answered with a result and those refused with -32005 (goodput under overload).
+const COUNTING = `local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) results = 0; refused = 0 end
+function response(status, headers, body)
+  local _, r = string.gsub(body, '"result":', '')
+  local _, e = string.gsub(body, '"code":%-32005', '')
+  results = results + r
+  refused = refused + e
+end
+function done(summary, latency, requests)
+  local r, e = 0, 0
+  for _, t in ipairs(threads) do r = r + t:get("results"); e = e + t:get("refused") end
+  io.write(string.format("COUNTED results=%d refused=%d\\n", r, e))
+end
+`
 
 /** wrk from Debian's packages: installed on first use when missing (root), else a clear error. */
 export function ensureWrk(): string {
@@ -25,13 +45,13 @@ export function ensureWrk(): string {
   }
 }
 
-/** A wrk Lua script that POSTs `bodies` round-robin, one per request. */
-export function writeBodiesScript(dir: string, name: string, bodies: string[]): string {
+/** A wrk Lua script that POSTs `bodies` round-robin, one per request; `count` adds the result/refusal counters. */
+export function writeBodiesScript(dir: string, name: string, bodies: string[], count = false): string {
   const file = join(dir, `${name}.lua`)
   const list = bodies.map((b) => `[==[${b}]==]`).join(',\n')
   writeFileSync(
     file,
-    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal bodies = {\n${list}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #bodies then i = 1 end\n  return wrk.format(nil, nil, nil, bodies[i])\nend\n`,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal bodies = {\n${list}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #bodies then i = 1 end\n  return wrk.format(nil, nil, nil, bodies[i])\nend\n${count ? COUNTING : ''}`,
   )
   return file
 }
@@ -68,7 +88,9 @@ export async function runWrk(wrk: string, url: string, script: string, connectio
   const errors =
     Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
     (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
+  const counted = /COUNTED results=(\d+) refused=(\d+)/.exec(out)
   return {
+    ...(counted === null ? {} : { resultsPerSec: Number(counted[1]) / seconds, refusedPerSec: Number(counted[2]) / seconds }),
     requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     p50ms: pct('50'),
     p90ms: pct('90'),

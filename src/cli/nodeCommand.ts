@@ -40,6 +40,7 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
       vhosts: listFlag(args, 'authrpc.vhosts', 'localhost'),
     },
     workers: intFlag(args, 'workers', defaultPoolSize()),
+    engineWorkers: intFlag(args, 'workers.engine', 1),
     maxQueue: intFlag(args, 'rpc.maxqueue', 1024),
     maxBodyBytes: intFlag(args, 'rpc.maxbodysize', 5 * 1024 * 1024),
     maxBatch: intFlag(args, 'rpc.batchlimit', 1000),

@@ -3,18 +3,13 @@ import type { ChainSpec } from '../chain/spec.js'
 import type { BuildInput, BuiltPayload } from '../exec/builder.js'
 import type { PayloadStatus } from '../exec/payloadImport.js'
 import type { ForkName } from '../chain/forks.js'
-import {
-  InvalidParamsError,
-  InvalidPayloadAttributesError,
-  UnknownPayloadError,
-  UnsupportedForkError,
-} from '../rpc/errors.js'
+import { EngineError } from './errors.js'
 import type { ExecutionPayloadV3, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
-import type { WorkerPool } from '../workers/pool.js'
+import type { Lanes } from '../workers/pool.js'
 import { BuildTable } from './buildTable.js'
 import { type ForkchoiceState, applyForkchoice } from './forkchoice.js'
 import { payloadIdOf } from './payloadId.js'
@@ -55,7 +50,7 @@ export class EngineService {
     private readonly spec: ChainSpec,
     private readonly store: ChainStore,
     private readonly chain: ChainReader,
-    private readonly pool: WorkerPool,
+    private readonly lanes: Lanes,
     private readonly txPool: TxPool,
     private readonly opts: EngineOptions,
   ) {}
@@ -77,9 +72,9 @@ export class EngineService {
     executionRequests: string[],
   ): Promise<PayloadStatus> {
     const reason = checkExecutionRequests(executionRequests.map(hexToBytes))
-    if (reason !== undefined) throw new InvalidParamsError(reason)
-    if (!this.isActive('prague', BigInt(payload.blockNumber), BigInt(payload.timestamp))) throw new UnsupportedForkError()
-    const status = await this.pool.run({
+    if (reason !== undefined) throw new EngineError('invalidParams', reason)
+    if (!this.isActive('prague', BigInt(payload.blockNumber), BigInt(payload.timestamp))) throw new EngineError('unsupportedFork', 'Unsupported fork')
+    const status = await this.lanes.engine.run({
       op: 'newPayload',
       input: { payload, versionedHashes, parentBeaconBlockRoot, executionRequests },
     })
@@ -106,15 +101,15 @@ export class EngineService {
     const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
     if (attrs === undefined || attrs === null) return { payloadStatus, payloadId: null }
     if (attrs.withdrawals === undefined || attrs.parentBeaconBlockRoot === undefined) {
-      throw new InvalidParamsError('payload attributes V3 need withdrawals and parentBeaconBlockRoot')
+      throw new EngineError('invalidParams', 'payload attributes V3 need withdrawals and parentBeaconBlockRoot')
     }
     const head = this.chain.byHash(hexToBytes(state.headBlockHash))!
     const headTime = this.headerTime(head.hash)
     const timestamp = BigInt(attrs.timestamp)
     if (timestamp <= headTime) {
-      throw new InvalidPayloadAttributesError(`timestamp ${timestamp} is not after the head's ${headTime}`)
+      throw new EngineError('invalidPayloadAttributes', `timestamp ${timestamp} is not after the head's ${headTime}`)
     }
-    if (!this.isActive('cancun', head.number + 1n, timestamp)) throw new UnsupportedForkError()
+    if (!this.isActive('cancun', head.number + 1n, timestamp)) throw new EngineError('unsupportedFork', 'Unsupported fork')
     const payloadId = payloadIdOf(state.headBlockHash, attrs as unknown as Record<string, unknown>, version)
     if (!this.builds.has(payloadId)) {
       this.builds.set(
@@ -137,8 +132,10 @@ export class EngineService {
     return { payloadStatus, payloadId }
   }
 
+  /** Builds for the consensus client run in the engine lane; testing_buildBlockV1 is public work. */
   private async build(input: BuildInput): Promise<BuiltPayload> {
-    const built = await this.pool.run({ op: 'build', input })
+    const lane = input.persist ? this.lanes.engine : this.lanes.public
+    const built = await lane.run({ op: 'build', input })
     if (input.persist) this.store.refreshSnapshot()
     return built
   }
@@ -161,13 +158,13 @@ export class EngineService {
    */
   async getPayload(id: string, version: 1 | 4 | 5): Promise<Record<string, unknown>> {
     const pending = this.builds.get(id)
-    if (pending === undefined) throw new UnknownPayloadError()
+    if (pending === undefined) throw new EngineError('unknownPayload', 'Unknown payload')
     let built: BuiltPayload
     try {
       built = await pending
     } catch (e) {
       this.opts.log(`payload ${id} failed to build: ${(e as Error).message}`)
-      throw new UnknownPayloadError()
+      throw new EngineError('unknownPayload', 'Unknown payload')
     }
     const number = BigInt(built.blockNumber)
     const time = BigInt(built.timestamp)
@@ -177,7 +174,7 @@ export class EngineService {
         : version === 4
           ? this.isActive('prague', number, time) && !this.isActive('osaka', number, time)
           : this.isActive('osaka', number, time)
-    if (!fits) throw new UnsupportedForkError()
+    if (!fits) throw new EngineError('unsupportedFork', 'Unsupported fork')
     if (version === 1) {
       const { withdrawals: _w, blobGasUsed: _b, excessBlobGas: _e, ...v1 } = built.executionPayload
       return v1
@@ -199,13 +196,13 @@ export class EngineService {
     extraData: string | null | undefined,
   ): Promise<Record<string, unknown>> {
     const parent = this.chain.byHash(hexToBytes(parentHash))
-    if (parent === undefined) throw new InvalidParamsError(`unknown parent block ${parentHash}`)
+    if (parent === undefined) throw new EngineError('invalidParams', `unknown parent block ${parentHash}`)
     if (extraData !== undefined && extraData !== null && extraData.length > 66) {
-      throw new InvalidParamsError('extraData longer than 32 bytes')
+      throw new EngineError('invalidParams', 'extraData longer than 32 bytes')
     }
     const parentTime = this.headerTime(parent.hash)
     const timestamp = attrs.timestamp ?? toQuantity(parentTime + 12n)
-    if (BigInt(timestamp) <= parentTime) throw new InvalidParamsError('timestamp must be after the parent\'s')
+    if (BigInt(timestamp) <= parentTime) throw new EngineError('invalidParams', 'timestamp must be after the parent\'s')
     const number = parent.number + 1n
     const time = BigInt(timestamp)
     const built = await this.build({
@@ -227,7 +224,7 @@ export class EngineService {
   /** eth_sendRawTransaction: validated in the pool against the head, then admitted. Returns the hash. */
   async submitTransaction(raw: Uint8Array): Promise<string> {
     const head = this.chain.head()
-    const v = await this.pool.run({ op: 'validateTx', raw, headHash: head.hash })
+    const v = await this.lanes.public.run({ op: 'validateTx', raw, headHash: head.hash })
     this.txPool.add(
       {
         hash: v.hash,

@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import { InvalidForkchoiceStateError } from '../rpc/errors.js'
+import { EngineError } from './errors.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { equalBytes, hexToBytes } from '../util/hex.js'
 
@@ -63,7 +63,7 @@ export function applyForkchoice(store: ChainStore, fc: ForkchoiceState): Forkcho
   for (const label of ['safe', 'finalized'] as const) {
     const value = label === 'safe' ? fc.safeBlockHash : fc.finalizedBlockHash
     if (value === ZERO_HASH) continue
-    if (!onNewChain(value)) throw new InvalidForkchoiceStateError(`${label} block ${value} is not an ancestor of the head`)
+    if (!onNewChain(value)) throw new EngineError('invalidForkchoiceState', `${label} block ${value} is not an ancestor of the head`)
     labels[label] = hexToBytes(value)
   }
   const oldHead = store.getLabel('head')!

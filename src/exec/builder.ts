@@ -16,7 +16,8 @@ import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
 import type { BlockExecutor } from './executor.js'
 import { nextGasLimit } from './gasLimit.js'
-import { TxRejectedError, checkTxAgainstState } from './txChecks.js'
+import { TxRejectedError, UnknownParentError } from './errors.js'
+import { checkTxAgainstState } from './txChecks.js'
 
 export interface BuildWithdrawal {
   index: string
@@ -58,7 +59,6 @@ export interface BuiltPayload {
   executionRequests: string[]
 }
 
-export class UnknownParentError extends Error {}
 
 /** BlockBuilder's state that appendTransaction advances in its place. */
 interface BuilderInternals {

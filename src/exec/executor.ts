@@ -10,7 +10,8 @@ import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
 import { AncestorView } from './ancestors.js'
 import { primeRootCache } from './blockRoots.js'
-import { InvalidBlockError, validateHeaderAgainstParent } from './headerValidation.js'
+import { InvalidBlockError, StateUnavailableError } from './errors.js'
+import { validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
 import { checkRequestContractsExist, enforceCheckedSystemCalls } from './systemCalls.js'
 
@@ -104,10 +105,6 @@ export class BlockExecutor {
   }
 }
 
-/** The state a block runs on is not in the store (damaged, pruned, or a bug): retrying may succeed. */
-export class StateUnavailableError extends Error {
-  override readonly name = 'StateUnavailableError'
-}
 
 /**
  * Only consensus failures make a block invalid: our own checks (InvalidBlockError) and EthereumJS's verdicts, which

@@ -1,9 +1,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { ChainSpec } from '../chain/spec.js'
 
-export class InvalidBlockError extends Error {
-  override readonly name = 'InvalidBlockError'
-}
+import { InvalidBlockError } from './errors.js'
 
 /**
  * Consensus checks of a header against its parent that EthereumJS's runBlock leaves to the blockchain: number,

@@ -6,7 +6,7 @@ import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 import { BlockExecutor } from './executor.js'
-import { InvalidBlockError } from './headerValidation.js'
+import { InvalidBlockError } from './errors.js'
 
 export interface ImportProgress {
   (done: number, total: number, block: Block): void

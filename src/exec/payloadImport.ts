@@ -11,7 +11,7 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { primeRootCache, withdrawalsRoot } from './blockRoots.js'
 import type { BlockExecutor } from './executor.js'
 import { orderedTrieRoot } from './orderedTrie.js'
-import { InvalidBlockError } from './headerValidation.js'
+import { InvalidBlockError } from './errors.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED'
 

@@ -1,7 +1,7 @@
 import { Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { hexToBytes } from '../util/hex.js'
-import { InvalidBlockError } from './headerValidation.js'
+import { InvalidBlockError } from './errors.js'
 
 const SYSTEM_ADDRESS = '0xfffffffffffffffffffffffffffffffffffffffe'
 /** EIP-7002 and EIP-7251 request contracts: their end-of-block system calls are checked (prague.md, EIP-7685). */

@@ -1,12 +1,8 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { type Account, toChecksumAddress } from '@ethereumjs/util'
+import { TxRejectedError } from './errors.js'
 import { maxFeeOf } from './fees.js'
-
-/** A transaction that cannot be applied on some state, with geth's conventional message. */
-export class TxRejectedError extends Error {
-  override readonly name = 'TxRejectedError'
-}
 
 
 /** gas * fee cap + value (+ blob gas * blob fee cap): what the sender must hold, as geth checks it. */

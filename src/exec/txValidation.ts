@@ -6,7 +6,8 @@ import { transactionJson } from '../codecs/transaction.js'
 import { bytesToHex } from '../util/hex.js'
 import type { StateReader } from '../workers/stateReader.js'
 import { effectiveTipAt, maxFeeOf } from './fees.js'
-import { TxRejectedError, checkTxAgainstState } from './txChecks.js'
+import { TxRejectedError } from './errors.js'
+import { checkTxAgainstState } from './txChecks.js'
 
 /** What the pool needs to know of a transaction that passed validation. */
 export interface ValidatedTx {

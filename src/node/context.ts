@@ -10,6 +10,7 @@ export interface NodeContext {
   spec: ChainSpec
   store: ChainStore
   chain: ChainReader
+  /** The worker pool lane of the endpoint serving the request: public, or the engine's on the auth port. */
   pool: WorkerPool
   engine: EngineService
   txPool: TxPool

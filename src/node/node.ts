@@ -9,7 +9,7 @@ import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { TxPool } from '../txpool/txPool.js'
-import { WorkerPool } from '../workers/pool.js'
+import { type Lanes, WorkerPool } from '../workers/pool.js'
 import type { NodeContext } from './context.js'
 import { DevDriver } from './devDriver.js'
 import { importFile } from './importFile.js'
@@ -20,7 +20,11 @@ export interface NodeOptions {
   http: { host: string; port: number; apis: Namespace[]; vhosts?: string[]; corsOrigins?: string[] }
   /** The authenticated Engine API endpoint; omitted, none is started. */
   authrpc?: { host: string; port: number; jwtSecretPath: string; vhosts?: string[] }
+  /** Worker threads of the public lane (state reads, testing builds, transaction validation). */
   workers: number
+  /** Worker threads reserved for the Engine API (newPayload, payload builds, the auth port's reads). */
+  engineWorkers?: number
+  /** Public calls admitted to the pool and not yet answered, at most; past it, -32005 at once. */
   maxQueue: number
   maxBodyBytes: number
   maxBatch: number
@@ -57,22 +61,24 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const store = new ChainStore(opts.datadir)
   const genesis = await genesisBlock(spec, store)
   if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
-  const pool = new WorkerPool(
-    { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) },
-    { threads: opts.workers, maxQueue: opts.maxQueue },
-  )
+  const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
+  const lanes: Lanes = {
+    engine: new WorkerPool(init, { name: 'engine', threads: opts.engineWorkers ?? 1 }),
+    public: new WorkerPool(init, { name: 'public', threads: opts.workers, maxInFlight: opts.maxQueue }),
+  }
   const chain = new ChainReader(store)
   const txPool = new TxPool({ maxSize: opts.txPoolSize, priceBumpPercent: 10 })
-  const engine = new EngineService(spec, store, chain, pool, txPool, {
+  const engine = new EngineService(spec, store, chain, lanes, txPool, {
     gasLimitTarget: opts.minerGasLimit,
     extraData: EXTRA_DATA,
     log: opts.log,
   })
+  // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
     spec,
     store,
     chain,
-    pool,
+    pool: lanes.public,
     engine,
     txPool,
     genesisHash: genesis.hash(),
@@ -87,17 +93,24 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     port: number,
     namespaces: readonly Namespace[],
     access: { vhosts?: string[] | undefined; corsOrigins?: string[] | undefined },
+    ctx: NodeContext,
     authorize?: (h: string) => boolean,
   ) => {
-    const env: EnvelopeOptions = { maxBatch: opts.maxBatch, namespaces: new Set(namespaces), onInternalError }
+    const env: EnvelopeOptions = {
+      maxBatch: opts.maxBatch,
+      namespaces: new Set(namespaces),
+      onInternalError,
+      canAdmit: (calls) => ctx.pool.canAdmit(calls),
+    }
     return startHttpServer({
       host,
       port,
       maxBodyBytes: opts.maxBodyBytes,
       vhosts: access.vhosts ?? DEFAULT_VHOSTS,
+      overloaded: () => ctx.pool.saturated,
       corsOrigins: access.corsOrigins ?? [],
       ...(authorize === undefined ? {} : { authorize }),
-      handle: (body) => handleBody(body, table, env, context),
+      handle: (body) => handleBody(body, table, env, ctx),
     })
   }
   let devDriver: DevDriver | undefined
@@ -117,18 +130,21 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       }
       clearTimeout(timer)
       await devDriver?.idle()
-      await pool.close()
+      await Promise.all([lanes.engine.close(), lanes.public.close()])
       await store.close()
     })())
   try {
-    const http = await serve(opts.http.host, opts.http.port, opts.http.apis, opts.http)
+    const http = await serve(opts.http.host, opts.http.port, opts.http.apis, opts.http, context)
     servers.push(http)
     opts.log(`HTTP JSON-RPC on http://${opts.http.host}:${http.port} (${opts.http.apis.join(',')})`)
     let authPort: number | undefined
     if (opts.authrpc !== undefined) {
       const { secret, created } = loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
       if (created) opts.log(`created JWT secret ${opts.authrpc.jwtSecretPath}`)
-      const auth = await serve(opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, (h) => checkJwt(h, secret) === undefined)
+      const authContext: NodeContext = { ...context, pool: lanes.engine }
+      const auth = await serve(opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, authContext, (h) =>
+        checkJwt(h, secret) === undefined,
+      )
       servers.push(auth)
       authPort = auth.port
       opts.log(`Engine API on http://${opts.authrpc.host}:${auth.port} (JWT ${opts.authrpc.jwtSecretPath})`)

@@ -4,17 +4,24 @@ import {
   InternalError,
   InvalidParamsError,
   InvalidRequestError,
+  LimitExceededError,
   MethodNotFoundError,
   ParseError,
   RpcError,
 } from './errors.js'
 import type { MethodTable, Namespace } from './methodTable.js'
 import { RawJson, type Reply } from './reply.js'
+import { toRpcError } from './errorMap.js'
 import { rawIds } from './rawIds.js'
 import { ReplyWriter } from './replyWriter.js'
 
 export interface EnvelopeOptions {
   maxBatch: number
+  /**
+   * Admission to this endpoint's worker lane, asked once per body for all its pool methods together: when they do
+   * not fit, each is answered -32005 at once, before validation, so that refusing costs next to nothing.
+   */
+  canAdmit?: (calls: number) => boolean
   /** Namespaces served on this endpoint; other methods answer -32601 as if they did not exist. */
   namespaces: ReadonlySet<Namespace>
   onInternalError?: (method: string, e: unknown) => void
@@ -77,7 +84,8 @@ function isValidId(id: unknown): id is string | number | null {
 type Outcome = boolean | Promise<Buffer | undefined>
 
 function writeFailure(w: ReplyWriter, id: Id, e: unknown, name: string, opts: EnvelopeOptions): void {
-  if (e instanceof RpcError) return writeError(w, id, e)
+  const known = toRpcError(e)
+  if (known !== undefined) return writeError(w, id, known)
   opts.onInternalError?.(name, e)
   writeError(w, id, new InternalError(e instanceof Error ? e.message : 'Internal error'))
 }
@@ -104,6 +112,7 @@ function handleOne(
   opts: EnvelopeOptions,
   ctx: NodeContext,
   rawIdText: () => string | undefined,
+  refusePool: boolean,
 ): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     writeError(w, null, new InvalidRequestError('invalid request'))
@@ -128,6 +137,7 @@ function handleOne(
   try {
     const def = table.get(name)
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
+    if (refusePool && def.runsIn === 'pool') throw OVERLOADED
     const params = req.params === undefined || req.params === null ? [] : req.params
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
     const checked = def.validate(params)
@@ -183,7 +193,8 @@ export function handleBody(
     return w.view()
   }
   if (!Array.isArray(parsed)) {
-    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0])
+    const refuse = opts.canAdmit !== undefined && poolCalls([parsed], table) > 0 && !opts.canAdmit(1)
+    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], refuse)
     return out === true ? w.view() : out === false ? undefined : out
   }
   if (parsed.length === 0) {
@@ -195,8 +206,23 @@ export function handleBody(
     return w.view()
   }
   let ids: (string | undefined)[] | undefined
-  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i])
+  const calls = opts.canAdmit === undefined ? 0 : poolCalls(parsed, table)
+  const refuse = calls > 0 && !opts.canAdmit!(calls)
+  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], refuse)
 }
+
+/** How many requests of a body name a method that runs in the pool. */
+function poolCalls(items: unknown[], table: MethodTable): number {
+  let n = 0
+  for (const item of items) {
+    const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined
+    if (typeof method === 'string' && table.get(method)?.runsIn === 'pool') n++
+  }
+  return n
+}
+
+/** One instance: thrown for every refused call of a flood, it must not cost a stack trace each time. */
+const OVERLOADED = new LimitExceededError()
 
 /**
  * While every answer is synchronous they are written one after another into `w`. From the first promised answer
@@ -209,6 +235,7 @@ function handleBatch(
   opts: EnvelopeOptions,
   ctx: NodeContext,
   rawIdText: (index: number) => string | undefined,
+  refusePool: boolean,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   w.str('[')
   let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
@@ -217,13 +244,13 @@ function handleBatch(
     const idText = () => rawIdText(index)
     if (parts !== undefined) {
       w.reset()
-      const out = handleOne(item, w, table, opts, ctx, idText)
+      const out = handleOne(item, w, table, opts, ctx, idText, refusePool)
       parts.push(out === true ? w.copy() : out === false ? undefined : out)
       continue
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx, idText)
+    const out = handleOne(item, w, table, opts, ctx, idText, refusePool)
     if (out === true) {
       written++
     } else {

@@ -10,6 +10,11 @@ export interface HttpServerOptions {
   vhosts: readonly string[]
   /** Origins a browser page may read replies from (CORS); '*' allows any; empty sends no CORS headers. */
   corsOrigins: readonly string[]
+  /**
+   * Checked before the body is read: true answers 503 at once. Parsing a body only to refuse its calls costs more
+   * than serving cheap ones, and clients under a flood retry at once: refusals must cost next to nothing.
+   */
+  overloaded?: () => boolean
   /** Checked before the body is read; false answers 401 and no method runs. */
   authorize?: (authorizationHeader: string) => boolean
   /**
@@ -99,6 +104,10 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const admit = (res: HttpResponse, req: HttpRequest, state: State): boolean => {
     if (draining) {
       reply(res, state, '503 Service Unavailable', 'shutting down', 'text/plain')
+      return false
+    }
+    if (opts.overloaded?.() === true) {
+      reply(res, state, '503 Service Unavailable', 'overloaded, try again later', 'text/plain')
       return false
     }
     if (!hostAllowed(req.getHeader('host'), vhosts)) {

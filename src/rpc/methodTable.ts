@@ -4,8 +4,12 @@ import type { Reply } from './reply.js'
 
 export type Namespace = 'eth' | 'net' | 'web3' | 'engine' | 'testing'
 
+/** Where a method's work runs: on the serving thread (store lookups), or in the endpoint's worker pool lane. */
+export type RunsIn = 'thread' | 'pool'
+
 export interface MethodDef {
   namespace: Namespace
+  runsIn: RunsIn
   validate(input: unknown): IValidation<unknown>
   handle(params: never, ctx: NodeContext): Reply | Promise<Reply>
 }
@@ -15,8 +19,9 @@ export function method<P>(
   namespace: Namespace,
   validate: (input: unknown) => IValidation<P>,
   handle: (params: P, ctx: NodeContext) => Reply | Promise<Reply>,
+  runsIn: RunsIn = 'thread',
 ): MethodDef {
-  return { namespace, validate, handle: handle as MethodDef['handle'] }
+  return { namespace, runsIn, validate, handle: handle as MethodDef['handle'] }
 }
 
 export type MethodTable = ReadonlyMap<string, MethodDef>

@@ -1,4 +1,4 @@
-import { UnknownBlockError } from '../rpc/errors.js'
+import { BlockNotFoundError } from './errors.js'
 import { hexToBytes } from '../util/hex.js'
 import type { ChainStore } from './chainStore.js'
 
@@ -29,14 +29,14 @@ export class ChainReader {
     return this.head().number
   }
 
-  /** undefined when no such block; throws UnknownBlockError for safe/finalized before they are known. */
+  /** undefined when no such block; throws BlockNotFoundError for safe/finalized before they are known. */
   resolve(sel: BlockSelector): BlockRef | undefined {
     if (typeof sel === 'object') {
       if ('blockHash' in sel) {
         const ref = this.byHash(hexToBytes(sel.blockHash))
-        if (ref === undefined) throw new UnknownBlockError(`block ${sel.blockHash} not found`)
+        if (ref === undefined) throw new BlockNotFoundError(`block ${sel.blockHash} not found`)
         if (sel.requireCanonical === true && !this.isCanonical(ref)) {
-          throw new UnknownBlockError(`block ${sel.blockHash} is not canonical`)
+          throw new BlockNotFoundError(`block ${sel.blockHash} is not canonical`)
         }
         return ref
       }
@@ -51,7 +51,7 @@ export class ChainReader {
       case 'safe':
       case 'finalized': {
         const hash = this.store.getLabel(sel)
-        if (hash === undefined) throw new UnknownBlockError(`${sel} block not found`)
+        if (hash === undefined) throw new BlockNotFoundError(`${sel} block not found`)
         return { hash, number: this.store.getNumber(hash)! }
       }
     }

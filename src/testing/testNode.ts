@@ -39,7 +39,7 @@ async function call<T>(url: string, method: string, params: unknown[], headers: 
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: (line: string) => void } = {},
+  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: (line: string) => void; maxQueue?: number } = {},
 ): Promise<TestNode> {
   const datadir = tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')
@@ -50,7 +50,7 @@ export async function startTestNode(
     http: { host: '127.0.0.1', port: 0, apis: opts.apis ?? ['eth', 'net', 'web3'] },
     authrpc: { host: '127.0.0.1', port: 0, jwtSecretPath: secretFile },
     workers: 1,
-    maxQueue: 256,
+    maxQueue: opts.maxQueue ?? 256,
     maxBodyBytes: 10 * 1024 * 1024,
     maxBatch: 100,
     minerGasLimit: 60_000_000n,

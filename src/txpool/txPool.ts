@@ -1,4 +1,4 @@
-import { ServerError } from '../rpc/errors.js'
+import { TxPoolRejectedError } from './errors.js'
 
 /** A transaction admitted to the pool; fee fields are what ordering and replacement look at. */
 export interface PooledTx {
@@ -43,24 +43,24 @@ export class TxPool {
     this.listeners.push(listener)
   }
 
-  /** Admits a validated transaction, or throws ServerError with geth's message. */
+  /** Admits a validated transaction, or throws TxPoolRejectedError with geth's message. */
   add(tx: PooledTx, stateNonce: bigint): void {
-    if (this.byHash.has(tx.hash)) throw new ServerError('already known')
+    if (this.byHash.has(tx.hash)) throw new TxPoolRejectedError('already known')
     // The nonce just read from the head state is authoritative: after a reorg it can be lower than before.
     this.stateNonces.set(tx.sender, stateNonce)
     if (tx.nonce < (this.stateNonces.get(tx.sender) ?? 0n)) {
-      throw new ServerError(`nonce too low: next nonce ${this.stateNonces.get(tx.sender)}, tx nonce ${tx.nonce}`)
+      throw new TxPoolRejectedError(`nonce too low: next nonce ${this.stateNonces.get(tx.sender)}, tx nonce ${tx.nonce}`)
     }
     let slots = this.bySender.get(tx.sender)
     const existing = slots?.get(tx.nonce)
     if (existing !== undefined) {
       const bump = (v: bigint) => v + (v * BigInt(this.opts.priceBumpPercent)) / 100n
       if (tx.maxFee < bump(existing.maxFee) || tx.maxPriorityFee < bump(existing.maxPriorityFee)) {
-        throw new ServerError('replacement transaction underpriced')
+        throw new TxPoolRejectedError('replacement transaction underpriced')
       }
       this.byHash.delete(existing.hash)
     } else if (this.byHash.size >= this.opts.maxSize) {
-      throw new ServerError('txpool is full')
+      throw new TxPoolRejectedError('txpool is full')
     }
     if (slots === undefined) {
       slots = new Map()

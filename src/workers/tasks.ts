@@ -25,7 +25,9 @@ export interface TaskMap {
 }
 
 export type TaskName = keyof TaskMap
-export type Task = { [K in TaskName]: { op: K } & TaskMap[K]['in'] }[TaskName]
+export type SingleTask = { [K in TaskName]: { op: K } & TaskMap[K]['in'] }[TaskName]
+/** One task, or several made in one turn of the serving thread, answered in order with an outcome each. */
+export type Task = SingleTask | { op: 'many'; tasks: SingleTask[] }
 
 /** Errors cross the worker boundary as data, so their class (and so their JSON-RPC code) survives. */
 export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; kind: 'txRejected' | 'unknownParent' | 'other'; message: string }

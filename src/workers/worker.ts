@@ -1,14 +1,14 @@
 import { workerData } from 'node:worker_threads'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
-import { UnknownParentError, buildPayload } from '../exec/builder.js'
+import { buildPayload } from '../exec/builder.js'
+import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../exec/payloadImport.js'
-import { TxRejectedError } from '../exec/txChecks.js'
 import { validateRawTx } from '../exec/txValidation.js'
 import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from './stateReader.js'
-import type { Task, TaskOutcome, WorkerInit } from './tasks.js'
+import type { SingleTask, Task, TaskOutcome, WorkerInit } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -18,8 +18,7 @@ const state = new StateReader(spec, store)
 const executor = await BlockExecutor.create(spec, store)
 const decoder = new TextDecoder()
 
-async function dispatch(task: Task): Promise<unknown> {
-  store.refreshSnapshot()
+async function dispatch(task: SingleTask): Promise<unknown> {
   switch (task.op) {
     case 'ping':
       return null
@@ -40,7 +39,16 @@ async function dispatch(task: Task): Promise<unknown> {
   }
 }
 
-export default async function run(task: Task): Promise<TaskOutcome<unknown>> {
+/** Every task's outcome, in order: a group's tasks fail one by one, never together. */
+export default async function run(task: Task): Promise<TaskOutcome<unknown>[]> {
+  store.refreshSnapshot()
+  if (task.op !== 'many') return [await settle(task)]
+  const out: TaskOutcome<unknown>[] = []
+  for (const t of task.tasks) out.push(await settle(t))
+  return out
+}
+
+async function settle(task: SingleTask): Promise<TaskOutcome<unknown>> {
   try {
     return { ok: true, value: await dispatch(task) }
   } catch (e) {

@@ -8,7 +8,10 @@ import * as state from './state.js'
 import * as testing from './testing.js'
 import * as txs from './transactions.js'
 
-/** Every method Sponge serves, by wire name; each endpoint serves the namespaces it enables. */
+/**
+ * Every method Sponge serves, by wire name; each endpoint serves the namespaces it enables. 'pool' marks the methods
+ * whose work runs in the endpoint's worker lane (admitted or refused by it); the rest answer on the serving thread.
+ */
 export function allMethods(): Map<string, ReturnType<typeof method>> {
   return new Map([
     ['eth_chainId', method('eth', p.validateNoParams, reads.chainId)],
@@ -23,20 +26,20 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getBlockReceipts', method('eth', p.validateBlockReceipts, reads.blockReceipts)],
     ['eth_getBlockTransactionCountByNumber', method('eth', p.validateBlockNumber, reads.txCountByNumber)],
     ['eth_getBlockTransactionCountByHash', method('eth', p.validateByHash, reads.txCountByHash)],
-    ['eth_getBalance', method('eth', p.validateAccount, state.balance)],
-    ['eth_getCode', method('eth', p.validateAccount, state.code)],
-    ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt)],
-    ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount)],
+    ['eth_getBalance', method('eth', p.validateAccount, state.balance, 'pool')],
+    ['eth_getCode', method('eth', p.validateAccount, state.code, 'pool')],
+    ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt, 'pool')],
+    ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount, 'pool')],
     ['net_version', method('net', p.validateNoParams, cfg.netVersion)],
     ['web3_clientVersion', method('web3', p.validateNoParams, cfg.clientVersion)],
-    ['eth_sendRawTransaction', method('eth', p.validateRawTx, txs.sendRawTransaction)],
-    ['engine_newPayloadV4', method('engine', e.validateNewPayloadV4, engine.newPayloadV4)],
-    ['engine_forkchoiceUpdatedV3', method('engine', e.validateForkchoiceUpdated, engine.forkchoiceUpdatedV3)],
+    ['eth_sendRawTransaction', method('eth', p.validateRawTx, txs.sendRawTransaction, 'pool')],
+    ['engine_newPayloadV4', method('engine', e.validateNewPayloadV4, engine.newPayloadV4, 'pool')],
+    ['engine_forkchoiceUpdatedV3', method('engine', e.validateForkchoiceUpdated, engine.forkchoiceUpdatedV3, 'pool')],
     ['engine_getPayloadV1', method('engine', e.validateGetPayload, engine.getPayloadV1)],
     ['engine_getPayloadV4', method('engine', e.validateGetPayload, engine.getPayloadV4)],
     ['engine_getPayloadV5', method('engine', e.validateGetPayload, engine.getPayloadV5)],
     ['engine_exchangeCapabilities', method('engine', e.validateExchangeCapabilities, engine.exchangeCapabilities)],
     ['engine_getClientVersionV1', method('engine', e.validateClientVersion, engine.getClientVersionV1)],
-    ['testing_buildBlockV1', method('testing', e.validateBuildBlock, testing.buildBlockV1)],
+    ['testing_buildBlockV1', method('testing', e.validateBuildBlock, testing.buildBlockV1, 'pool')],
   ]) satisfies MethodTable
 }
