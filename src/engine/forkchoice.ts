@@ -1,4 +1,4 @@
-import { RLP } from '@ethereumjs/rlp'
+import { HeaderView } from '../store/headerView.js'
 import { EngineError } from './errors.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { equalBytes, hexToBytes } from '../util/hex.js'
@@ -22,7 +22,7 @@ export type ForkchoiceOutcome =
     }
 
 function parentOf(store: ChainStore, hash: Uint8Array): Uint8Array {
-  return (RLP.decode(store.getHeaderRlp(hash)!) as Uint8Array[])[0]!
+  return HeaderView.read(store, hash)!.parentHash
 }
 
 /**

@@ -1,4 +1,4 @@
-import { RLP } from '@ethereumjs/rlp'
+import { HeaderView } from '../store/headerView.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { equalBytes } from '../util/hex.js'
 
@@ -47,9 +47,9 @@ export class AncestorView {
       if (cached !== undefined) {
         hash = cached
       } else {
-        const rlp = this.store.getHeaderRlp(hash)
-        if (rlp === undefined) return undefined
-        hash = (RLP.decode(rlp) as Uint8Array[])[0]!
+        const header = HeaderView.read(this.store, hash)
+        if (header === undefined) return undefined
+        hash = header.parentHash
         this.byNumber.set(n - 1n, hash)
       }
       n--

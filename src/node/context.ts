@@ -1,5 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
+import type { PayloadBuilds } from '../engine/payloadBuilds.js'
+import type { TxSubmission } from '../txpool/txSubmission.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -13,6 +15,8 @@ export interface NodeContext {
   /** The worker pool lane of the endpoint serving the request: public, or the engine's on the auth port. */
   pool: WorkerPool
   engine: EngineService
+  builds: PayloadBuilds
+  txs: TxSubmission
   txPool: TxPool
   genesisHash: Uint8Array
   clientVersion: string

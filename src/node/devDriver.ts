@@ -1,5 +1,5 @@
+import { HeaderView } from '../store/headerView.js'
 import { createHash, randomBytes } from 'node:crypto'
-import { RLP } from '@ethereumjs/rlp'
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
 import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
@@ -70,8 +70,7 @@ export class DevDriver {
   async produce(): Promise<string> {
     const head = this.chain.head()
     const headHex = bytesToHex(head.hash)
-    const fields = RLP.decode(this.store.getHeaderRlp(head.hash)!) as Uint8Array[]
-    const headTime = fields[11]!.length === 0 ? 0n : BigInt(bytesToHex(fields[11]!))
+    const headTime = HeaderView.read(this.store, head.hash)!.timestamp
     const now = BigInt(Math.floor(Date.now() / 1000))
     const timestamp = now > headTime ? now : headTime + 1n
     const fc = { headBlockHash: headHex, safeBlockHash: headHex, finalizedBlockHash: headHex }

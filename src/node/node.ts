@@ -1,5 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import { EngineService } from '../engine/engineService.js'
+import { PayloadBuilds } from '../engine/payloadBuilds.js'
+import { TxSubmission } from '../txpool/txSubmission.js'
 import { checkJwt, loadOrCreateJwtSecret } from '../engine/jwt.js'
 import { genesisBlock } from '../exec/genesis.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
@@ -30,6 +32,8 @@ export interface NodeOptions {
   maxBatch: number
   minerGasLimit: bigint
   txPoolSize: number
+  /** Most transactions one sender may pool (default 64). */
+  txPoolAccountSlots?: number
   /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
   dev?: { period?: number }
   log: (line: string) => void
@@ -67,12 +71,14 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     public: new WorkerPool(init, { name: 'public', threads: opts.workers, maxInFlight: opts.maxQueue }),
   }
   const chain = new ChainReader(store)
-  const txPool = new TxPool({ maxSize: opts.txPoolSize, priceBumpPercent: 10 })
-  const engine = new EngineService(spec, store, chain, lanes, txPool, {
-    gasLimitTarget: opts.minerGasLimit,
-    extraData: EXTRA_DATA,
-    log: opts.log,
+  const txPool = new TxPool({
+    maxSize: opts.txPoolSize,
+    priceBumpPercent: 10,
+    ...(opts.txPoolAccountSlots === undefined ? {} : { accountSlots: opts.txPoolAccountSlots }),
   })
+  const txs = new TxSubmission(store, chain, txPool, lanes, opts.log)
+  const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, { gasLimitTarget: opts.minerGasLimit, extraData: EXTRA_DATA })
+  const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, opts.log)
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
     spec,
@@ -80,6 +86,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     chain,
     pool: lanes.public,
     engine,
+    builds,
+    txs,
     txPool,
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,

@@ -16,22 +16,40 @@ export interface TxPoolOptions {
   maxSize: number
   /** A replacement must raise both fee caps by at least this many percent (geth: 10). */
   priceBumpPercent: number
+  /** Most transactions one sender may have pooled (pending and queued): one account cannot fill the pool. */
+  accountSlots?: number
+}
+
+const DEFAULT_ACCOUNT_SLOTS = 64
+
+/** A sender's run of pending transactions, for the builder's merge by tip. */
+interface Run {
+  txs: PooledTx[]
+  at: number
+  tip: bigint
 }
 
 /**
  * The transaction pool, on the serving thread: by sender and nonce, pending (nonces contiguous from the sender's
- * state nonce) and queued (after a gap). Validation against state happens before, in the worker pool.
+ * state nonce) and queued (after a gap). Validation against state happens before, in the worker pool. Only senders
+ * with pooled transactions are tracked.
  */
 export class TxPool {
   private readonly bySender = new Map<string, Map<bigint, PooledTx>>()
   private readonly byHash = new Map<string, PooledTx>()
-  private readonly stateNonces = new Map<string, bigint>()
+  /** The nonce each tracked sender's next executable transaction must have (its state nonce at the head). */
+  private readonly floors = new Map<string, bigint>()
   private readonly listeners: (() => void)[] = []
 
   constructor(private readonly opts: TxPoolOptions) {}
 
   get size(): number {
     return this.byHash.size
+  }
+
+  /** Senders the pool keeps a nonce floor for: exactly those with pooled transactions. */
+  get trackedSenders(): number {
+    return this.floors.size
   }
 
   get(hash: string): PooledTx | undefined {
@@ -43,14 +61,16 @@ export class TxPool {
     this.listeners.push(listener)
   }
 
-  /** Admits a validated transaction, or throws TxPoolRejectedError with geth's message. */
+  /**
+   * Admits a validated transaction, or throws TxPoolRejectedError with geth's message. `stateNonce` was read at some
+   * head, possibly an older one than the pool knows of: it can raise the sender's floor, never lower it (a reorg
+   * lowers floors through forgetFloors).
+   */
   add(tx: PooledTx, stateNonce: bigint): void {
     if (this.byHash.has(tx.hash)) throw new TxPoolRejectedError('already known')
-    // The nonce just read from the head state is authoritative: after a reorg it can be lower than before.
-    this.stateNonces.set(tx.sender, stateNonce)
-    if (tx.nonce < (this.stateNonces.get(tx.sender) ?? 0n)) {
-      throw new TxPoolRejectedError(`nonce too low: next nonce ${this.stateNonces.get(tx.sender)}, tx nonce ${tx.nonce}`)
-    }
+    const known = this.floors.get(tx.sender)
+    const floor = known === undefined || stateNonce > known ? stateNonce : known
+    if (tx.nonce < floor) throw new TxPoolRejectedError(`nonce too low: next nonce ${floor}, tx nonce ${tx.nonce}`)
     let slots = this.bySender.get(tx.sender)
     const existing = slots?.get(tx.nonce)
     if (existing !== undefined) {
@@ -59,27 +79,30 @@ export class TxPool {
         throw new TxPoolRejectedError('replacement transaction underpriced')
       }
       this.byHash.delete(existing.hash)
-    } else if (this.byHash.size >= this.opts.maxSize) {
-      throw new TxPoolRejectedError('txpool is full')
+    } else {
+      if (this.byHash.size >= this.opts.maxSize) throw new TxPoolRejectedError('txpool is full')
+      if ((slots?.size ?? 0) >= (this.opts.accountSlots ?? DEFAULT_ACCOUNT_SLOTS)) {
+        throw new TxPoolRejectedError('account limit exceeded')
+      }
     }
     if (slots === undefined) {
       slots = new Map()
       this.bySender.set(tx.sender, slots)
     }
+    this.floors.set(tx.sender, floor)
     slots.set(tx.nonce, tx)
     this.byHash.set(tx.hash, tx)
-    if (this.isPending(tx)) for (const l of this.listeners) l()
+    if (this.isPending(tx)) this.notify()
+  }
+
+  private notify(): void {
+    for (const l of this.listeners) l()
   }
 
   private isPending(tx: PooledTx): boolean {
     const slots = this.bySender.get(tx.sender)
-    for (let n = this.stateNonces.get(tx.sender) ?? 0n; n <= tx.nonce; n++) if (!slots?.has(n)) return false
+    for (let n = this.floors.get(tx.sender) ?? 0n; n <= tx.nonce; n++) if (!slots?.has(n)) return false
     return true
-  }
-
-  private noteStateNonce(sender: string, nonce: bigint): void {
-    const known = this.stateNonces.get(sender)
-    if (known === undefined || nonce > known) this.stateNonces.set(sender, nonce)
   }
 
   /** The nonce a sender's next transaction should carry: after its pending run in the pool. */
@@ -92,49 +115,92 @@ export class TxPool {
 
   /**
    * Pending transactions in the order a builder should try them: each sender's in nonce order, senders interleaved
-   * by the tip their next transaction pays at `baseFee` (highest first).
+   * by the tip their next transaction pays at `baseFee` (highest first). A heap of the senders' runs: O(n log s).
    */
   pending(baseFee: bigint): PooledTx[] {
-    const runs: PooledTx[][] = []
-    for (const [sender, slots] of this.bySender) {
-      const run: PooledTx[] = []
-      for (let n = this.stateNonces.get(sender) ?? 0n; slots.has(n); n++) run.push(slots.get(n)!)
-      if (run.length > 0) runs.push(run)
-    }
     const tip = (t: PooledTx) => {
       const room = t.maxFee - baseFee
       return room < t.maxPriorityFee ? room : t.maxPriorityFee
     }
-    const out: PooledTx[] = []
-    const heads = runs.map(() => 0)
-    while (true) {
-      let best = -1
-      for (let i = 0; i < runs.length; i++) {
-        const t = runs[i]![heads[i]!]
-        if (t === undefined) continue
-        if (best < 0 || tip(t) > tip(runs[best]![heads[best]!]!)) best = i
+    const heap: Run[] = []
+    let total = 0
+    for (const [sender, slots] of this.bySender) {
+      const txs: PooledTx[] = []
+      for (let n = this.floors.get(sender) ?? 0n; slots.has(n); n++) txs.push(slots.get(n)!)
+      if (txs.length > 0) {
+        heap.push({ txs, at: 0, tip: tip(txs[0]!) })
+        total += txs.length
       }
-      if (best < 0) return out
-      out.push(runs[best]![heads[best]!]!)
-      heads[best]!++
     }
+    // Ties keep the senders' insertion order, as the linear scan this replaced did.
+    const order = new Map(heap.map((r, i) => [r, i]))
+    const above = (a: Run, b: Run) => a.tip > b.tip || (a.tip === b.tip && order.get(a)! < order.get(b)!)
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i, above)
+    const out: PooledTx[] = []
+    while (out.length < total) {
+      const top = heap[0]!
+      out.push(top.txs[top.at++]!)
+      if (top.at < top.txs.length) {
+        top.tip = tip(top.txs[top.at]!)
+      } else {
+        heap[0] = heap[heap.length - 1]!
+        heap.pop()
+      }
+      if (heap.length > 0) siftDown(heap, 0, above)
+    }
+    return out
+  }
+
+  /** Whether any transaction is pending (cheaper than pending()). */
+  private hasPending(): boolean {
+    for (const [sender, slots] of this.bySender) if (slots.has(this.floors.get(sender) ?? 0n)) return true
+    return false
   }
 
   /** After a block becomes canonical: forget what it included and everything below the senders' new nonces. */
   removeIncluded(included: { hash: string; sender: string; nonce: bigint }[]): void {
     for (const t of included) {
-      this.noteStateNonce(t.sender, t.nonce + 1n)
       const slots = this.bySender.get(t.sender)
+      // A sender with nothing pooled is not tracked: its next transaction brings its state nonce along.
       if (slots === undefined) continue
-      const floor = this.stateNonces.get(t.sender)!
+      const floor = t.nonce + 1n > this.floors.get(t.sender)! ? t.nonce + 1n : this.floors.get(t.sender)!
+      this.floors.set(t.sender, floor)
       for (const [n, p] of slots) {
         if (n < floor) {
           slots.delete(n)
           this.byHash.delete(p.hash)
         }
       }
-      if (slots.size === 0) this.bySender.delete(t.sender)
+      if (slots.size === 0) this.forget(t.sender)
     }
-    if (this.pending(0n).length > 0) for (const l of this.listeners) l()
+    if (this.hasPending()) this.notify()
+  }
+
+  /**
+   * After a reorg took blocks off the canonical chain: these senders' nonces may have gone down. Their floors are
+   * dropped and re-learnt from the next state read (the re-pooled transactions bring theirs).
+   */
+  forgetFloors(senders: Iterable<string>): void {
+    for (const s of senders) if (this.floors.has(s)) this.floors.set(s, 0n)
+  }
+
+  private forget(sender: string): void {
+    this.bySender.delete(sender)
+    this.floors.delete(sender)
+  }
+}
+
+function siftDown(heap: Run[], i: number, above: (a: Run, b: Run) => boolean): void {
+  for (;;) {
+    const l = 2 * i + 1
+    const r = l + 1
+    let top = i
+    if (l < heap.length && above(heap[l]!, heap[top]!)) top = l
+    if (r < heap.length && above(heap[r]!, heap[top]!)) top = r
+    if (top === i) return
+    const t = heap[i]!
+    heap[i] = heap[top]!
+    heap[top] = t
+    i = top
   }
 }

@@ -1,12 +1,18 @@
+import { HeaderView } from '../store/headerView.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type Account, Address, ValueEncoding } from '@ethereumjs/util'
 import type { ChainSpec } from '../chain/spec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
 import { bytesToHex, toQuantity } from '../util/hex.js'
-import type { StateQuery } from './tasks.js'
+
+/** A state read at a block (eth_getBalance, eth_getTransactionCount, eth_getCode, eth_getStorageAt). */
+export type StateQuery =
+  | { kind: 'balance'; blockHash: Uint8Array; address: Uint8Array }
+  | { kind: 'nonce'; blockHash: Uint8Array; address: Uint8Array }
+  | { kind: 'code'; blockHash: Uint8Array; address: Uint8Array }
+  | { kind: 'storage'; blockHash: Uint8Array; address: Uint8Array; slot: Uint8Array }
 
 /** Reads accounts, code and storage at a block's state root. One per worker thread, re-rooted per query. */
 export class StateReader {
@@ -34,10 +40,9 @@ export class StateReader {
 
   /** null when the block is unknown. */
   async query(q: StateQuery): Promise<string | null> {
-    const header = this.store.getHeaderRlp(q.blockHash)
+    const header = HeaderView.read(this.store, q.blockHash)
     if (header === undefined) return null
-    const stateRoot = (RLP.decode(header) as Uint8Array[])[3]!
-    await this.sm.setStateRoot(stateRoot, true)
+    await this.sm.setStateRoot(header.stateRoot, true)
     const address = new Address(q.address)
     switch (q.kind) {
       case 'balance':

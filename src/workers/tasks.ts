@@ -1,6 +1,7 @@
 import type { BuildInput, BuiltPayload } from '../exec/builder.js'
 import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
+import type { StateQuery } from './stateReader.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
 
@@ -8,12 +9,6 @@ export interface WorkerInit {
   datadir: string
   genesisJson: string
 }
-
-export type StateQuery =
-  | { kind: 'balance'; blockHash: Uint8Array; address: Uint8Array }
-  | { kind: 'nonce'; blockHash: Uint8Array; address: Uint8Array }
-  | { kind: 'code'; blockHash: Uint8Array; address: Uint8Array }
-  | { kind: 'storage'; blockHash: Uint8Array; address: Uint8Array; slot: Uint8Array }
 
 export interface TaskMap {
   ping: { in: object; out: null }

@@ -1,4 +1,4 @@
-import { RLP } from '@ethereumjs/rlp'
+import { HeaderView } from '../../store/headerView.js'
 import type { NodeContext } from '../../node/context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
 import { MAX_TX_INDEX } from '../../store/layout.js'
@@ -118,7 +118,5 @@ export function txCountByHash([hash]: ByHashParams, ctx: NodeContext): Reply {
 
 /** The header's timestamp (RLP field 11), for eth_config. */
 export function headerTimestamp(ctx: NodeContext, hash: Uint8Array): bigint {
-  const fields = RLP.decode(ctx.store.getHeaderRlp(hash)!) as Uint8Array[]
-  const ts = fields[11]!
-  return ts.length === 0 ? 0n : BigInt(`0x${Buffer.from(ts).toString('hex')}`)
+  return HeaderView.read(ctx.store, hash)!.timestamp
 }

@@ -4,4 +4,4 @@ import type { BuildBlockParams } from '../wire/engineParams.js'
 
 /** testing_buildBlockV1 (execution-apis src/testing): off unless `testing` is in --http.api. */
 export const buildBlockV1 = ([parent, attrs, txs, extraData]: BuildBlockParams, ctx: NodeContext): Promise<Reply> =>
-  ctx.engine.buildForTesting(parent, attrs, txs, extraData)
+  ctx.builds.forTesting(parent, attrs, txs, extraData)

@@ -4,4 +4,4 @@ import type { Reply } from '../reply.js'
 import type { RawTxParams } from '../wire/ethParams.js'
 
 export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Reply> =>
-  ctx.engine.submitTransaction(hexToBytes(raw))
+  ctx.txs.submit(hexToBytes(raw))

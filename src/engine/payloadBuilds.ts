@@ -1,0 +1,127 @@
+import type { ChainSpec } from '../chain/spec.js'
+import type { BuildInput, BuiltPayload } from '../exec/builder.js'
+import type { ChainReader } from '../store/chainReader.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { HeaderView } from '../store/headerView.js'
+import type { TxPool } from '../txpool/txPool.js'
+import { hexToBytes, toQuantity } from '../util/hex.js'
+import type { Lanes } from '../workers/pool.js'
+import { BuildTable } from './buildTable.js'
+import { EngineError } from './errors.js'
+
+export interface BuildOptions {
+  gasLimitTarget: bigint
+  extraData: string
+}
+
+const ZERO32 = `0x${'00'.repeat(32)}`
+
+/** getPayloadV4/V5's and testing_buildBlockV1's result around a built payload. */
+export function envelopeOf(built: BuiltPayload): Record<string, unknown> {
+  return {
+    executionPayload: built.executionPayload,
+    blockValue: built.blockValue,
+    blobsBundle: built.blobsBundle,
+    executionRequests: built.executionRequests,
+    shouldOverrideBuilder: false,
+  }
+}
+
+/** Attributes of a build as forkchoiceUpdated receives them (V3: withdrawals and beacon root present). */
+export interface BuildAttributes {
+  timestamp: string
+  prevRandao: string
+  suggestedFeeRecipient: string
+  withdrawals: BuildInput['withdrawals']
+  parentBeaconBlockRoot: string | undefined
+}
+
+/**
+ * Payload building: builds the consensus client starts through forkchoiceUpdated (engine lane, kept by payload id
+ * for getPayload) and testing_buildBlockV1's one-off builds (public lane, nothing stored).
+ */
+export class PayloadBuilds {
+  private readonly table = new BuildTable()
+
+  constructor(
+    private readonly spec: ChainSpec,
+    private readonly store: ChainStore,
+    private readonly chain: ChainReader,
+    private readonly lanes: Lanes,
+    private readonly txPool: TxPool,
+    private readonly opts: BuildOptions,
+  ) {}
+
+  /** Starts building on `parentHash` unless a build of this id exists. */
+  start(payloadId: string, parentHash: string, attrs: BuildAttributes): void {
+    if (this.table.has(payloadId)) return
+    this.table.set(
+      payloadId,
+      this.build({
+        parentHash,
+        timestamp: attrs.timestamp,
+        prevRandao: attrs.prevRandao,
+        feeRecipient: attrs.suggestedFeeRecipient,
+        withdrawals: attrs.withdrawals,
+        parentBeaconBlockRoot: attrs.parentBeaconBlockRoot,
+        transactions: this.poolTransactions(hexToBytes(parentHash)),
+        mode: 'best',
+        extraData: this.opts.extraData,
+        gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
+        persist: true,
+      }),
+    )
+  }
+
+  /** The build of a payload id (settles when it is built), or undefined when none is known. */
+  get(payloadId: string): Promise<BuiltPayload> | undefined {
+    return this.table.get(payloadId)
+  }
+
+  /** Builds for the consensus client run in the engine lane; testing_buildBlockV1 is public work. */
+  private async build(input: BuildInput): Promise<BuiltPayload> {
+    const lane = input.persist ? this.lanes.engine : this.lanes.public
+    const built = await lane.run({ op: 'build', input })
+    // The worker stored the block: the serving thread must see it at once (getPayload, then newPayload of it).
+    if (input.persist) this.store.refreshSnapshot()
+    return built
+  }
+
+  /** The pool's pending transactions, best first, at the base fee the next block will have (approximately). */
+  private poolTransactions(parentHash: Uint8Array): Uint8Array[] {
+    return this.txPool.pending(HeaderView.read(this.store, parentHash)!.baseFee).map((t) => t.raw)
+  }
+
+  /** testing_buildBlockV1: builds on any stored parent without storing or changing anything. */
+  async forTesting(
+    parentHash: string,
+    attrs: Partial<Omit<BuildAttributes, 'parentBeaconBlockRoot'>> & { parentBeaconBlockRoot?: string },
+    transactions: string[] | null,
+    extraData: string | null | undefined,
+  ): Promise<Record<string, unknown>> {
+    const parent = this.chain.byHash(hexToBytes(parentHash))
+    if (parent === undefined) throw new EngineError('invalidParams', `unknown parent block ${parentHash}`)
+    if (extraData !== undefined && extraData !== null && extraData.length > 66) {
+      throw new EngineError('invalidParams', 'extraData longer than 32 bytes')
+    }
+    const parentTime = HeaderView.read(this.store, parent.hash)!.timestamp
+    const timestamp = attrs.timestamp ?? toQuantity(parentTime + 12n)
+    if (BigInt(timestamp) <= parentTime) throw new EngineError('invalidParams', "timestamp must be after the parent's")
+    const number = parent.number + 1n
+    const time = BigInt(timestamp)
+    const built = await this.build({
+      parentHash,
+      timestamp,
+      prevRandao: attrs.prevRandao ?? ZERO32,
+      feeRecipient: attrs.suggestedFeeRecipient ?? `0x${'00'.repeat(20)}`,
+      withdrawals: attrs.withdrawals ?? (this.spec.isActive('shanghai', number, time) ? [] : undefined),
+      parentBeaconBlockRoot: attrs.parentBeaconBlockRoot ?? (this.spec.isActive('cancun', number, time) ? ZERO32 : undefined),
+      transactions: transactions === null ? this.poolTransactions(parent.hash) : transactions.map(hexToBytes),
+      mode: transactions === null ? 'best' : 'exact',
+      extraData: extraData ?? this.opts.extraData,
+      gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
+      persist: false,
+    })
+    return envelopeOf(built)
+  }
+}

@@ -1,0 +1,55 @@
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt } from '../util/hex.js'
+import type { ChainStore } from './chainStore.js'
+
+// Positions in the RLP list of a header (yellow paper order, then the forks' appended fields).
+const PARENT_HASH = 0
+const STATE_ROOT = 3
+const NUMBER = 8
+const GAS_LIMIT = 9
+const TIMESTAMP = 11
+const BASE_FEE = 15
+
+/**
+ * The fields the serving thread and the workers read from stored headers, decoded from the RLP without building an
+ * EthereumJS header (which needs a Common and validates every field): one place that knows the positions.
+ */
+export class HeaderView {
+  private constructor(private readonly fields: Uint8Array[]) {}
+
+  static of(rlp: Uint8Array): HeaderView {
+    return new HeaderView(RLP.decode(rlp) as Uint8Array[])
+  }
+
+  /** The stored header of a block, or undefined when the store does not have it. */
+  static read(store: ChainStore, hash: Uint8Array): HeaderView | undefined {
+    const rlp = store.getHeaderRlp(hash)
+    return rlp === undefined ? undefined : HeaderView.of(rlp)
+  }
+
+  get parentHash(): Uint8Array {
+    return this.fields[PARENT_HASH]!
+  }
+
+  get stateRoot(): Uint8Array {
+    return this.fields[STATE_ROOT]!
+  }
+
+  get number(): bigint {
+    return bytesToBigInt(this.fields[NUMBER]!)
+  }
+
+  get gasLimit(): bigint {
+    return bytesToBigInt(this.fields[GAS_LIMIT]!)
+  }
+
+  get timestamp(): bigint {
+    return bytesToBigInt(this.fields[TIMESTAMP]!)
+  }
+
+  /** Zero before London (no base fee field). */
+  get baseFee(): bigint {
+    const f = this.fields[BASE_FEE]
+    return f === undefined ? 0n : bytesToBigInt(f)
+  }
+}

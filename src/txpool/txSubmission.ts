@@ -1,0 +1,102 @@
+import type { ChainReader } from '../store/chainReader.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { RLP } from '@ethereumjs/rlp'
+import type { WorkerPool } from '../workers/pool.js'
+import type { TxPool } from './txPool.js'
+
+interface IncludedTx {
+  hash: string
+  sender: string
+  nonce: bigint
+}
+
+/**
+ * Transactions into the pool: eth_sendRawTransaction's (validated in the public lane against the head), and, after
+ * forkchoice moved the head, the pool's update — what the new canonical blocks included leaves it, what the blocks
+ * taken off the chain had comes back.
+ */
+export class TxSubmission {
+  constructor(
+    private readonly store: ChainStore,
+    private readonly chain: ChainReader,
+    private readonly txPool: TxPool,
+    private readonly lanes: { public: WorkerPool; engine: WorkerPool },
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** eth_sendRawTransaction: validated in the public lane against the head, then admitted. Returns the hash. */
+  submit(raw: Uint8Array): Promise<string> {
+    return this.validateAndAdd(raw, this.lanes.public)
+  }
+
+  private async validateAndAdd(raw: Uint8Array, lane: WorkerPool): Promise<string> {
+    const head = this.chain.head()
+    const v = await lane.run({ op: 'validateTx', raw, headHash: head.hash })
+    this.txPool.add(
+      {
+        hash: v.hash,
+        raw,
+        sender: v.sender,
+        nonce: BigInt(v.nonce),
+        maxFee: BigInt(v.maxFee),
+        maxPriorityFee: BigInt(v.maxPriorityFee),
+        json: v.json,
+      },
+      BigInt(v.stateNonce),
+    )
+    return v.hash
+  }
+
+  /** Sender, nonce and hash of each transaction of a stored block, read from its stored JSON. */
+  private blockTxs(blockHash: Uint8Array): IncludedTx[] {
+    const decoder = new TextDecoder()
+    const out: IncludedTx[] = []
+    const count = this.store.getTxCount(blockHash) ?? 0
+    for (let i = 0; i < count; i++) {
+      const t = JSON.parse(decoder.decode(this.store.getTxJsonBytes(blockHash, i)!)) as { hash: string; from: string; nonce: string }
+      out.push({ hash: t.hash, sender: t.from, nonce: BigInt(t.nonce) })
+    }
+    return out
+  }
+
+  /**
+   * After forkchoice: the senders of undone blocks re-learn their nonces, the new blocks' transactions leave the
+   * pool, and the undone blocks' transactions are validated again against the new head — all in one task of the
+   * engine lane, which never refuses work (a full public queue used to drop them silently).
+   */
+  afterForkchoice(added: Uint8Array[], removed: Uint8Array[]): void {
+    if (removed.length > 0) this.txPool.forgetFloors(removed.flatMap((h) => this.blockTxs(h).map((t) => t.sender)))
+    const included = added.flatMap((h) => this.blockTxs(h))
+    if (included.length > 0) this.txPool.removeIncluded(included)
+    let back = 0
+    const refused = new Map<string, number>()
+    const pending: Promise<void>[] = []
+    for (const blockHash of removed) {
+      const body = this.store.getBodyRlp(blockHash)
+      if (body === undefined) continue
+      const [txs] = RLP.decode(body) as [(Uint8Array | Uint8Array[])[]]
+      for (const t of txs) {
+        const raw = t instanceof Uint8Array ? t : RLP.encode(t)
+        // Blob transactions come back without their sidecars and cannot be re-pooled.
+        if (raw[0] === 3) continue
+        pending.push(
+          this.validateAndAdd(raw, this.lanes.engine).then(
+            () => {
+              back++
+            },
+            (e: unknown) => {
+              // Mostly "nonce too low": the new chain includes it too. Counted, not lost without a word.
+              const why = e instanceof Error ? e.message.split(':')[0]! : String(e)
+              refused.set(why, (refused.get(why) ?? 0) + 1)
+            },
+          ),
+        )
+      }
+    }
+    if (pending.length === 0) return
+    void Promise.all(pending).then(() => {
+      const not = [...refused].map(([why, n]) => `${n} ${why}`).join(', ')
+      this.log(`reorg: ${back} of ${pending.length} transactions of undone blocks back in the pool${not === '' ? '' : `; not: ${not}`}`)
+    })
+  }
+}
