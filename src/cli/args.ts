@@ -1,4 +1,5 @@
 import { parseArgs as parseWithNode } from 'node:util'
+import { LOG_LEVELS, type LogLevel } from '../node/logger.js'
 
 /** A command line that cannot be run as given: printed with the usage, exit code 2. */
 export class UsageError extends Error {
@@ -7,7 +8,13 @@ export class UsageError extends Error {
 
 type Kind = 'string' | 'boolean'
 
-const COMMON: Record<string, Kind> = { chain: 'string', datadir: 'string', 'no-progress': 'boolean', help: 'boolean' }
+const COMMON: Record<string, Kind> = {
+  chain: 'string',
+  datadir: 'string',
+  'no-progress': 'boolean',
+  help: 'boolean',
+  'log.level': 'string',
+}
 
 /** Every flag each command takes (geth/reth names); anything else is an error naming it. */
 const COMMAND_FLAGS: Record<string, Record<string, Kind>> = {
@@ -37,7 +44,6 @@ const COMMAND_FLAGS: Record<string, Record<string, Kind>> = {
     metrics: 'boolean',
     'metrics.addr': 'string',
     'metrics.port': 'string',
-    'log.level': 'string',
   },
 }
 
@@ -88,6 +94,13 @@ export function intFlag(args: ParsedArgs, name: string, fallback: number, max = 
 
 export function portFlag(args: ParsedArgs, name: string, fallback: number): number {
   return intFlag(args, name, fallback, 65535)
+}
+
+/** --log.level: one of the logger's levels (default info). */
+export function logLevelFlag(args: ParsedArgs): LogLevel {
+  const v = args.flags.get('log.level') ?? 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(v)) throw new UsageError(`--log.level: expected one of ${LOG_LEVELS.join(', ')}, got "${v}"`)
+  return v as LogLevel
 }
 
 export function stringFlag(args: ParsedArgs, name: string, fallback: string): string {

@@ -3,7 +3,8 @@ import { genesisBlock } from '../exec/genesis.js'
 import { ImportError } from '../exec/importChain.js'
 import { importFile } from '../node/importFile.js'
 import { ChainStore } from '../store/chainStore.js'
-import { type ParsedArgs, UsageError, parseArgs, stringFlag } from './args.js'
+import { stderrLogger } from '../node/logger.js'
+import { type ParsedArgs, UsageError, logLevelFlag, parseArgs, stringFlag } from './args.js'
 import { loadSpec } from './loadSpec.js'
 import { runNode } from './nodeCommand.js'
 
@@ -13,7 +14,9 @@ const USAGE = `usage:
                 [--http.vhosts localhost] [--http.corsdomain <origin,...>]
                 [--authrpc.addr 127.0.0.1] [--authrpc.port 8551] [--authrpc.jwtsecret <file>] [--authrpc.vhosts localhost]
                 [--workers <n>] [--miner.gaslimit <gas>] [--dev.period <s>] [--no-mining] [--txpool.size <n>]
-                [--rpc.maxbodysize <bytes>] [--rpc.batchlimit <n>] [--rpc.maxqueue <n>]
+                [--rpc.maxbodysize <bytes>] [--rpc.batchlimit <n>] [--rpc.maxqueue <n>] [--workers.engine <n>]
+                [--txpool.accountslots <n>] [--metrics [--metrics.addr 127.0.0.1] [--metrics.port 6060]]
+                [--log.level error|warn|info|debug]
   sponge import --chain <genesis.json|dev> --datadir <dir> <chain.rlp>`
 
 async function main(argv: string[]): Promise<number> {
@@ -32,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
       const store = new ChainStore(datadir)
       try {
         await genesisBlock(spec, store)
-        await importFile(spec, store, file, !args.flags.has('no-progress'), (l) => process.stderr.write(`${l}\n`))
+        await importFile(spec, store, file, !args.flags.has('no-progress'), stderrLogger(logLevelFlag(args)))
       } finally {
         await store.close()
       }

@@ -4,7 +4,8 @@ import type { ChainSpec } from '../chain/spec.js'
 import { startNode } from '../node/node.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { defaultPoolSize } from '../workers/pool.js'
-import { type ParsedArgs, UsageError, intFlag, listFlag, portFlag, stringFlag } from './args.js'
+import { stderrLogger } from '../node/logger.js'
+import { type ParsedArgs, UsageError, intFlag, listFlag, logLevelFlag, portFlag, stringFlag } from './args.js'
 
 const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'testing']
 
@@ -18,7 +19,7 @@ function parseApis(args: ParsedArgs): Namespace[] {
 
 /** `sponge node`: runs until SIGINT/SIGTERM, then stops accepting, finishes what it received, and closes. */
 export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs): Promise<number> {
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+  const log = stderrLogger(logLevelFlag(args))
   if (args.positional.length > 0) throw new UsageError(`sponge node takes no arguments, got ${args.positional.join(' ')}`)
   const importFile = args.flags.get('import')
   const isDev = stringFlag(args, 'chain', 'dev') === 'dev'
@@ -50,21 +51,25 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     ...((isDev || period !== undefined) && !args.flags.has('no-mining')
       ? { dev: period === undefined ? {} : { period: intFlag(args, 'dev.period', 0) } }
       : {}),
+    ...(args.flags.has('metrics')
+      ? { metrics: { host: stringFlag(args, 'metrics.addr', '127.0.0.1'), port: portFlag(args, 'metrics.port', 6060) } }
+      : {}),
     log,
     showProgress: !args.flags.has('no-progress'),
   })
   if (isDev) {
-    log(`dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":`)
-    devAccounts().forEach((a, i) => log(`  (${i}) ${a.address} key ${a.privateKey}`))
+    // For the person at the terminal, not for a log collector: plain text.
+    const lines = devAccounts().map((a, i) => `  (${i}) ${a.address} key ${a.privateKey}`)
+    process.stderr.write(`dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":\n${lines.join('\n')}\n`)
   }
-  log('serving')
+  log.info('serving')
   await new Promise<void>((resolve) => {
     const stop = () => resolve()
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
-  log('shutting down: finishing requests already received')
+  log.info('shutting down: finishing requests already received')
   await node.close()
-  log('stopped')
+  log.info('stopped')
   return 0
 }

@@ -6,6 +6,7 @@ import type { ExecutionPayloadV3, PayloadAttributesAny } from '../rpc/wire/engin
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
+import type { Logger } from '../node/logger.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
 import { hexToBytes } from '../util/hex.js'
 import type { WorkerPool } from '../workers/pool.js'
@@ -26,6 +27,9 @@ export interface ForkchoiceResult {
  * change in TxSubmission.
  */
 export class EngineService {
+  /** Observer of every newPayload (metrics): its status, time and gas. */
+  onValidated: ((status: string, seconds: number, gasUsed: bigint) => void) | undefined
+
   constructor(
     private readonly spec: ChainSpec,
     private readonly store: ChainStore,
@@ -33,7 +37,7 @@ export class EngineService {
     private readonly lane: WorkerPool,
     private readonly builds: PayloadBuilds,
     private readonly txs: TxSubmission,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** The fork a block with this number and timestamp belongs to. */
@@ -57,12 +61,25 @@ export class EngineService {
     if (!this.isActive('prague', BigInt(payload.blockNumber), BigInt(payload.timestamp))) {
       throw new EngineError('unsupportedFork', 'Unsupported fork')
     }
+    const started = performance.now()
     const status = await this.lane.run({
       op: 'newPayload',
       input: { payload, versionedHashes, parentBeaconBlockRoot, executionRequests },
     })
+    const seconds = (performance.now() - started) / 1000
     // The worker committed; without this the serving thread may keep reading its older snapshot for a while.
     this.store.refreshSnapshot()
+    this.onValidated?.(status.status, seconds, BigInt(payload.gasUsed))
+    const facts = {
+      number: Number(BigInt(payload.blockNumber)),
+      hash: payload.blockHash,
+      status: status.status,
+      txs: payload.transactions.length,
+      gasUsed: Number(BigInt(payload.gasUsed)),
+      ms: Number((seconds * 1000).toFixed(1)),
+    }
+    if (status.status === 'INVALID') this.log.warn('invalid block', { ...facts, reason: status.validationError })
+    else this.log.info('validated block', facts)
     return status
   }
 
@@ -115,7 +132,7 @@ export class EngineService {
     try {
       built = await pending
     } catch (e) {
-      this.log(`payload ${id} failed to build: ${(e as Error).message}`)
+      this.log.warn('payload build failed', { payloadId: id, error: (e as Error).message })
       throw new EngineError('unknownPayload', 'Unknown payload')
     }
     const number = BigInt(built.blockNumber)

@@ -9,7 +9,8 @@ import { BlockExecutor } from './executor.js'
 import { InvalidBlockError } from './errors.js'
 
 export interface ImportProgress {
-  (done: number, total: number, block: Block): void
+  /** `stored` is false for a block the store already had. */
+  (done: number, total: number, block: Block, stored: boolean): void
 }
 
 export class ImportError extends Error {
@@ -54,7 +55,7 @@ export async function importChain(
     const canonical = store.getCanonicalHash(block.header.number)
     if (canonical !== undefined && equalBytes(canonical, hash)) {
       skipped++
-      onProgress?.(i + 1, blocks.length, block)
+      onProgress?.(i + 1, blocks.length, block, false)
       continue
     }
     const parent = readHeader(spec, store, block.header.parentHash)
@@ -69,7 +70,7 @@ export async function importChain(
       throw e
     }
     imported++
-    onProgress?.(i + 1, blocks.length, block)
+    onProgress?.(i + 1, blocks.length, block, true)
   }
   return { imported, skipped }
 }

@@ -6,6 +6,7 @@ import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
+import type { Logger } from './logger.js'
 import { bytesToHex, toQuantity } from '../util/hex.js'
 
 const ZERO32 = `0x${'00'.repeat(32)}`
@@ -26,7 +27,7 @@ export class DevDriver {
     private readonly chain: ChainReader,
     private readonly engine: EngineService,
     txPool: TxPool,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
     periodSeconds: number | undefined,
   ) {
     if (periodSeconds !== undefined && periodSeconds > 0) {
@@ -56,7 +57,7 @@ export class DevDriver {
     this.running = this.produce()
       .then(
         () => {},
-        (e: unknown) => this.log(`dev block production failed: ${(e as Error).message}`),
+        (e: unknown) => this.log.error('dev block production failed', { error: (e as Error).message }),
       )
       .finally(() => {
         this.running = undefined
@@ -101,7 +102,7 @@ export class DevDriver {
     if (moved.payloadStatus.status !== 'VALID') {
       throw new Error(`own block ${payload.blockHash} not made head: ${moved.payloadStatus.status}`)
     }
-    this.log(`dev block ${BigInt(payload.blockNumber)} ${payload.blockHash} with ${payload.transactions.length} txs`)
+    this.log.info('dev block', { number: Number(BigInt(payload.blockNumber)), hash: payload.blockHash, txs: payload.transactions.length })
     return payload.blockHash
   }
 }

@@ -3,6 +3,7 @@ import { decodeChainFile, importChain } from '../exec/importChain.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex } from '../util/hex.js'
 import { progressBar } from '../util/progress.js'
+import type { Logger } from './logger.js'
 
 /** Imports a chain file with a progress bar and a summary line. Throws ImportError at the first bad block. */
 export async function importFile(
@@ -10,17 +11,28 @@ export async function importFile(
   store: ChainStore,
   file: string,
   showProgress: boolean,
-  log: (line: string) => void,
+  log: Logger,
 ): Promise<void> {
   const blocks = decodeChainFile(spec, file)
   const bar = progressBar('import', showProgress)
   const started = performance.now()
-  const { imported, skipped } = await importChain(spec, store, blocks, (done, total, block) =>
-    bar(done, total, `#${block.header.number}`),
-  )
+  const { imported, skipped } = await importChain(spec, store, blocks, (done, total, block, stored) => {
+    bar(done, total, `#${block.header.number}`)
+    if (stored) {
+      log.info('imported block', {
+        number: Number(block.header.number),
+        hash: bytesToHex(block.hash()),
+        txs: block.transactions.length,
+        gasUsed: Number(block.header.gasUsed),
+      })
+    }
+  })
   const secs = (performance.now() - started) / 1000
   const head = store.getLabel('head')
-  log(
-    `imported ${imported} blocks (${skipped} already known) in ${secs.toFixed(2)}s; head ${head === undefined ? '?' : bytesToHex(head)}`,
-  )
+  log.info(`imported ${imported} blocks (${skipped} already known) in ${secs.toFixed(2)}s`, {
+    imported,
+    skipped,
+    seconds: Number(secs.toFixed(3)),
+    head: head === undefined ? null : bytesToHex(head),
+  })
 }

@@ -12,7 +12,11 @@ import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { NodeContext } from './context.js'
+import { NodeMetrics } from './metrics.js'
+import type { Logger } from './logger.js'
 import { DevDriver } from './devDriver.js'
 import { importFile } from './importFile.js'
 
@@ -36,8 +40,10 @@ export interface NodeOptions {
   txPoolAccountSlots?: number
   /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
   dev?: { period?: number }
-  log: (line: string) => void
+  log: Logger
   showProgress: boolean
+  /** Prometheus metrics on their own address; omitted, none are kept or served. */
+  metrics?: { host: string; port: number }
   /** How long close() lets requests already received finish before it closes the pool and store anyway. */
   drainTimeoutMs?: number
 }
@@ -47,6 +53,7 @@ export interface RunningNode {
   httpPort: number
   authPort: number | undefined
   devDriver: DevDriver | undefined
+  metricsPort: number | undefined
   /** Stops accepting, lets received requests finish (bounded), then closes the pool and the store. */
   close(): Promise<void>
 }
@@ -93,10 +100,13 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     clientVersion: CLIENT_VERSION,
   }
   const table: MethodTable = allMethods()
+  const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine })
+  let metricsServer: Server | undefined
   const onInternalError = (method: string, e: unknown) =>
-    opts.log(`internal error in ${method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+    opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) })
   const servers: HttpServer[] = []
   const serve = (
+    portName: 'http' | 'auth',
     host: string,
     port: number,
     namespaces: readonly Namespace[],
@@ -109,13 +119,19 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       namespaces: new Set(namespaces),
       onInternalError,
       canAdmit: (calls) => ctx.pool.canAdmit(calls),
+      ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, portName, code, s) }),
+    }
+    const overloaded = () => {
+      const full = ctx.pool.saturated
+      if (full) metrics?.observeOverloaded(portName)
+      return full
     }
     return startHttpServer({
       host,
       port,
       maxBodyBytes: opts.maxBodyBytes,
       vhosts: access.vhosts ?? DEFAULT_VHOSTS,
-      overloaded: () => ctx.pool.saturated,
+      overloaded,
       corsOrigins: access.corsOrigins ?? [],
       ...(authorize === undefined ? {} : { authorize }),
       handle: (body) => handleBody(body, table, env, ctx),
@@ -134,36 +150,43 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       })
       if ((await Promise.race([drained, late])) === 'late') {
         const left = servers.reduce((n, s) => n + s.inFlight, 0)
-        opts.log(`${left} requests still unanswered after ${bound} ms; closing anyway`)
+        opts.log.warn('requests still unanswered; closing anyway', { unanswered: left, waitedMs: bound })
       }
       clearTimeout(timer)
       await devDriver?.idle()
       await Promise.all([lanes.engine.close(), lanes.public.close()])
+      metricsServer?.close()
       await store.close()
     })())
   try {
-    const http = await serve(opts.http.host, opts.http.port, opts.http.apis, opts.http, context)
+    const http = await serve('http', opts.http.host, opts.http.port, opts.http.apis, opts.http, context)
     servers.push(http)
-    opts.log(`HTTP JSON-RPC on http://${opts.http.host}:${http.port} (${opts.http.apis.join(',')})`)
+    opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
     let authPort: number | undefined
     if (opts.authrpc !== undefined) {
       const { secret, created } = loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
-      if (created) opts.log(`created JWT secret ${opts.authrpc.jwtSecretPath}`)
+      if (created) opts.log.info('created JWT secret', { path: opts.authrpc.jwtSecretPath })
       const authContext: NodeContext = { ...context, pool: lanes.engine }
-      const auth = await serve(opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, authContext, (h) =>
+      const auth = await serve('auth', opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, authContext, (h) =>
         checkJwt(h, secret) === undefined,
       )
       servers.push(auth)
       authPort = auth.port
-      opts.log(`Engine API on http://${opts.authrpc.host}:${auth.port} (JWT ${opts.authrpc.jwtSecretPath})`)
+      opts.log.info(`Engine API on http://${opts.authrpc.host}:${auth.port}`, { jwtSecret: opts.authrpc.jwtSecretPath })
     }
     if (opts.dev !== undefined) {
       devDriver = new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
-      opts.log(opts.dev.period === undefined ? 'dev mode: a block for every new transaction' : `dev mode: a block every ${opts.dev.period}s`)
+      opts.log.info(opts.dev.period === undefined ? 'dev mode: a block for every new transaction' : `dev mode: a block every ${opts.dev.period}s`)
     }
-    return { context, httpPort: http.port, authPort, devDriver, close }
+    if (metrics !== undefined && opts.metrics !== undefined) {
+      metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
+      opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
+    }
+    return { context, httpPort: http.port, authPort, devDriver, metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer), close }
   } catch (e) {
     await close()
     throw e
   }
 }
+
+const portOf = (server: Server): number => (server.address() as AddressInfo).port

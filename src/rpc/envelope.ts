@@ -25,6 +25,8 @@ export interface EnvelopeOptions {
   /** Namespaces served on this endpoint; other methods answer -32601 as if they did not exist. */
   namespaces: ReadonlySet<Namespace>
   onInternalError?: (method: string, e: unknown) => void
+  /** Every answered call (metrics): the method ('unknown' for names not in the table), 0 or the error code, time. */
+  observe?: (method: string, code: number, seconds: number) => void
 }
 
 /** An id echoed from the request's own text (a number JSON.parse would alter). */
@@ -33,6 +35,8 @@ class RawId {
 }
 
 type Id = string | number | null | RawId
+
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 
 const idJson = (id: Id): string => (id instanceof RawId ? id.text : JSON.stringify(id))
 
@@ -83,21 +87,30 @@ function isValidId(id: unknown): id is string | number | null {
 /** Written into the writer (true), nothing to send for a notification (false), or an answer still to come. */
 type Outcome = boolean | Promise<Buffer | undefined>
 
-function writeFailure(w: ReplyWriter, id: Id, e: unknown, name: string, opts: EnvelopeOptions): void {
+/** The error a failure is answered with: a known refusal's code, or -32603 for anything else (logged once). */
+function rpcErrorOf(e: unknown, name: string, opts: EnvelopeOptions): RpcError {
   const known = toRpcError(e)
-  if (known !== undefined) return writeError(w, id, known)
+  if (known !== undefined) return known
   opts.onInternalError?.(name, e)
-  writeError(w, id, new InternalError(e instanceof Error ? e.message : 'Internal error'))
+  return new InternalError(e instanceof Error ? e.message : 'Internal error')
 }
 
-/** Writes a handler's result, or the internal error it turns into when it cannot be encoded. */
-function writeSettled(w: ReplyWriter, id: Id, result: Reply, name: string, opts: EnvelopeOptions): void {
+/** Writes a failure's error object (when the request has an id); returns its code. */
+function writeFailure(w: ReplyWriter | undefined, id: Id, e: unknown, name: string, opts: EnvelopeOptions): number {
+  const err = rpcErrorOf(e, name, opts)
+  if (w !== undefined) writeError(w, id, err)
+  return err.code
+}
+
+/** Writes a handler's result, or the internal error it turns into when it cannot be encoded; returns 0 or the code. */
+function writeSettled(w: ReplyWriter, id: Id, result: Reply, name: string, opts: EnvelopeOptions): number {
   const at = w.length
   try {
     writeResult(w, id, result)
+    return 0
   } catch (e) {
     w.truncate(at)
-    writeFailure(w, id, e, name, opts)
+    return writeFailure(w, id, e, name, opts)
   }
 }
 
@@ -123,7 +136,8 @@ function handleOne(
   let id: Id = hasId && isValidId(req.id) ? req.id : null
   if (needsRawText(id)) {
     const text = rawIdText()
-    if (text !== undefined) id = new RawId(text)
+    // Only a JSON number is echoed raw: whatever else the scan found, the parsed value is the safer answer.
+    if (text !== undefined && JSON_NUMBER.test(text)) id = new RawId(text)
   }
   const early = (e: RpcError): Outcome => {
     writeError(w, id, e)
@@ -133,6 +147,10 @@ function handleOne(
   if (req.jsonrpc !== '2.0') return early(new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
   if (typeof req.method !== 'string') return early(new InvalidRequestError('invalid request: no method'))
   const name = req.method
+  const started = opts.observe === undefined ? 0 : performance.now()
+  const observed = (code: number) => {
+    if (opts.observe !== undefined) opts.observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
+  }
   let result: Reply | Promise<Reply>
   try {
     const def = table.get(name)
@@ -144,25 +162,30 @@ function handleOne(
     if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
     result = def.handle(checked.data as never, ctx)
   } catch (e) {
-    if (!hasId) return false
-    writeFailure(w, id, e, name, opts)
-    return true
+    observed(writeFailure(hasId ? w : undefined, id, e, name, opts))
+    return hasId
   }
   if (result instanceof Promise) {
     // Settles in a later turn, when `w` holds someone else's reply: answer into it and take a copy at once.
-    const answer = (write: () => void): Buffer | undefined => {
-      if (!hasId) return undefined
+    const answer = (write: (into: ReplyWriter | undefined) => number): Buffer | undefined => {
+      if (!hasId) {
+        observed(write(undefined))
+        return undefined
+      }
       w.reset()
-      write()
+      observed(write(w))
       return w.copy()
     }
     return result.then(
-      (r) => answer(() => writeSettled(w, id, r, name, opts)),
-      (e: unknown) => answer(() => writeFailure(w, id, e, name, opts)),
+      (r) => answer((into) => (into === undefined ? 0 : writeSettled(into, id, r, name, opts))),
+      (e: unknown) => answer((into) => writeFailure(into, id, e, name, opts)),
     )
   }
-  if (!hasId) return false
-  writeSettled(w, id, result, name, opts)
+  if (!hasId) {
+    observed(0)
+    return false
+  }
+  observed(writeSettled(w, id, result, name, opts))
   return true
 }
 

@@ -2,6 +2,7 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
+import { silentLogger } from '../node/logger.js'
 import { type RunningNode, startNode } from '../node/node.js'
 import { tempDatadir } from '../testing/paths.js'
 
@@ -18,7 +19,7 @@ const options = (datadir: string, port = 0) => ({
   maxBatch: 10,
   minerGasLimit: 60_000_000n,
   txPoolSize: 100,
-  log: () => {},
+  log: silentLogger,
   showProgress: false,
 })
 beforeAll(async () => {

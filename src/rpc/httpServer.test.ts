@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
+import { silentLogger } from '../node/logger.js'
 import { type RunningNode, startNode } from '../node/node.js'
 import { tempDatadir } from '../testing/paths.js'
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
     maxBatch: 10,
     minerGasLimit: 60_000_000n,
     txPoolSize: 100,
-    log: () => {},
+    log: silentLogger,
     showProgress: false,
   })
   url = `http://127.0.0.1:${node.httpPort}`

@@ -6,6 +6,7 @@ import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { signJwt } from '../engine/jwt.js'
 import { type NodeOptions, type RunningNode, startNode } from '../node/node.js'
+import { type Logger, silentLogger } from '../node/logger.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { tempDatadir } from './paths.js'
@@ -39,7 +40,7 @@ async function call<T>(url: string, method: string, params: unknown[], headers: 
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: (line: string) => void; maxQueue?: number } = {},
+  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean } = {},
 ): Promise<TestNode> {
   const datadir = tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')
@@ -56,7 +57,8 @@ export async function startTestNode(
     minerGasLimit: 60_000_000n,
     txPoolSize: 1000,
     ...(opts.dev === undefined ? {} : { dev: opts.dev }),
-    log: opts.log ?? (() => {}),
+    log: opts.log ?? silentLogger,
+    ...(opts.metrics === true ? { metrics: { host: '127.0.0.1', port: 0 } } : {}),
     showProgress: false,
   })
   const httpUrl = `http://127.0.0.1:${node.httpPort}`

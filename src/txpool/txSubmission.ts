@@ -2,6 +2,7 @@ import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { RLP } from '@ethereumjs/rlp'
 import type { WorkerPool } from '../workers/pool.js'
+import type { Logger } from '../node/logger.js'
 import type { TxPool } from './txPool.js'
 
 interface IncludedTx {
@@ -21,7 +22,7 @@ export class TxSubmission {
     private readonly chain: ChainReader,
     private readonly txPool: TxPool,
     private readonly lanes: { public: WorkerPool; engine: WorkerPool },
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** eth_sendRawTransaction: validated in the public lane against the head, then admitted. Returns the hash. */
@@ -95,8 +96,7 @@ export class TxSubmission {
     }
     if (pending.length === 0) return
     void Promise.all(pending).then(() => {
-      const not = [...refused].map(([why, n]) => `${n} ${why}`).join(', ')
-      this.log(`reorg: ${back} of ${pending.length} transactions of undone blocks back in the pool${not === '' ? '' : `; not: ${not}`}`)
+      this.log.info('reorg: transactions of undone blocks re-pooled', { repooled: back, of: pending.length, refused: Object.fromEntries(refused) })
     })
   }
 }

@@ -1,0 +1,149 @@
+import { type Server, createServer } from 'node:http'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { EngineService } from '../engine/engineService.js'
+import type { ChainStore } from '../store/chainStore.js'
+import type { TxPool } from '../txpool/txPool.js'
+import type { WorkerPool } from '../workers/pool.js'
+
+const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/**
+ * The node's Prometheus metrics (prom-client), served on --metrics.addr/--metrics.port when --metrics is given.
+ * Request counters are per method (known methods only: a client cannot grow the label set) and per port.
+ */
+export class NodeMetrics {
+  readonly registry = new Registry()
+  private readonly requests = new Counter({
+    name: 'sponge_rpc_requests_total',
+    help: 'JSON-RPC calls answered, by method and port',
+    labelNames: ['method', 'port'] as const,
+    registers: [this.registry],
+  })
+  private readonly errors = new Counter({
+    name: 'sponge_rpc_errors_total',
+    help: 'JSON-RPC calls answered with an error, by method, port and code',
+    labelNames: ['method', 'port', 'code'] as const,
+    registers: [this.registry],
+  })
+  private readonly latency = new Histogram({
+    name: 'sponge_rpc_duration_seconds',
+    help: 'Time from a call being read to its answer, by method and port',
+    labelNames: ['method', 'port'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  })
+  private readonly overloaded = new Counter({
+    name: 'sponge_http_overloaded_total',
+    help: 'HTTP requests answered 503 before their body was read, the public lane being saturated',
+    labelNames: ['port'] as const,
+    registers: [this.registry],
+  })
+  private readonly taskSeconds = new Histogram({
+    name: 'sponge_pool_task_seconds',
+    help: 'Worker task time (queue wait included), by lane and operation',
+    labelNames: ['lane', 'op'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  })
+  private readonly blockSeconds = new Histogram({
+    name: 'sponge_block_validation_seconds',
+    help: 'engine_newPayload time, by status',
+    labelNames: ['status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  })
+  private readonly blockGas = new Counter({
+    name: 'sponge_block_gas_total',
+    help: 'Gas of the blocks validated through engine_newPayload',
+    registers: [this.registry],
+  })
+  private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<'method' | 'port'> }>()
+
+  constructor(deps: { store: ChainStore; txPool: TxPool; lanes: WorkerPool[]; engine: EngineService }) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
+    const { store, txPool, lanes, engine } = deps
+    new Gauge({
+      name: 'sponge_pool_in_flight',
+      help: 'Worker pool calls admitted and not yet answered, by lane',
+      labelNames: ['lane'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const l of lanes) this.set({ lane: l.name }, l.stats.inFlight)
+      },
+    })
+    new Gauge({
+      name: 'sponge_pool_refused_calls',
+      help: 'Worker pool calls refused (-32005) since start, by lane',
+      labelNames: ['lane'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const l of lanes) this.set({ lane: l.name }, l.stats.refused)
+      },
+    })
+    new Gauge({
+      name: 'sponge_chain_block_number',
+      help: 'Number of the head, safe and finalized blocks',
+      labelNames: ['label'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const label of ['head', 'safe', 'finalized'] as const) {
+          const hash = store.getLabel(label)
+          const n = hash === undefined ? undefined : store.getNumber(hash)
+          if (n !== undefined) this.set({ label }, Number(n))
+        }
+      },
+    })
+    new Gauge({
+      name: 'sponge_txpool_transactions',
+      help: 'Transactions in the pool (pending and queued)',
+      registers: [this.registry],
+      collect() {
+        this.set(txPool.size)
+      },
+    })
+    for (const lane of lanes) {
+      lane.onTaskDone = (ops, seconds) => {
+        for (const op of ops) this.taskSeconds.observe({ lane: lane.name, op }, seconds)
+      }
+    }
+    engine.onValidated = (status, seconds, gasUsed) => {
+      this.blockSeconds.observe({ status }, seconds)
+      if (status === 'VALID') this.blockGas.inc(Number(gasUsed))
+    }
+  }
+
+  /** One answered call: `code` 0 for a result, else the JSON-RPC error code. */
+  observeCall(method: string, port: string, code: number, seconds: number): void {
+    const key = `${port} ${method}`
+    let c = this.children.get(key)
+    if (c === undefined) {
+      c = { requests: this.requests.labels(method, port), latency: this.latency.labels(method, port) }
+      this.children.set(key, c)
+    }
+    c.requests.inc()
+    c.latency.observe(seconds)
+    if (code !== 0) this.errors.inc({ method, port, code: String(code) })
+  }
+
+  observeOverloaded(port: string): void {
+    this.overloaded.inc({ port })
+  }
+
+  /** GET /metrics in the Prometheus text format; anything else 404. */
+  serve(host: string, port: number): Promise<Server> {
+    const server = createServer((req, res) => {
+      if (req.method !== 'GET' || req.url !== '/metrics') {
+        res.writeHead(404).end()
+        return
+      }
+      this.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      )
+    })
+    return new Promise((resolve, reject) => {
+      server.once('error', (e) => reject(new Error(`cannot listen on ${host}:${port} for metrics: ${e.message}`)))
+      server.listen(port, host, () => resolve(server))
+    })
+  }
+}
