@@ -2,26 +2,16 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { silentLogger } from '../node/logger.js'
 import { type RunningNode, startNode } from '../node/node.js'
+import { localNodeOptions } from '../testing/testNode.js'
 import { tempDatadir } from '../testing/paths.js'
 
 // What a web page can do to a node on localhost: post "simple" requests (text/plain, no preflight) and, through DNS
 // rebinding, address it under its own host name. Both are refused, as geth refuses them.
 
 let node: RunningNode
-const options = (datadir: string, port = 0) => ({
-  datadir,
-  http: { host: '127.0.0.1', port, apis: ['eth' as const], corsOrigins: ['https://app.example'] },
-  workers: 1,
-  maxQueue: 64,
-  maxBodyBytes: 4096,
-  maxBatch: 10,
-  minerGasLimit: 60_000_000n,
-  txPoolSize: 100,
-  log: silentLogger,
-  showProgress: false,
-})
+const options = (datadir: string, port = 0) =>
+  localNodeOptions(datadir, { http: { host: '127.0.0.1', port, apis: ['eth'], corsOrigins: ['https://app.example'] } })
 beforeAll(async () => {
   node = await startNode(new ChainSpec(devGenesis()), options(tempDatadir('access')))
 })

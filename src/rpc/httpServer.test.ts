@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { silentLogger } from '../node/logger.js'
 import { type RunningNode, startNode } from '../node/node.js'
+import { localNodeOptions } from '../testing/testNode.js'
 import { tempDatadir } from '../testing/paths.js'
 
 let node: RunningNode
@@ -11,18 +11,7 @@ let url: string
 const datadir = tempDatadir('http')
 
 beforeAll(async () => {
-  node = await startNode(new ChainSpec(devGenesis()), {
-    datadir,
-    http: { host: '127.0.0.1', port: 0, apis: ['eth', 'net', 'web3'] },
-    workers: 1,
-    maxQueue: 64,
-    maxBodyBytes: 4096,
-    maxBatch: 10,
-    minerGasLimit: 60_000_000n,
-    txPoolSize: 100,
-    log: silentLogger,
-    showProgress: false,
-  })
+  node = await startNode(new ChainSpec(devGenesis()), localNodeOptions(datadir))
   url = `http://127.0.0.1:${node.httpPort}`
 })
 

@@ -38,6 +38,23 @@ async function call<T>(url: string, method: string, params: unknown[], headers: 
   return { status: res.status, ...json }
 }
 
+/** Options of a small node on 127.0.0.1 with free ports and no Engine API endpoint; `overrides` win. */
+export function localNodeOptions(datadir: string, overrides: Partial<NodeOptions> = {}): NodeOptions {
+  return {
+    datadir,
+    http: { host: '127.0.0.1', port: 0, apis: ['eth', 'net', 'web3'] },
+    workers: 1,
+    maxQueue: 64,
+    maxBodyBytes: 4096,
+    maxBatch: 10,
+    minerGasLimit: 60_000_000n,
+    txPoolSize: 100,
+    log: silentLogger,
+    showProgress: false,
+    ...overrides,
+  }
+}
+
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
   opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean } = {},
