@@ -44,7 +44,7 @@ await clean.stop()
 for (let t = 1; t <= imports; t++) {
   try {
     const r = await importTrial({ datadir: tempDatadir('crash-import'), cli, random, expectedHead })
-    log(`import trial ${t}: resumed after the kill to head ${r.head}, links intact`)
+    log(`import trial ${t}: killed after ${r.killedAfter} blocks, resumed to head ${r.head}, links intact`)
   } catch (e) {
     failed++
     log(`import trial ${t} FAILED: ${(e as Error).message}`)
