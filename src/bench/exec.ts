@@ -46,7 +46,7 @@ async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Prom
   const count = blocks * Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx)
   const node = await spawnNode([
     '--chain', genesisFile, '--datadir', join(work, `${w.name}-gen`), '--no-mining', '--miner.gaslimit', String(GAS_LIMIT),
-    '--authrpc.jwtsecret', jwtFile, '--txpool.size', String(count + 100),
+    '--authrpc.jwtsecret', jwtFile, '--txpool.size', String(count + 100), '--txpool.accountslots', String(count + 100),
   ])
   try {
     log(`${w.name}: signing ${count} transactions (${w.description})…`)

@@ -47,7 +47,7 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     maxBatch: intFlag(args, 'rpc.batchlimit', 1000),
     minerGasLimit: BigInt(intFlag(args, 'miner.gaslimit', 60_000_000)),
     txPoolSize: intFlag(args, 'txpool.size', 4096),
-    txPoolAccountSlots: intFlag(args, 'txpool.accountslots', 64),
+    txPoolAccountSlots: intFlag(args, 'txpool.accountslots', 1024),
     ...((isDev || period !== undefined) && !args.flags.has('no-mining')
       ? { dev: period === undefined ? {} : { period: intFlag(args, 'dev.period', 0) } }
       : {}),

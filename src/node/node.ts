@@ -36,7 +36,7 @@ export interface NodeOptions {
   maxBatch: number
   minerGasLimit: bigint
   txPoolSize: number
-  /** Most transactions one sender may pool (default 64). */
+  /** Most transactions one sender may pool (default 1024). */
   txPoolAccountSlots?: number
   /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
   dev?: { period?: number }

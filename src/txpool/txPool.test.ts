@@ -85,6 +85,14 @@ describe('transaction pool', () => {
     expect(p.trackedSenders).toBe(0)
     expect(p.size).toBe(0)
   })
+  it('caps what one sender may hold after a nonce gap', () => {
+    const p = newPool(1000)
+    for (let n = 0; n < 64; n++) p.add(tx('a', 10 + n, 10), 0n)
+    expect(() => p.add(tx('a', 100, 10), 0n)).toThrow('account limit exceeded')
+    // A transaction that can run is still welcome.
+    p.add(tx('a', 0, 10), 0n)
+    expect(p.size).toBe(65)
+  })
   it('caps what one sender may pool', () => {
     const p = new TxPool({ maxSize: 100, priceBumpPercent: 10, accountSlots: 3 })
     for (let n = 0; n < 3; n++) p.add(tx('a', n, 10), 0n)

@@ -20,7 +20,10 @@ export interface TxPoolOptions {
   accountSlots?: number
 }
 
-const DEFAULT_ACCOUNT_SLOTS = 64
+/** A quarter of the default pool (4096). */
+const DEFAULT_ACCOUNT_SLOTS = 1024
+/** Most transactions a sender may hold after a nonce gap, which cannot run until the gap fills (geth: 64). */
+export const ACCOUNT_QUEUE = 64
 
 /** A sender's run of pending transactions, for the builder's merge by tip. */
 interface Run {
@@ -84,6 +87,9 @@ export class TxPool {
       if ((slots?.size ?? 0) >= (this.opts.accountSlots ?? DEFAULT_ACCOUNT_SLOTS)) {
         throw new TxPoolRejectedError('account limit exceeded')
       }
+      if (slots !== undefined && this.queuedCount(slots, floor) >= ACCOUNT_QUEUE && !this.extendsRun(slots, floor, tx.nonce)) {
+        throw new TxPoolRejectedError('account limit exceeded')
+      }
     }
     if (slots === undefined) {
       slots = new Map()
@@ -93,6 +99,20 @@ export class TxPool {
     slots.set(tx.nonce, tx)
     this.byHash.set(tx.hash, tx)
     if (this.isPending(tx)) this.notify()
+  }
+
+  /** Transactions of a sender that cannot run yet: those after the first gap above its floor. */
+  private queuedCount(slots: Map<bigint, PooledTx>, floor: bigint): number {
+    let run = 0
+    for (let n = floor; slots.has(n); n++) run++
+    return slots.size - run
+  }
+
+  /** Whether a transaction with this nonce would continue the sender's executable run (so it is not queued). */
+  private extendsRun(slots: Map<bigint, PooledTx>, floor: bigint, nonce: bigint): boolean {
+    let n = floor
+    while (slots.has(n)) n++
+    return nonce === n
   }
 
   private notify(): void {
