@@ -1,7 +1,12 @@
 import type { BuiltPayload } from '../exec/builder.js'
 
-interface Entry {
+/** A build, and the forkchoiceUpdated version that started it (getPayload versions serve some only). */
+export interface BuildEntry {
   build: Promise<BuiltPayload>
+  version: 1 | 2 | 3
+}
+
+interface Entry extends BuildEntry {
   createdAt: number
 }
 
@@ -14,25 +19,25 @@ export class BuildTable {
     private readonly ttlMs = 120_000,
   ) {}
 
-  get(id: string): Promise<BuiltPayload> | undefined {
+  get(id: string): BuildEntry | undefined {
     const e = this.entries.get(id)
     if (e === undefined) return undefined
     if (Date.now() - e.createdAt > this.ttlMs) {
       this.entries.delete(id)
       return undefined
     }
-    return e.build
+    return e
   }
 
   has(id: string): boolean {
     return this.get(id) !== undefined
   }
 
-  set(id: string, build: Promise<BuiltPayload>): void {
+  set(id: string, build: Promise<BuiltPayload>, version: BuildEntry['version']): void {
     // A failed build must not surface as an unhandled rejection; getPayload reports it.
     build.catch(() => {})
     this.entries.delete(id)
-    this.entries.set(id, { build, createdAt: Date.now() })
+    this.entries.set(id, { build, version, createdAt: Date.now() })
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
   }
 }

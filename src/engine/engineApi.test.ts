@@ -150,7 +150,7 @@ async function rehash(n: TestNode, p: Payload): Promise<Payload> {
   const { payloadToBlock } = await import('../exec/payloadImport.js')
   const spec = n.spec
   try {
-    await payloadToBlock(spec, { payload: p as never, versionedHashes: [], parentBeaconBlockRoot: ZERO32, executionRequests: [] })
+    await payloadToBlock(spec, { version: 4, payload: p as never, versionedHashes: [], parentBeaconBlockRoot: ZERO32, executionRequests: [] })
     return p
   } catch (e) {
     const m = /received: (0x[0-9a-f]{64})/.exec((e as Error).message)

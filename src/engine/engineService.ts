@@ -1,18 +1,30 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { ForkName } from '../chain/forks.js'
 import type { BuiltPayload } from '../exec/builder.js'
 import type { PayloadStatus } from '../exec/payloadImport.js'
-import type { ExecutionPayloadV3, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
+import type { ExecutionPayload, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
 import type { Logger } from '../node/logger.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
-import { hexToBytes } from '../util/hex.js'
+import type { TxPool } from '../txpool/txPool.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
+
+/** engine_getBlobsV1/V2 must serve at least 128 hashes; more is -38004. */
+const MAX_BLOBS_REQUEST = 128
 import type { WorkerPool } from '../workers/pool.js'
 import { EngineError } from './errors.js'
 import { type ForkchoiceState, applyForkchoice } from './forkchoice.js'
 import { type PayloadBuilds, envelopeOf } from './payloadBuilds.js'
+import {
+  type ForkchoiceVersion,
+  type GetPayloadVersion,
+  type NewPayloadVersion,
+  checkAttributes,
+  checkNewPayload,
+  getPayloadFits,
+  payloadOfFork,
+} from './payloadVersions.js'
 import { payloadIdOf } from './payloadId.js'
 import { checkExecutionRequests } from './requests.js'
 
@@ -37,35 +49,48 @@ export class EngineService {
     private readonly lane: WorkerPool,
     private readonly builds: PayloadBuilds,
     private readonly txs: TxSubmission,
+    private readonly txPool: TxPool,
     private readonly log: Logger,
   ) {}
 
-  /** The fork a block with this number and timestamp belongs to. */
-  forkAt(number: bigint, timestamp: bigint): ForkName | 'frontier' {
-    return this.spec.forkAt(number, timestamp)
+  /**
+   * engine_getBlobsV1 (cancun.md; -38005 once Osaka is active) and engine_getBlobsV2 (osaka.md): sidecars of pooled
+   * blob transactions by versioned hash. V1 answers null per missing blob and serves blob proofs; V2 answers null as
+   * a whole when any blob is missing or has no cell proofs (and before Osaka).
+   */
+  getBlobs(hashes: string[], version: 1 | 2): (object | null)[] | null {
+    if (hashes.length > MAX_BLOBS_REQUEST) throw new EngineError('tooLargeRequest', `requested ${hashes.length} blobs, limit ${MAX_BLOBS_REQUEST}`)
+    const head = HeaderView.read(this.store, this.chain.head().hash)!
+    const osaka = this.spec.isActive('osaka', head.number, head.timestamp)
+    if (version === 1) {
+      if (osaka || !this.spec.isActive('cancun', head.number, head.timestamp)) throw new EngineError('unsupportedFork', 'Unsupported fork')
+      return hashes.map((h) => {
+        const b = this.txPool.blob(h)
+        return b === undefined || b.cellProofs ? null : { blob: bytesToHex(b.blob), proof: bytesToHex(b.proofs[0]!) }
+      })
+    }
+    if (!osaka) return null
+    const found = hashes.map((h) => this.txPool.blob(h))
+    if (found.some((b) => b === undefined || !b.cellProofs)) return null
+    return found.map((b) => ({ blob: bytesToHex(b!.blob), proofs: b!.proofs.map((p) => bytesToHex(p)) }))
   }
 
-  private isActive(fork: ForkName, number: bigint, timestamp: bigint): boolean {
-    return this.spec.isActive(fork, number, timestamp)
-  }
-
-  /** engine_newPayloadV4 (prague.md): Prague and later (Osaka and the BPO forks keep V4). */
-  async newPayloadV4(
-    payload: ExecutionPayloadV3,
-    versionedHashes: string[],
-    parentBeaconBlockRoot: string,
-    executionRequests: string[],
+  /**
+   * engine_newPayloadV1…V4: the payload's members and fork are checked against the version (payloadVersions.ts),
+   * then the block is rebuilt, hashed, executed and stored in the engine lane.
+   */
+  async newPayload(
+    version: NewPayloadVersion,
+    payload: ExecutionPayload,
+    extras: { versionedHashes?: string[]; parentBeaconBlockRoot?: string; executionRequests?: string[] } = {},
   ): Promise<PayloadStatus> {
-    const reason = checkExecutionRequests(executionRequests.map(hexToBytes))
-    if (reason !== undefined) throw new EngineError('invalidParams', reason)
-    if (!this.isActive('prague', BigInt(payload.blockNumber), BigInt(payload.timestamp))) {
-      throw new EngineError('unsupportedFork', 'Unsupported fork')
+    const checked = checkNewPayload(this.spec, version, payload)
+    if (extras.executionRequests !== undefined) {
+      const reason = checkExecutionRequests(extras.executionRequests.map(hexToBytes))
+      if (reason !== undefined) throw new EngineError('invalidParams', reason)
     }
     const started = performance.now()
-    const status = await this.lane.run({
-      op: 'newPayload',
-      input: { payload, versionedHashes, parentBeaconBlockRoot, executionRequests },
-    })
+    const status = await this.lane.run({ op: 'newPayload', input: { version, payload: checked, ...extras } })
     const seconds = (performance.now() - started) / 1000
     // The worker committed; without this the serving thread may keep reading its older snapshot for a while.
     this.store.refreshSnapshot()
@@ -78,13 +103,28 @@ export class EngineService {
       gasUsed: Number(BigInt(payload.gasUsed)),
       ms: Number((seconds * 1000).toFixed(1)),
     }
-    if (status.status === 'INVALID') this.log.warn('invalid block', { ...facts, reason: status.validationError })
-    else this.log.info('validated block', facts)
+    if (status.status === 'INVALID' || status.status === 'INVALID_BLOCK_HASH') {
+      this.log.warn('invalid block', { ...facts, reason: status.validationError })
+    } else {
+      this.log.info('validated block', facts)
+    }
     return status
   }
 
-  /** engine_forkchoiceUpdatedV3 (cancun.md): moves the labels, then starts a build when attributes are given. */
-  async forkchoiceUpdated(state: ForkchoiceState, attrs: PayloadAttributesAny | null | undefined, version: 3): Promise<ForkchoiceResult> {
+  /** engine_newPayloadV4, as the dev driver calls it. */
+  newPayloadV4(payload: ExecutionPayload, versionedHashes: string[], parentBeaconBlockRoot: string, executionRequests: string[]): Promise<PayloadStatus> {
+    return this.newPayload(4, payload, { versionedHashes, parentBeaconBlockRoot, executionRequests })
+  }
+
+  /**
+   * engine_forkchoiceUpdatedV1…V3 (paris.md, shanghai.md, cancun.md): moves the labels, then, when attributes are
+   * given, checks them against the version (after the labels moved, as the spec orders it) and starts a build.
+   */
+  async forkchoiceUpdated(
+    state: ForkchoiceState,
+    attrs: PayloadAttributesAny | null | undefined,
+    version: ForkchoiceVersion,
+  ): Promise<ForkchoiceResult> {
     // A worker may have stored the head moments ago (newPayload through the other endpoint, or a build).
     this.store.refreshSnapshot()
     const outcome = applyForkchoice(this.store, state)
@@ -100,54 +140,56 @@ export class EngineService {
     this.txs.afterForkchoice(outcome.added, outcome.removed)
     const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
     if (attrs === undefined || attrs === null) return { payloadStatus, payloadId: null }
-    if (attrs.withdrawals === undefined || attrs.parentBeaconBlockRoot === undefined) {
-      throw new EngineError('invalidParams', 'payload attributes V3 need withdrawals and parentBeaconBlockRoot')
-    }
     const head = this.chain.byHash(hexToBytes(state.headBlockHash))!
+    checkAttributes(this.spec, version, head.number + 1n, attrs)
     const headTime = HeaderView.read(this.store, head.hash)!.timestamp
     const timestamp = BigInt(attrs.timestamp)
     if (timestamp <= headTime) {
       throw new EngineError('invalidPayloadAttributes', `timestamp ${timestamp} is not after the head's ${headTime}`)
     }
-    if (!this.isActive('cancun', head.number + 1n, timestamp)) throw new EngineError('unsupportedFork', 'Unsupported fork')
     const payloadId = payloadIdOf(state.headBlockHash, attrs as unknown as Record<string, unknown>, version)
-    this.builds.start(payloadId, state.headBlockHash, {
-      timestamp: attrs.timestamp,
-      prevRandao: attrs.prevRandao,
-      suggestedFeeRecipient: attrs.suggestedFeeRecipient,
-      withdrawals: attrs.withdrawals,
-      parentBeaconBlockRoot: attrs.parentBeaconBlockRoot,
-    })
+    this.builds.start(
+      payloadId,
+      state.headBlockHash,
+      {
+        timestamp: attrs.timestamp,
+        prevRandao: attrs.prevRandao,
+        suggestedFeeRecipient: attrs.suggestedFeeRecipient,
+        withdrawals: attrs.withdrawals ?? undefined,
+        parentBeaconBlockRoot: attrs.parentBeaconBlockRoot ?? undefined,
+      },
+      version,
+    )
     return { payloadStatus, payloadId }
   }
 
   /**
-   * engine_getPayloadV1/V4/V5: the payload built for the id. The method version must match the payload's fork:
-   * V1 before Shanghai, V4 for Prague, V5 from Osaka on.
+   * engine_getPayloadV1…V5: the payload built for the id, if this version serves the forkchoiceUpdated version that
+   * started it and the payload's fork (-38005 otherwise); shaped as the version returns it.
    */
-  async getPayload(id: string, version: 1 | 4 | 5): Promise<Record<string, unknown>> {
-    const pending = this.builds.get(id)
-    if (pending === undefined) throw new EngineError('unknownPayload', 'Unknown payload')
+  async getPayload(id: string, version: GetPayloadVersion): Promise<Record<string, unknown>> {
+    const entry = this.builds.get(id)
+    if (entry === undefined) throw new EngineError('unknownPayload', 'Unknown payload')
     let built: BuiltPayload
     try {
-      built = await pending
+      built = await entry.build
     } catch (e) {
       this.log.warn('payload build failed', { payloadId: id, error: (e as Error).message })
       throw new EngineError('unknownPayload', 'Unknown payload')
     }
     const number = BigInt(built.blockNumber)
     const time = BigInt(built.timestamp)
-    const fits =
-      version === 1
-        ? !this.isActive('shanghai', number, time)
-        : version === 4
-          ? this.isActive('prague', number, time) && !this.isActive('osaka', number, time)
-          : this.isActive('osaka', number, time)
-    if (!fits) throw new EngineError('unsupportedFork', 'Unsupported fork')
-    if (version === 1) {
-      const { withdrawals: _w, blobGasUsed: _b, excessBlobGas: _e, ...v1 } = built.executionPayload
-      return v1
+    if (!getPayloadFits(this.spec, version, entry.version, number, time)) throw new EngineError('unsupportedFork', 'Unsupported fork')
+    const payload = payloadOfFork(this.spec, built.executionPayload, number, time)
+    switch (version) {
+      case 1:
+        return payload
+      case 2:
+        return { executionPayload: payload, blockValue: built.blockValue }
+      case 3:
+        return { executionPayload: payload, blockValue: built.blockValue, blobsBundle: built.blobsBundle, shouldOverrideBuilder: false }
+      default:
+        return envelopeOf(built)
     }
-    return envelopeOf(built)
   }
 }

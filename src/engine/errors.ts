@@ -5,6 +5,7 @@ export type EngineErrorKind =
   | 'invalidForkchoiceState'
   | 'invalidPayloadAttributes'
   | 'unsupportedFork'
+  | 'tooLargeRequest'
 
 export class EngineError extends Error {
   override readonly name = 'EngineError'

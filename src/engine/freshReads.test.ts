@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
+import type { ExecutionPayload } from '../rpc/wire/engineParams.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
 import { bytesToHex } from '../util/hex.js'
 
@@ -27,7 +27,7 @@ describe('the serving thread reads what a worker has just stored', () => {
       const fc = { headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 }
       const attrs = { timestamp: `0x${(time += 12).toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 }
       const started = await engine.forkchoiceUpdated(fc, attrs, 3)
-      const env = (await engine.getPayload(started.payloadId!, 5)) as { executionPayload: ExecutionPayloadV3 }
+      const env = (await engine.getPayload(started.payloadId!, 5)) as { executionPayload: ExecutionPayload }
       const p = env.executionPayload
       expect((await engine.newPayloadV4(p, [], ZERO32, [])).status).toBe('VALID')
       const moved = await engine.forkchoiceUpdated({ headBlockHash: p.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 }, null, 3)

@@ -6,7 +6,7 @@ import { HeaderView } from '../store/headerView.js'
 import type { TxPool } from '../txpool/txPool.js'
 import { hexToBytes, toQuantity } from '../util/hex.js'
 import type { Lanes } from '../workers/pool.js'
-import { BuildTable } from './buildTable.js'
+import { type BuildEntry, BuildTable } from './buildTable.js'
 import { EngineError } from './errors.js'
 
 export interface BuildOptions {
@@ -53,7 +53,7 @@ export class PayloadBuilds {
   ) {}
 
   /** Starts building on `parentHash` unless a build of this id exists. */
-  start(payloadId: string, parentHash: string, attrs: BuildAttributes): void {
+  start(payloadId: string, parentHash: string, attrs: BuildAttributes, version: BuildEntry['version']): void {
     if (this.table.has(payloadId)) return
     this.table.set(
       payloadId,
@@ -70,11 +70,12 @@ export class PayloadBuilds {
         gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
         persist: true,
       }),
+      version,
     )
   }
 
   /** The build of a payload id (settles when it is built), or undefined when none is known. */
-  get(payloadId: string): Promise<BuiltPayload> | undefined {
+  get(payloadId: string): BuildEntry | undefined {
     return this.table.get(payloadId)
   }
 

@@ -3,7 +3,6 @@ import { createTxFromRLP, isBlob4844Tx } from '@ethereumjs/tx'
 import { createWithdrawal } from '@ethereumjs/util'
 import type { ChainSpec } from '../chain/spec.js'
 import { requestsHash } from '../engine/requests.js'
-import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { keccak256 } from '../crypto/keccak.js'
@@ -13,7 +12,7 @@ import type { BlockExecutor } from './executor.js'
 import { orderedTrieRoot } from './orderedTrie.js'
 import { InvalidBlockError } from './errors.js'
 
-export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED'
+export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED' | 'INVALID_BLOCK_HASH'
 
 export interface PayloadStatus {
   status: PayloadStatusName
@@ -21,12 +20,38 @@ export interface PayloadStatus {
   validationError: string | null
 }
 
-export interface NewPayloadInput {
-  payload: ExecutionPayloadV3
-  versionedHashes: string[]
-  parentBeaconBlockRoot: string
-  executionRequests: string[]
+/** An execution payload whose members were checked against its method version: those of later forks are absent. */
+export interface PayloadData {
+  parentHash: string
+  feeRecipient: string
+  stateRoot: string
+  receiptsRoot: string
+  logsBloom: string
+  prevRandao: string
+  blockNumber: string
+  gasLimit: string
+  gasUsed: string
+  timestamp: string
+  extraData: string
+  baseFeePerGas: string
+  blockHash: string
+  transactions: string[]
+  withdrawals?: { index: string; validatorIndex: string; address: string; amount: string }[]
+  blobGasUsed?: string
+  excessBlobGas?: string
 }
+
+/** engine_newPayloadV1…V4's input: V3 adds the blob hashes and beacon root, V4 the execution requests. */
+export interface NewPayloadInput {
+  version: 1 | 2 | 3 | 4
+  payload: PayloadData
+  versionedHashes?: string[]
+  parentBeaconBlockRoot?: string
+  executionRequests?: string[]
+}
+
+/** The payload's blockHash is not the hash of the block it describes. */
+class BlockHashMismatchError extends Error {}
 
 const invalid = (latestValidHash: string | null, why: string): PayloadStatus => ({
   status: 'INVALID',
@@ -84,8 +109,8 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
       ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }),
       ...(p.blobGasUsed === undefined ? {} : { blobGasUsed: BigInt(p.blobGasUsed) }),
       ...(p.excessBlobGas === undefined ? {} : { excessBlobGas: BigInt(p.excessBlobGas) }),
-      parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}`,
-      requestsHash: requestsHash(input.executionRequests.map(hexToBytes)),
+      ...(input.parentBeaconBlockRoot === undefined ? {} : { parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}` }),
+      ...(input.executionRequests === undefined ? {} : { requestsHash: requestsHash(input.executionRequests.map(hexToBytes)) }),
     },
     { common },
   )
@@ -93,11 +118,13 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
   const block = new Block(header, transactions, [], withdrawals, { common })
   primeRootCache(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
   const hash = bytesToHex(block.hash())
-  if (hash !== p.blockHash) throw new Error(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
+  if (hash !== p.blockHash) throw new BlockHashMismatchError(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
   return block
 }
 
-function versionedHashesMatch(block: Block, expected: string[]): boolean {
+function versionedHashesMatch(block: Block, expected: string[] | undefined): boolean {
+  // Before V3 there are none to compare with (and no blob transactions decode before Cancun)
+  if (expected === undefined) return true
   const actual = block.transactions.flatMap((tx) => (isBlob4844Tx(tx) ? tx.blobVersionedHashes : []))
   return actual.length === expected.length && actual.every((h, i) => h.toLowerCase() === expected[i])
 }
@@ -116,7 +143,12 @@ export async function importPayload(
   try {
     block = await payloadToBlock(spec, input)
   } catch (e) {
-    return invalid(null, e instanceof Error ? e.message : String(e))
+    const why = e instanceof Error ? e.message : String(e)
+    // V1 tells a wrong block hash apart; from V2 on INVALID supplants INVALID_BLOCK_HASH (shanghai.md).
+    if (e instanceof BlockHashMismatchError && input.version === 1) {
+      return { status: 'INVALID_BLOCK_HASH', latestValidHash: null, validationError: why }
+    }
+    return invalid(null, why)
   }
   if (!versionedHashesMatch(block, input.versionedHashes)) {
     return invalid(null, 'blob versioned hashes do not match the block\'s blob transactions')

@@ -1,9 +1,15 @@
-import { type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP } from '@ethereumjs/tx'
+import {
+  NetworkWrapperType,
+  type TypedTransaction,
+  createBlob4844TxFromSerializedNetworkWrapper,
+  createTxFromRLP,
+  isBlob4844Tx,
+} from '@ethereumjs/tx'
 import type { ChainSpec } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { transactionJson } from '../codecs/transaction.js'
-import { bytesToHex } from '../util/hex.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
 import type { StateReader } from '../workers/stateReader.js'
 import { effectiveTipAt, maxFeeOf } from './fees.js'
 import { TxRejectedError } from './errors.js'
@@ -22,6 +28,30 @@ export interface ValidatedTx {
   stateNonce: string
   /** eth_getTransactionByHash's reply while the transaction is pending. */
   json: string
+  /** A blob transaction's sidecar, blob by blob (engine_getBlobsV1/V2 serve it from the pool). */
+  blobs?: PooledBlob[]
+}
+
+export interface PooledBlob {
+  versionedHash: string
+  blob: Uint8Array
+  /** One KZG proof (sidecar version 0, Cancun/Prague) or the blob's 128 cell proofs (version 1, Osaka). */
+  proofs: Uint8Array[]
+  cellProofs: boolean
+}
+
+/** The sidecar of a blob transaction in its network wrapper, per blob. */
+function sidecarOf(tx: TypedTransaction): PooledBlob[] | undefined {
+  if (!isBlob4844Tx(tx) || tx.blobs === undefined) return undefined
+  const cellProofs = tx.networkWrapperVersion === NetworkWrapperType.EIP7594
+  const proofs = (tx.kzgProofs ?? []).map((p) => hexToBytes(p))
+  const per = cellProofs ? proofs.length / tx.blobs.length : 1
+  return tx.blobs.map((blob, i) => ({
+    versionedHash: tx.blobVersionedHashes[i]!.toLowerCase(),
+    blob: hexToBytes(blob),
+    proofs: proofs.slice(i * per, (i + 1) * per),
+    cellProofs,
+  }))
 }
 
 /**
@@ -66,5 +96,6 @@ export async function validateRawTx(
     type: tx.type,
     stateNonce: `0x${(account?.nonce ?? 0n).toString(16)}`,
     json: transactionJson(tx, tx.getSenderAddress(), undefined),
+    ...(isBlob4844Tx(tx) && tx.blobs !== undefined ? { blobs: sidecarOf(tx)! } : {}),
   }
 }

@@ -20,4 +20,6 @@ export interface NodeContext {
   txPool: TxPool
   genesisHash: Uint8Array
   clientVersion: string
+  /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
+  engineMethods: string[]
 }

@@ -2,7 +2,7 @@ import { HeaderView } from '../store/headerView.js'
 import { createHash, randomBytes } from 'node:crypto'
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
-import type { ExecutionPayloadV3 } from '../rpc/wire/engineParams.js'
+import type { ExecutionPayload } from '../rpc/wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
@@ -89,7 +89,7 @@ export class DevDriver {
     if (started.payloadId === null) throw new Error(`forkchoiceUpdated started no build: ${started.payloadStatus.status}`)
     const version = this.spec.isActive('osaka', head.number + 1n, timestamp) ? 5 : 4
     const built = (await this.engine.getPayload(started.payloadId, version)) as {
-      executionPayload: ExecutionPayloadV3
+      executionPayload: ExecutionPayload
       blobsBundle: { commitments: string[] }
       executionRequests: string[]
     }

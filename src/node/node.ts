@@ -85,7 +85,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   })
   const txs = new TxSubmission(store, chain, txPool, lanes, opts.log)
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, { gasLimitTarget: opts.minerGasLimit, extraData: EXTRA_DATA })
-  const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, opts.log)
+  const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log)
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
     spec,
@@ -98,8 +98,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     txPool,
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
+    engineMethods: [],
   }
   const table: MethodTable = allMethods()
+  context.engineMethods = [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name)
   const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine })
   let metricsServer: Server | undefined
   const onInternalError = (method: string, e: unknown) =>

@@ -147,10 +147,12 @@ function handleOne(
   if (req.jsonrpc !== '2.0') return early(new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
   if (typeof req.method !== 'string') return early(new InvalidRequestError('invalid request: no method'))
   const name = req.method
-  const started = opts.observe === undefined ? 0 : performance.now()
-  const observed = (code: number) => {
-    if (opts.observe !== undefined) opts.observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
-  }
+  const observe = opts.observe
+  const started = observe === undefined ? 0 : performance.now()
+  const observed =
+    observe === undefined
+      ? ignore
+      : (code: number) => observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
   let result: Reply | Promise<Reply>
   try {
     const def = table.get(name)
@@ -216,7 +218,7 @@ export function handleBody(
     return w.view()
   }
   if (!Array.isArray(parsed)) {
-    const refuse = opts.canAdmit !== undefined && poolCalls([parsed], table) > 0 && !opts.canAdmit(1)
+    const refuse = opts.canAdmit !== undefined && isPoolCall(parsed, table) && !opts.canAdmit(1)
     const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], refuse)
     return out === true ? w.view() : out === false ? undefined : out
   }
@@ -234,15 +236,19 @@ export function handleBody(
   return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], refuse)
 }
 
-/** How many requests of a body name a method that runs in the pool. */
+function isPoolCall(item: unknown, table: MethodTable): boolean {
+  const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined
+  return typeof method === 'string' && table.get(method)?.runsIn === 'pool'
+}
+
+/** How many requests of a batch name a method that runs in the pool. */
 function poolCalls(items: unknown[], table: MethodTable): number {
   let n = 0
-  for (const item of items) {
-    const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined
-    if (typeof method === 'string' && table.get(method)?.runsIn === 'pool') n++
-  }
+  for (const item of items) if (isPoolCall(item, table)) n++
   return n
 }
+
+const ignore = (_code: number): void => {}
 
 /** One instance: thrown for every refused call of a flood, it must not cost a stack trace each time. */
 const OVERLOADED = new LimitExceededError()

@@ -10,6 +10,7 @@ import {
   LimitExceededError,
   RpcError,
   ServerError,
+  TooLargeRequestError,
   UnknownBlockError,
   UnknownPayloadError,
   UnsupportedForkError,
@@ -21,6 +22,7 @@ const ENGINE: Record<EngineErrorKind, (message: string) => RpcError> = {
   invalidForkchoiceState: (m) => new InvalidForkchoiceStateError(m),
   invalidPayloadAttributes: (m) => new InvalidPayloadAttributesError(m),
   unsupportedFork: () => new UnsupportedForkError(),
+  tooLargeRequest: () => new TooLargeRequestError(),
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { PooledBlob } from '../exec/txValidation.js'
 import { TxPoolRejectedError } from './errors.js'
 
 /** A transaction admitted to the pool; fee fields are what ordering and replacement look at. */
@@ -9,6 +10,8 @@ export interface PooledTx {
   maxFee: bigint
   maxPriorityFee: bigint
   json: string
+  /** A blob transaction's sidecar. */
+  blobs?: PooledBlob[]
 }
 
 export interface TxPoolOptions {
@@ -18,7 +21,11 @@ export interface TxPoolOptions {
   priceBumpPercent: number
   /** Most transactions one sender may have pooled (pending and queued): one account cannot fill the pool. */
   accountSlots?: number
+  /** Most blobs held (128 KiB each, with their proofs). */
+  maxBlobs?: number
 }
+
+const DEFAULT_MAX_BLOBS = 512
 
 /** A quarter of the default pool (4096). */
 const DEFAULT_ACCOUNT_SLOTS = 1024
@@ -43,6 +50,8 @@ export class TxPool {
   /** The nonce each tracked sender's next executable transaction must have (its state nonce at the head). */
   private readonly floors = new Map<string, bigint>()
   private readonly listeners: (() => void)[] = []
+  /** The sidecars of pooled blob transactions, by versioned hash (engine_getBlobs). */
+  private readonly blobIndex = new Map<string, PooledBlob>()
 
   constructor(private readonly opts: TxPoolOptions) {}
 
@@ -91,6 +100,11 @@ export class TxPool {
         throw new TxPoolRejectedError('account limit exceeded')
       }
     }
+    const blobs = tx.blobs?.length ?? 0
+    if (blobs > 0 && this.blobIndex.size + blobs - (existing?.blobs?.length ?? 0) > (this.opts.maxBlobs ?? DEFAULT_MAX_BLOBS)) {
+      throw new TxPoolRejectedError('blob pool is full')
+    }
+    if (existing !== undefined) this.unindexBlobs(existing)
     if (slots === undefined) {
       slots = new Map()
       this.bySender.set(tx.sender, slots)
@@ -98,6 +112,7 @@ export class TxPool {
     this.floors.set(tx.sender, floor)
     slots.set(tx.nonce, tx)
     this.byHash.set(tx.hash, tx)
+    for (const b of tx.blobs ?? []) this.blobIndex.set(b.versionedHash, b)
     if (this.isPending(tx)) this.notify()
   }
 
@@ -113,6 +128,15 @@ export class TxPool {
     let n = floor
     while (slots.has(n)) n++
     return nonce === n
+  }
+
+  /** The pooled sidecar entry of a blob, by versioned hash. */
+  blob(versionedHash: string): PooledBlob | undefined {
+    return this.blobIndex.get(versionedHash)
+  }
+
+  private unindexBlobs(tx: PooledTx): void {
+    for (const b of tx.blobs ?? []) if (this.blobIndex.get(b.versionedHash) === b) this.blobIndex.delete(b.versionedHash)
   }
 
   private notify(): void {
@@ -189,6 +213,7 @@ export class TxPool {
         if (n < floor) {
           slots.delete(n)
           this.byHash.delete(p.hash)
+          this.unindexBlobs(p)
         }
       }
       if (slots.size === 0) this.forget(t.sender)

@@ -4,6 +4,11 @@ import { RLP } from '@ethereumjs/rlp'
 import type { WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../node/logger.js'
 import type { TxPool } from './txPool.js'
+import { keccak256 } from '../crypto/keccak.js'
+import { bytesToHex } from '../util/hex.js'
+
+/** Included blob transactions whose sidecars are kept for reorgs (a few blocks' worth at Osaka's maximum). */
+const INCLUDED_SIDECARS = 64
 
 interface IncludedTx {
   hash: string
@@ -42,10 +47,19 @@ export class TxSubmission {
         maxFee: BigInt(v.maxFee),
         maxPriorityFee: BigInt(v.maxPriorityFee),
         json: v.json,
+        ...(v.blobs === undefined ? {} : { blobs: v.blobs }),
       },
       BigInt(v.stateNonce),
     )
     return v.hash
+  }
+
+  /** Raw network wrappers of recently included blob transactions, oldest first (bounded). */
+  private readonly included = new Map<string, Uint8Array>()
+
+  private rememberSidecar(hash: string, wrapper: Uint8Array): void {
+    this.included.set(hash, wrapper)
+    while (this.included.size > INCLUDED_SIDECARS) this.included.delete(this.included.keys().next().value!)
   }
 
   /** Sender, nonce and hash of each transaction of a stored block, read from its stored JSON. */
@@ -68,6 +82,11 @@ export class TxSubmission {
   afterForkchoice(added: Uint8Array[], removed: Uint8Array[]): void {
     if (removed.length > 0) this.txPool.forgetFloors(removed.flatMap((h) => this.blockTxs(h).map((t) => t.sender)))
     const included = added.flatMap((h) => this.blockTxs(h))
+    // Blocks keep no sidecars: those of included blob transactions are kept a while, for a reorg to bring them back.
+    for (const t of included) {
+      const pooled = this.txPool.get(t.hash)
+      if (pooled?.blobs !== undefined) this.rememberSidecar(t.hash, pooled.raw)
+    }
     if (included.length > 0) this.txPool.removeIncluded(included)
     let back = 0
     const refused = new Map<string, number>()
@@ -77,9 +96,17 @@ export class TxSubmission {
       if (body === undefined) continue
       const [txs] = RLP.decode(body) as [(Uint8Array | Uint8Array[])[]]
       for (const t of txs) {
-        const raw = t instanceof Uint8Array ? t : RLP.encode(t)
-        // Blob transactions come back without their sidecars and cannot be re-pooled.
-        if (raw[0] === 3) continue
+        let raw = t instanceof Uint8Array ? t : RLP.encode(t)
+        if (raw[0] === 3) {
+          // The block holds the transaction without its sidecar: it comes back in the wrapper it was pooled in.
+          const hash = bytesToHex(keccak256(raw))
+          const wrapped = this.included.get(hash)
+          if (wrapped === undefined) {
+            refused.set('sidecar no longer known', (refused.get('sidecar no longer known') ?? 0) + 1)
+            continue
+          }
+          raw = wrapped
+        }
         pending.push(
           this.validateAndAdd(raw, this.lanes.engine).then(
             () => {

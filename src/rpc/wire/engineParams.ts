@@ -10,8 +10,11 @@ export interface WithdrawalV1 {
   amount: Quantity64
 }
 
-/** ExecutionPayloadV1; V2 adds withdrawals, V3 blob gas. Members are checked for presence per version by the handler. */
-export interface ExecutionPayloadV3 {
+/**
+ * ExecutionPayloadV1, V2 and V3 in one shape: V2 adds withdrawals, V3 the blob gas fields. Which members a method
+ * version requires or forbids is checked in engine/payloadVersions.ts (null counts as absent, as the spec says).
+ */
+export interface ExecutionPayload {
   parentHash: Hash32
   feeRecipient: Address
   stateRoot: Hash32
@@ -26,9 +29,9 @@ export interface ExecutionPayloadV3 {
   baseFeePerGas: Quantity256
   blockHash: Hash32
   transactions: Bytes[]
-  withdrawals: WithdrawalV1[]
-  blobGasUsed: Quantity64
-  excessBlobGas: Quantity64
+  withdrawals?: WithdrawalV1[] | null
+  blobGasUsed?: Quantity64 | null
+  excessBlobGas?: Quantity64 | null
 }
 
 export interface ForkchoiceStateV1 {
@@ -46,19 +49,28 @@ export interface PayloadAttributesV3 {
 }
 
 /** PayloadAttributes of every version: V1 has neither withdrawals nor beacon root, V2 adds withdrawals. */
-export type PayloadAttributesAny = Omit<PayloadAttributesV3, 'withdrawals' | 'parentBeaconBlockRoot'> &
-  Partial<Pick<PayloadAttributesV3, 'withdrawals' | 'parentBeaconBlockRoot'>>
+export interface PayloadAttributesAny {
+  timestamp: Quantity64
+  prevRandao: Hash32
+  suggestedFeeRecipient: Address
+  withdrawals?: WithdrawalV1[] | null
+  parentBeaconBlockRoot?: Hash32 | null
+}
 
 export type PayloadId = string & tags.Pattern<'^0x[0-9a-f]{16}$'>
 
+export type NewPayloadV1Params = [payload: ExecutionPayload]
+export type NewPayloadV3Params = [payload: ExecutionPayload, expectedBlobVersionedHashes: Hash32[], parentBeaconBlockRoot: Hash32]
 export type NewPayloadV4Params = [
-  payload: ExecutionPayloadV3,
+  payload: ExecutionPayload,
   expectedBlobVersionedHashes: Hash32[],
   parentBeaconBlockRoot: Hash32,
   executionRequests: Bytes[],
 ]
 export type ForkchoiceUpdatedParams = [state: ForkchoiceStateV1, attributes?: PayloadAttributesAny | null]
 export type GetPayloadParams = [payloadId: PayloadId]
+export type HashListParams = [hashes: Hash32[]]
+export type PayloadBodiesByRangeParams = [start: Quantity64, count: Quantity64]
 export type ExchangeCapabilitiesParams = [capabilities: string[]]
 export type ClientVersionParams = [client: { code: string; name: string; version: string; commit: string }]
 
@@ -82,7 +94,11 @@ export type BuildBlockParams = [
   extraData?: Bytes | null,
 ]
 
+export const validateNewPayloadV1 = typia.createValidate<NewPayloadV1Params>()
+export const validateNewPayloadV3 = typia.createValidate<NewPayloadV3Params>()
 export const validateNewPayloadV4 = typia.createValidate<NewPayloadV4Params>()
+export const validateHashList = typia.createValidate<HashListParams>()
+export const validatePayloadBodiesByRange = typia.createValidate<PayloadBodiesByRangeParams>()
 export const validateForkchoiceUpdated = typia.createValidate<ForkchoiceUpdatedParams>()
 export const validateGetPayload = typia.createValidate<GetPayloadParams>()
 export const validateExchangeCapabilities = typia.createValidate<ExchangeCapabilitiesParams>()
