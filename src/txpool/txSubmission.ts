@@ -5,7 +5,11 @@ import type { WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../node/logger.js'
 import type { TxPool } from './txPool.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { bytesToHex } from '../util/hex.js'
+import type { ValidatedTx } from '../exec/txValidation.js'
+import { bytesToHex, equalBytes } from '../util/hex.js'
+
+/** Validations of one submission while blocks keep landing; the last one's nonce is used even if stale. */
+const MAX_VALIDATIONS = 3
 
 /** Included blob transactions whose sidecars are kept for reorgs (a few blocks' worth at Osaka's maximum). */
 const INCLUDED_SIDECARS = 64
@@ -36,8 +40,14 @@ export class TxSubmission {
   }
 
   private async validateAndAdd(raw: Uint8Array, lane: WorkerPool): Promise<string> {
-    const head = this.chain.head()
-    const v = await lane.run({ op: 'validateTx', raw, headHash: head.hash })
+    let v: ValidatedTx
+    for (let attempt = 1; ; attempt++) {
+      const head = this.chain.head()
+      v = await lane.run({ op: 'validateTx', raw, headHash: head.hash })
+      // The sender's nonce is the pool's floor only if read at the head the pool is at now: a block that landed
+      // meanwhile may have raised it (a floor read too low hides the transaction as queued).
+      if (attempt === MAX_VALIDATIONS || equalBytes(this.chain.head().hash, head.hash)) break
+    }
     this.txPool.add(
       {
         hash: v.hash,
