@@ -142,6 +142,8 @@ describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka'
     expect(code(await n.engine('engine_newPayloadV2', [payload]))).toBe(-32602)
     expect(code(await n.engine('engine_newPayloadV4', [payload, [], ZERO32, []]))).toBe(-38005)
     expect(code(await n.engine('engine_newPayloadV3', [payload, []]))).toBe(-32602)
+    const { blobGasUsed: _u, excessBlobGas: _x, ...asV2 } = payload
+    expect(code(await n.engine('engine_newPayloadV2', [asV2]))).toBe(-38005)
     await importAndSetHead(3, payload, [[], ZERO32], 3)
   })
 
@@ -179,6 +181,21 @@ describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka'
     expect(blobs![0]!.blob).toBe(tx.blobs![0]!.toLowerCase())
     expect(blobs![0]!.proofs).toHaveLength(128)
     expect((await n.engine('engine_getBlobsV2', [[versioned, ZERO32]])).result).toBeNull()
+
+    // Included, it leaves the pool; a reorg that undoes its block brings it back with its sidecar.
+    const parent = (await head()).hash
+    const { payload: withBlob, env } = await step(OSAKA + 12, 3, 5, attrs(OSAKA + 12, true, true))
+    expect(withBlob.transactions).toHaveLength(1)
+    expect((env.blobsBundle as { proofs: string[] }).proofs).toHaveLength(128)
+    await importAndSetHead(4, withBlob, [[versioned], ZERO32, []], 3)
+    expect((await n.engine('engine_getBlobsV2', [[versioned]])).result).toBeNull()
+    expect((await fcu(3, parent, null)).result?.payloadStatus.status).toBe('VALID')
+    let back: unknown = null
+    for (let i = 0; i < 500 && back === null; i++) {
+      back = (await n.engine('engine_getBlobsV2', [[versioned]])).result ?? null
+      if (back === null) await new Promise((r) => setTimeout(r, 10))
+    }
+    expect(back).toEqual(blobs)
   })
 
   it('serves payload bodies by hash and by range, with their limits', async () => {

@@ -57,9 +57,9 @@ export function localNodeOptions(datadir: string, overrides: Partial<NodeOptions
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean } = {},
+  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean; datadir?: string } = {},
 ): Promise<TestNode> {
-  const datadir = tempDatadir('node')
+  const datadir = opts.datadir ?? tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')
   writeFileSync(secretFile, SECRET.toString('hex'))
   const spec = new ChainSpec(opts.genesis ?? devGenesis())
