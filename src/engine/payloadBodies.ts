@@ -1,6 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { ChainSpec } from '../chain/spec.js'
 import type { ChainStore } from '../store/chainStore.js'
+import { bodyTransactions } from '../store/blockCodec.js'
 import { HeaderView } from '../store/headerView.js'
 import { bytesToBigInt, bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
 import { EngineError } from './errors.js'
@@ -19,11 +20,10 @@ function bodyOf(spec: ChainSpec, store: ChainStore, hash: Uint8Array): PayloadBo
   const body = store.getBodyRlp(hash)
   const header = HeaderView.read(store, hash)
   if (body === undefined || header === undefined) return null
-  const [txs, , withdrawals] = RLP.decode(body) as [(Uint8Array | Uint8Array[])[], unknown, Uint8Array[][] | undefined]
+  const [, , withdrawals] = RLP.decode(body) as [unknown, unknown, Uint8Array[][] | undefined]
   const shanghai = spec.isActive('shanghai', header.number, header.timestamp)
   return {
-    // A legacy transaction is an RLP list inside the body; a typed one is its bytes.
-    transactions: txs.map((t) => bytesToHex(t instanceof Uint8Array ? t : RLP.encode(t))),
+    transactions: bodyTransactions(body).map((t) => bytesToHex(t)),
     withdrawals: !shanghai
       ? null
       : (withdrawals ?? []).map(([index, validator, address, amount]) => ({

@@ -27,6 +27,32 @@ export function blockSize(headerRlp: Uint8Array, body: Uint8Array): number {
   return listPrefixLength(payload) + payload
 }
 
+/** The RLP of a list whose items' encodings (concatenated) are `payload` bytes long: its prefix. */
+function listPrefix(length: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(0xc0 + length)
+  const bytes: number[] = []
+  for (let v = length; v > 0; v = Math.floor(v / 256)) bytes.unshift(v % 256)
+  return Uint8Array.of(0xf7 + bytes.length, ...bytes)
+}
+
+/** The block's RLP from its stored header and body: one list of the header followed by the body list's items. */
+export function rawBlock(headerRlp: Uint8Array, body: Uint8Array): Uint8Array {
+  const first = body[0]!
+  const items = body.subarray(first < 0xf8 ? 1 : 1 + (first - 0xf7))
+  const prefix = listPrefix(headerRlp.length + items.length)
+  const out = new Uint8Array(prefix.length + headerRlp.length + items.length)
+  out.set(prefix, 0)
+  out.set(headerRlp, prefix.length)
+  out.set(items, prefix.length + headerRlp.length)
+  return out
+}
+
+/** The transactions of a stored body as broadcast: a legacy one is an RLP list in the body, a typed one its bytes. */
+export function bodyTransactions(body: Uint8Array): Uint8Array[] {
+  const [txs] = RLP.decode(body) as [(Uint8Array | Uint8Array[])[]]
+  return txs.map((t) => (t instanceof Uint8Array ? t : RLP.encode(t)))
+}
+
 export function readHeader(spec: ChainSpec, store: ChainStore, hash: Uint8Array): BlockHeader | undefined {
   const rlp = store.getHeaderRlp(hash)
   return rlp === undefined ? undefined : createBlockHeaderFromRLP(rlp, { common: spec.common, setHardfork: true })

@@ -1,6 +1,6 @@
 import type { ChainReader } from '../store/chainReader.js'
+import { bodyTransactions } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { RLP } from '@ethereumjs/rlp'
 import type { WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../node/logger.js'
 import type { TxPool } from './txPool.js'
@@ -104,9 +104,7 @@ export class TxSubmission {
     for (const blockHash of removed) {
       const body = this.store.getBodyRlp(blockHash)
       if (body === undefined) continue
-      const [txs] = RLP.decode(body) as [(Uint8Array | Uint8Array[])[]]
-      for (const t of txs) {
-        let raw = t instanceof Uint8Array ? t : RLP.encode(t)
+      for (let raw of bodyTransactions(body)) {
         if (raw[0] === 3) {
           // The block holds the transaction without its sidecar: it comes back in the wrapper it was pooled in.
           const hash = bytesToHex(keccak256(raw))

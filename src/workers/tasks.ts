@@ -1,7 +1,7 @@
 import type { BuildInput, BuiltPayload } from '../exec/builder.js'
 import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
-import type { StateQuery } from './stateReader.js'
+import type { StateAnswer, StateQuery } from './stateReader.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
 
@@ -12,7 +12,7 @@ export interface WorkerInit {
 
 export interface TaskMap {
   ping: { in: object; out: null }
-  state: { in: { query: StateQuery }; out: string | null }
+  state: { in: { query: StateQuery }; out: StateAnswer }
   receipt: { in: { txHash: Uint8Array }; out: string | null }
   newPayload: { in: { input: NewPayloadInput }; out: PayloadStatus }
   build: { in: { input: BuildInput }; out: BuiltPayload }

@@ -3,6 +3,7 @@ import * as e from '../wire/engineParams.js'
 import * as p from '../wire/ethParams.js'
 import * as reads from './chainReads.js'
 import * as cfg from './config.js'
+import * as debug from './debug.js'
 import * as engine from './engine.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
@@ -30,6 +31,12 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getCode', method('eth', p.validateAccount, state.code, 'pool')],
     ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt, 'pool')],
     ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount, 'pool')],
+    ['eth_getStorageValues', method('eth', p.validateStorageValues, state.storageValues, 'pool')],
+    ['eth_getProof', method('eth', p.validateProof, state.proof, 'pool')],
+    ['debug_getRawHeader', method('debug', p.validateBlockReceipts, debug.rawHeader)],
+    ['debug_getRawBlock', method('debug', p.validateBlockReceipts, debug.rawBlock)],
+    ['debug_getRawReceipts', method('debug', p.validateBlockReceipts, debug.rawReceipts)],
+    ['debug_getRawTransaction', method('debug', p.validateByHash, debug.rawTransaction)],
     ['net_version', method('net', p.validateNoParams, cfg.netVersion)],
     ['web3_clientVersion', method('web3', p.validateNoParams, cfg.clientVersion)],
     ['eth_sendRawTransaction', method('eth', p.validateRawTx, txs.sendRawTransaction, 'pool')],

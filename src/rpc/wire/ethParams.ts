@@ -19,8 +19,11 @@ export type TxByNumberAndIndexParams = [block: BlockNumberOrTag, index: Quantity
 export type TxByHashAndIndexParams = [hash: Hash32, index: Quantity64]
 export type BlockNumberParams = [block: BlockNumberOrTag]
 export type BlockReceiptsParams = [block: BlockNumberOrTagOrHash]
-export type AccountParams = [address: Address, block: BlockNumberOrTagOrHash]
-export type StorageParams = [address: Address, slot: StorageSlot, block: BlockNumberOrTagOrHash]
+/** The block is optional in the state reads: omitted, it means `latest` (as geth). */
+export type AccountParams = [address: Address, block?: BlockNumberOrTagOrHash]
+export type StorageParams = [address: Address, slot: StorageSlot, block?: BlockNumberOrTagOrHash]
+export type StorageValuesParams = [slots: Record<string, StorageSlot[]>, block?: BlockNumberOrTagOrHash]
+export type ProofParams = [address: Address, keys: StorageSlot[], block?: BlockNumberOrTagOrHash]
 export type RawTxParams = [raw: RawTxBytes]
 
 export const validateNoParams = typia.createValidate<NoParams>()
@@ -34,3 +37,5 @@ export const validateBlockReceipts = typia.createValidate<BlockReceiptsParams>()
 export const validateAccount = typia.createValidate<AccountParams>()
 export const validateStorage = typia.createValidate<StorageParams>()
 export const validateRawTx = typia.createValidate<RawTxParams>()
+export const validateStorageValues = typia.createValidate<StorageValuesParams>()
+export const validateProof = typia.createValidate<ProofParams>()

@@ -1,0 +1,48 @@
+import { rawReceiptFromJson } from '../../codecs/rawReceipt.js'
+import type { NodeContext } from '../../node/context.js'
+import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
+import { bodyTransactions, rawBlock as rawBlockOf } from '../../store/blockCodec.js'
+import { bytesToHex, hexToBytes } from '../../util/hex.js'
+import { ServerError } from '../errors.js'
+import type { Reply } from '../reply.js'
+import type { BlockReceiptsParams, ByHashParams } from '../wire/ethParams.js'
+
+// debug_getRaw* (execution-apis src/debug): the consensus encodings of stored blocks, headers, receipts and
+// transactions. Store reads on the serving thread; the receipts are re-encoded from their stored JSON.
+
+function blockOf(ctx: NodeContext, sel: BlockSelector): BlockRef {
+  const ref = ctx.chain.resolve(sel)
+  if (ref === undefined) throw new ServerError('block not found')
+  return ref
+}
+
+export function rawHeader([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
+  return bytesToHex(ctx.store.getHeaderRlp(blockOf(ctx, block as BlockSelector).hash)!)
+}
+
+/** RLP [header, transactions, uncles, withdrawals?]. */
+export function rawBlock([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
+  const hash = blockOf(ctx, block as BlockSelector).hash
+  return bytesToHex(rawBlockOf(ctx.store.getHeaderRlp(hash)!, ctx.store.getBodyRlp(hash)!))
+}
+
+export function rawReceipts([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
+  const hash = blockOf(ctx, block as BlockSelector).hash
+  const count = ctx.store.getTxCount(hash) ?? 0
+  const decoder = new TextDecoder()
+  const out: string[] = []
+  for (let i = 0; i < count; i++) out.push(bytesToHex(rawReceiptFromJson(decoder.decode(ctx.store.getReceiptJsonBytes(hash, i)!))))
+  return out
+}
+
+/** The transaction's bytes as broadcast (typed: type byte then RLP); null when unknown. */
+export function rawTransaction([hash]: ByHashParams, ctx: NodeContext): Reply {
+  const loc = ctx.store.getTxLocation(hexToBytes(hash))
+  if (loc !== undefined) {
+    const body = ctx.store.getBodyRlp(loc.blockHash)
+    const raw = body === undefined ? undefined : bodyTransactions(body)[loc.index]
+    if (raw !== undefined) return bytesToHex(raw)
+  }
+  const pooled = ctx.txPool.get(hash)
+  return pooled === undefined ? null : bytesToHex(pooled.raw)
+}
