@@ -41,6 +41,8 @@ const COMMAND_FLAGS: Record<string, Record<string, Kind>> = {
     'rpc.maxqueue': 'string',
     'rpc.maxbodysize': 'string',
     'rpc.batchlimit': 'string',
+    'rpc.gascap': 'string',
+    'rpc.evmtimeout': 'string',
     metrics: 'boolean',
     'metrics.addr': 'string',
     'metrics.port': 'string',
@@ -94,6 +96,16 @@ export function intFlag(args: ParsedArgs, name: string, fallback: number, max = 
 
 export function portFlag(args: ParsedArgs, name: string, fallback: number): number {
   return intFlag(args, name, fallback, 65535)
+}
+
+/** A duration in geth's style (`5s`, `500ms`, `1m`) or plain seconds; milliseconds. */
+export function durationFlag(args: ParsedArgs, name: string, fallbackMs: number): number {
+  const v = args.flags.get(name)
+  if (v === undefined) return fallbackMs
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v)
+  if (m === null) throw new UsageError(`--${name}: expected a duration such as 5s or 500ms, got "${v}"`)
+  const n = Number(m[1])
+  return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000
 }
 
 /** --log.level: one of the logger's levels (default info). */

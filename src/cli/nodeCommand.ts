@@ -5,7 +5,7 @@ import { startNode } from '../node/node.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { defaultPoolSize } from '../workers/pool.js'
 import { stderrLogger } from '../node/logger.js'
-import { type ParsedArgs, UsageError, intFlag, listFlag, logLevelFlag, portFlag, stringFlag } from './args.js'
+import { type ParsedArgs, UsageError, durationFlag, intFlag, listFlag, logLevelFlag, portFlag, stringFlag } from './args.js'
 
 const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'debug', 'testing']
 
@@ -47,6 +47,8 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     maxBatch: intFlag(args, 'rpc.batchlimit', 1000),
     minerGasLimit: BigInt(intFlag(args, 'miner.gaslimit', 60_000_000)),
     txPoolSize: intFlag(args, 'txpool.size', 4096),
+    gasCap: BigInt(intFlag(args, 'rpc.gascap', 50_000_000)),
+    evmTimeoutMs: durationFlag(args, 'rpc.evmtimeout', 5_000),
     txPoolAccountSlots: intFlag(args, 'txpool.accountslots', 1024),
     ...((isDev || period !== undefined) && !args.flags.has('no-mining')
       ? { dev: period === undefined ? {} : { period: intFlag(args, 'dev.period', 0) } }

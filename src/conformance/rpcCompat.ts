@@ -18,6 +18,9 @@ export const SURFACE_SERVED = [
   'debug_getRawHeader',
   'debug_getRawReceipts',
   'debug_getRawTransaction',
+  'eth_call',
+  'eth_createAccessList',
+  'eth_estimateGas',
   'eth_getProof',
   'eth_getStorageValues',
 ]

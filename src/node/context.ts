@@ -20,6 +20,8 @@ export interface NodeContext {
   txPool: TxPool
   genesisHash: Uint8Array
   clientVersion: string
+  /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout). */
+  limits: { gasCap: bigint; evmTimeoutMs: number }
   /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
   engineMethods: string[]
 }

@@ -36,6 +36,10 @@ export interface NodeOptions {
   maxBatch: number
   minerGasLimit: bigint
   txPoolSize: number
+  /** --rpc.gascap: the most gas eth_call and eth_estimateGas may use (default 50,000,000, as geth). */
+  gasCap?: bigint
+  /** --rpc.evmtimeout: an eth_call running longer is stopped and answered with an error (default 5 s). */
+  evmTimeoutMs?: number
   /** Most transactions one sender may pool (default 1024). */
   txPoolAccountSlots?: number
   /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
@@ -99,6 +103,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
     engineMethods: [],
+    limits: { gasCap: opts.gasCap ?? 50_000_000n, evmTimeoutMs: opts.evmTimeoutMs ?? 5_000 },
   }
   const table: MethodTable = allMethods()
   context.engineMethods = [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name)

@@ -2,7 +2,7 @@ import { EngineError, type EngineErrorKind } from '../engine/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockNotFoundError } from '../store/errors.js'
 import { TxPoolRejectedError } from '../txpool/errors.js'
-import { PoolBusyError } from '../workers/pool.js'
+import { PoolBusyError, TaskTimeoutError } from '../workers/pool.js'
 import {
   InvalidForkchoiceStateError,
   InvalidParamsError,
@@ -34,6 +34,7 @@ export function toRpcError(e: unknown): RpcError | undefined {
   if (e instanceof EngineError) return ENGINE[e.kind](e.message)
   if (e instanceof TxRejectedError || e instanceof TxPoolRejectedError) return new ServerError(e.message)
   if (e instanceof PoolBusyError) return new LimitExceededError(e.message)
+  if (e instanceof TaskTimeoutError) return new ServerError(e.message)
   if (e instanceof BlockNotFoundError) return new UnknownBlockError(e.message)
   if (e instanceof UnknownParentError) return new InvalidParamsError(e.message)
   return undefined

@@ -56,6 +56,13 @@ export class LimitExceededError extends RpcError {
   }
 }
 
+/** 3: a call reverted with data (geth's message carries the decoded reason; `data` the revert data). */
+export class ExecutionRevertedError extends RpcError {
+  constructor(message: string, data: string) {
+    super(3, message, data)
+  }
+}
+
 export class UnknownPayloadError extends RpcError {
   constructor() {
     super(-38001, 'Unknown payload')

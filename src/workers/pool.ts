@@ -22,6 +22,14 @@ export class PoolBusyError extends Error {
   }
 }
 
+/** A task ran past its time and was stopped (its worker thread is replaced). */
+export class TaskTimeoutError extends Error {
+  override readonly name = 'TaskTimeoutError'
+  constructor(readonly timeoutMs: number) {
+    super(`execution aborted (timeout = ${timeoutMs / 1000}s)`)
+  }
+}
+
 /** A task failed in the worker for a reason of the node's (a bug, a store failure): JSON-RPC -32603. */
 export class WorkerTaskError extends Error {
   override readonly name = 'WorkerTaskError'
@@ -81,8 +89,12 @@ export class WorkerPool {
     return this.opts.threads
   }
 
-  /** Runs a task in a worker; failures come back as the domain errors they were (TxRejectedError, …). */
-  run<K extends TaskName>(task: Extract<SingleTask, { op: K }>): Promise<TaskMap[K]['out']> {
+  /**
+   * Runs a task in a worker; failures come back as the domain errors they were (TxRejectedError, …). A task with a
+   * time limit travels alone: stopping it stops its worker thread, which Piscina replaces.
+   */
+  run<K extends TaskName>(task: Extract<SingleTask, { op: K }>, opts: { timeoutMs?: number } = {}): Promise<TaskMap[K]['out']> {
+    if (opts.timeoutMs !== undefined) return this.runAlone(task, opts.timeoutMs) as Promise<TaskMap[K]['out']>
     return new Promise((resolve, reject) => {
       if (this.group.length === 0) queueMicrotask(() => this.flush())
       this.group.push({ task, resolve: resolve as (v: unknown) => void, reject })
@@ -106,6 +118,30 @@ export class WorkerPool {
 
   get stats(): LaneStats {
     return { inFlight: this.inFlightCalls, refused: this.refusedCalls }
+  }
+
+  private async runAlone(task: SingleTask, timeoutMs: number): Promise<unknown> {
+    const max = this.opts.maxInFlight
+    if (max !== undefined && this.inFlightCalls > 0 && this.inFlightCalls + 1 > max) {
+      this.refusedCalls++
+      throw new PoolBusyError(this.opts.name)
+    }
+    this.inFlightCalls++
+    const started = performance.now()
+    try {
+      const [outcome] = await this.piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) })
+      if (outcome === undefined) throw new WorkerTaskError('worker returned no outcome')
+      if (!outcome.ok) throw outcomeError(outcome)
+      return outcome.value
+    } catch (e) {
+      if (e instanceof Error && e.name === 'AbortError') throw new TaskTimeoutError(timeoutMs)
+      throw e instanceof Error && !(e instanceof WorkerTaskError) && !(e instanceof TxRejectedError) && !(e instanceof UnknownParentError)
+        ? new WorkerTaskError(e.message)
+        : e
+    } finally {
+      this.inFlightCalls--
+      this.onTaskDone?.([task.op], (performance.now() - started) / 1000)
+    }
   }
 
   private flush(): void {

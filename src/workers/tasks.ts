@@ -1,5 +1,7 @@
 import type { BuildInput, BuiltPayload } from '../exec/builder.js'
 import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
+import type { CallInput, CallOutcome } from '../exec/call.js'
+import type { AccessListResult, EstimateOutcome } from '../exec/estimate.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
 import type { StateAnswer, StateQuery } from './stateReader.js'
 
@@ -17,6 +19,9 @@ export interface TaskMap {
   newPayload: { in: { input: NewPayloadInput }; out: PayloadStatus }
   build: { in: { input: BuildInput }; out: BuiltPayload }
   validateTx: { in: { raw: Uint8Array; headHash: Uint8Array }; out: ValidatedTx }
+  call: { in: { input: CallInput; mode: 'call' }; out: CallOutcome | null }
+  estimate: { in: { input: CallInput }; out: EstimateOutcome | null }
+  accessList: { in: { input: CallInput }; out: AccessListResult | null }
 }
 
 export type TaskName = keyof TaskMap

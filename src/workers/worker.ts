@@ -2,6 +2,8 @@ import { workerData } from 'node:worker_threads'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { buildPayload } from '../exec/builder.js'
+import { CallRunner, UnknownCallBlockError } from '../exec/call.js'
+import { createAccessList, estimateGas } from '../exec/estimate.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../exec/payloadImport.js'
@@ -36,6 +38,27 @@ async function dispatch(task: SingleTask): Promise<unknown> {
       return buildPayload(spec, store, executor, task.input)
     case 'validateTx':
       return validateRawTx(spec, store, state, task.raw, task.headHash)
+    case 'call':
+    case 'estimate':
+    case 'accessList':
+      return runCallTask(task)
+  }
+}
+
+// Created with the worker, not on the first call: eth_call's time limit is for the call.
+const calls = CallRunner.create(spec, store)
+
+/** eth_call, eth_estimateGas, eth_createAccessList; null when the block is unknown. */
+async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' }>): Promise<unknown> {
+  const runner = await calls
+  try {
+    if (task.op === 'estimate') return await estimateGas(runner, task.input)
+    if (task.op === 'accessList') return await createAccessList(runner, task.input)
+    const block = await runner.prepare(task.input)
+    return await runner.run(task.input, block, runner.gasLimitOf(task.input, block))
+  } catch (e) {
+    if (e instanceof UnknownCallBlockError) return null
+    throw e
   }
 }
 

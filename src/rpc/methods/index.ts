@@ -2,6 +2,7 @@ import { type MethodTable, method } from '../methodTable.js'
 import * as e from '../wire/engineParams.js'
 import * as p from '../wire/ethParams.js'
 import * as reads from './chainReads.js'
+import * as call from './call.js'
 import * as cfg from './config.js'
 import * as debug from './debug.js'
 import * as engine from './engine.js'
@@ -31,6 +32,9 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getCode', method('eth', p.validateAccount, state.code, 'pool')],
     ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt, 'pool')],
     ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount, 'pool')],
+    ['eth_call', method('eth', p.validateCall, call.call, 'pool')],
+    ['eth_estimateGas', method('eth', p.validateEstimate, call.estimateGas, 'pool')],
+    ['eth_createAccessList', method('eth', p.validateAccessList, call.createAccessList, 'pool')],
     ['eth_getStorageValues', method('eth', p.validateStorageValues, state.storageValues, 'pool')],
     ['eth_getProof', method('eth', p.validateProof, state.proof, 'pool')],
     ['debug_getRawHeader', method('debug', p.validateBlockReceipts, debug.rawHeader)],

@@ -3,8 +3,10 @@ import type {
   Address,
   BlockNumberOrTag,
   BlockNumberOrTagOrHash,
+  Bytes,
   RawTxBytes,
   Hash32,
+  Quantity,
   Quantity64,
   StorageSlot,
 } from './primitives.js'
@@ -26,6 +28,56 @@ export type StorageValuesParams = [slots: Record<string, StorageSlot[]>, block?:
 export type ProofParams = [address: Address, keys: StorageSlot[], block?: BlockNumberOrTagOrHash]
 export type RawTxParams = [raw: RawTxBytes]
 
+/** execution-apis GenericTransaction: the call object of eth_call, eth_estimateGas and eth_createAccessList. */
+export interface CallObject {
+  type?: Quantity
+  nonce?: Quantity
+  to?: Address | null
+  from?: Address
+  gas?: Quantity
+  value?: Quantity
+  input?: Bytes
+  data?: Bytes
+  gasPrice?: Quantity
+  maxPriorityFeePerGas?: Quantity
+  maxFeePerGas?: Quantity
+  maxFeePerBlobGas?: Quantity
+  accessList?: { address: Address; storageKeys: Hash32[] }[]
+  blobVersionedHashes?: Hash32[]
+  chainId?: Quantity
+  authorizationList?: { chainId: Quantity; address: Address; nonce: Quantity; yParity: Quantity; r: Quantity; s: Quantity }[]
+}
+
+/** Per account: balance, nonce and code replaced; storage replaced whole (`state`) or slot by slot (`stateDiff`). */
+export type StateOverrides = Record<
+  string,
+  {
+    balance?: Quantity
+    nonce?: Quantity
+    code?: Bytes
+    state?: Record<string, Hash32>
+    stateDiff?: Record<string, Hash32>
+    movePrecompileToAddress?: Address
+  }
+>
+
+export interface BlockOverridesWire {
+  number?: Quantity
+  time?: Quantity
+  gasLimit?: Quantity
+  feeRecipient?: Address
+  prevRandao?: Hash32
+  baseFeePerGas?: Quantity
+  blobBaseFee?: Quantity
+}
+
+export type CallParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides | null, blockOverrides?: BlockOverridesWire | null]
+export type EstimateParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides | null]
+export type AccessListParams = [call: CallObject, block?: BlockNumberOrTagOrHash]
+
+export const validateCall = typia.createValidate<CallParams>()
+export const validateEstimate = typia.createValidate<EstimateParams>()
+export const validateAccessList = typia.createValidate<AccessListParams>()
 export const validateNoParams = typia.createValidate<NoParams>()
 export const validateByHash = typia.createValidate<ByHashParams>()
 export const validateBlockByNumber = typia.createValidate<BlockByNumberParams>()

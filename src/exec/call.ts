@@ -1,0 +1,295 @@
+import { type Block, createBlock } from '@ethereumjs/block'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { type TypedTransaction, createTx } from '@ethereumjs/tx'
+import { Address, ValueEncoding } from '@ethereumjs/util'
+import { type VM, createVM, runTx } from '@ethereumjs/vm'
+import type { ChainSpec } from '../chain/spec.js'
+import { readHeader } from '../store/blockCodec.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { OverlayTrieDB } from '../store/trieDb.js'
+import { bytesToHex } from '../util/hex.js'
+import { AncestorView } from './ancestors.js'
+import { TxRejectedError } from './errors.js'
+
+// eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
+// thrown away, in a worker. The sender needs no signature; nonces are not checked; with no fee given the call is
+// free (gas price 0, and the block's base fee 0 for it, as geth's NoBaseFee).
+
+export interface CallRequest {
+  from?: Uint8Array
+  /** undefined: contract creation. */
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  maxFeePerBlobGas?: bigint
+  blobVersionedHashes?: Uint8Array[]
+  value?: bigint
+  data?: Uint8Array
+  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[]
+  authorizationList?: { chainId: bigint; address: Uint8Array; nonce: bigint; yParity: bigint; r: bigint; s: bigint }[]
+}
+
+export interface AccountOverride {
+  balance?: bigint
+  nonce?: bigint
+  code?: Uint8Array
+  /** Replaces all storage. */
+  state?: { slot: Uint8Array; value: Uint8Array }[]
+  /** Changes these slots only. */
+  stateDiff?: { slot: Uint8Array; value: Uint8Array }[]
+}
+
+export interface BlockOverrides {
+  number?: bigint
+  time?: bigint
+  gasLimit?: bigint
+  feeRecipient?: Uint8Array
+  prevRandao?: Uint8Array
+  baseFeePerGas?: bigint
+}
+
+export interface CallInput {
+  blockHash: Uint8Array
+  call: CallRequest
+  stateOverrides?: { address: Uint8Array; override: AccountOverride }[]
+  blockOverrides?: BlockOverrides
+  /** --rpc.gascap: the most gas a call may use (and an estimate may find). */
+  gasCap: bigint
+}
+
+/** What one run did: a result, a revert (with its data), or another exceptional halt (out of gas, …). */
+export type CallOutcome = (
+  | { status: 'success'; returnData: Uint8Array }
+  | { status: 'revert'; returnData: Uint8Array }
+  | { status: 'halt'; error: string }
+) & { gasUsed: bigint; gasRefund: bigint; accessList?: AccessListEntry[] }
+
+export interface AccessListEntry {
+  address: string
+  storageKeys: string[]
+}
+
+/** The block the call is not in: undefined when the store does not have it. */
+export class UnknownCallBlockError extends Error {}
+
+const ZERO_ADDRESS = new Uint8Array(20)
+/** EIP-7825 (Osaka): no transaction may use more. */
+const MAX_TX_GAS = 16_777_216n
+
+/** One per worker thread: a VM over its own trie view, re-rooted for every call. */
+export class CallRunner {
+  private constructor(
+    private readonly spec: ChainSpec,
+    private readonly store: ChainStore,
+    private readonly trieDb: OverlayTrieDB,
+    private readonly sm: MerkleStateManager,
+    private readonly vm: VM,
+    private readonly ancestors: AncestorView,
+  ) {}
+
+  static async create(spec: ChainSpec, store: ChainStore): Promise<CallRunner> {
+    const trieDb = new OverlayTrieDB(store)
+    const common = spec.common.copy()
+    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
+    const sm = new MerkleStateManager({ trie, common, caches: new Caches() })
+    const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
+    const vm = await createVM({ common, stateManager: sm, blockchain: ancestors as never, setHardfork: true })
+    return new CallRunner(spec, store, trieDb, sm, vm, ancestors)
+  }
+
+  /** The gas limit a call runs with: its own, else the cap; never above the cap or (from Osaka) EIP-7825's. */
+  gasLimitOf(input: CallInput, block: Block): bigint {
+    let gas = input.call.gas ?? input.gasCap
+    if (gas > input.gasCap) gas = input.gasCap
+    if (block.common.isActivatedEIP(7825) && gas > MAX_TX_GAS) gas = MAX_TX_GAS
+    return gas
+  }
+
+  /** The block a call runs in: the named block's header with the overrides, and a zero base fee when it pays none. */
+  async prepare(input: CallInput): Promise<Block> {
+    const header = readHeader(this.spec, this.store, input.blockHash)
+    if (header === undefined) throw new UnknownCallBlockError('header not found')
+    const o = input.blockOverrides ?? {}
+    const paysFee = input.call.gasPrice !== undefined || input.call.maxFeePerGas !== undefined
+    const number = o.number ?? header.number
+    const timestamp = o.time ?? header.timestamp
+    const common = this.spec.commonAt(number, timestamp)
+    const baseFee = paysFee ? (o.baseFeePerGas ?? header.baseFeePerGas) : header.baseFeePerGas === undefined ? undefined : 0n
+    const block = createBlock(
+      {
+        header: {
+          ...header.toJSON(),
+          number,
+          timestamp,
+          ...(o.gasLimit === undefined ? {} : { gasLimit: o.gasLimit }),
+          ...(o.feeRecipient === undefined ? {} : { coinbase: o.feeRecipient }),
+          ...(o.prevRandao === undefined ? {} : { mixHash: o.prevRandao }),
+          ...(baseFee === undefined ? {} : { baseFeePerGas: baseFee }),
+        },
+      },
+      { common, skipConsensusFormatValidation: true },
+    )
+    this.vm.common.setHardforkBy({ blockNumber: number, timestamp })
+    this.ancestors.advance(header.hash(), header.number, header.parentHash)
+    return block
+  }
+
+  /** The block's state with the call's overrides, fresh: what the previous run changed is dropped, not flushed. */
+  private async freshState(input: CallInput): Promise<void> {
+    const header = readHeader(this.spec, this.store, input.blockHash)!
+    this.sm.clearCaches()
+    this.trieDb.pending.clear()
+    await this.sm.setStateRoot(header.stateRoot, true)
+    await this.applyOverrides(input)
+  }
+
+  /** What the sender can spend on gas: its balance (after overrides) less the call's value. */
+  async balanceAvailable(input: CallInput): Promise<bigint> {
+    await this.freshState(input)
+    const balance = (await this.sm.getAccount(new Address(input.call.from ?? ZERO_ADDRESS)))?.balance ?? 0n
+    const value = input.call.value ?? 0n
+    return balance > value ? balance - value : 0n
+  }
+
+  /** Whether an account has code at the call's block (after overrides). */
+  async hasCode(input: CallInput, address: Uint8Array): Promise<boolean> {
+    await this.freshState(input)
+    return (await this.sm.getCode(new Address(address))).length > 0
+  }
+
+  /** The least gas the call can start with: its intrinsic gas, or EIP-7623's calldata floor where that is more. */
+  minimumGas(input: CallInput, block: Block): bigint {
+    const tx = this.transaction(input.call, block, 0n, undefined)
+    const intrinsic = tx.getIntrinsicGas()
+    if (!block.common.isActivatedEIP(7623)) return intrinsic
+    let tokens = 0n
+    for (const b of input.call.data ?? []) tokens += b === 0 ? 1n : 4n
+    const floor = 21_000n + tokens * tx.common.param('totalCostFloorPerToken')
+    return floor > intrinsic ? floor : intrinsic
+  }
+
+  /** Runs the call once with `gasLimit` on fresh state (overrides applied); nothing it does is kept. */
+  async run(input: CallInput, block: Block, gasLimit: bigint, reportAccessList = false, accessList?: AccessListEntry[]): Promise<CallOutcome> {
+    await this.freshState(input)
+    const c = input.call
+    const from = new Address(c.from ?? ZERO_ADDRESS)
+    const value = c.value ?? 0n
+    const price = c.gasPrice ?? c.maxFeePerGas ?? 0n
+    const balance = (await this.sm.getAccount(from))?.balance ?? 0n
+    // geth's buyGas check, with its message; the run itself may then skip EthereumJS's own.
+    if (balance < value + gasLimit * price) {
+      throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value + gasLimit * price}`)
+    }
+    const tx = this.transaction(c, block, gasLimit, accessList)
+    // The sender is who the request says: no signature to recover it from (hence an unfrozen transaction).
+    Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
+    let result: Awaited<ReturnType<typeof runTx>>
+    try {
+      result = await runTx(this.vm, {
+        tx,
+        block,
+        skipNonce: true,
+        skipBalance: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+        reportAccessList,
+      })
+    } catch (e) {
+      throw new TxRejectedError(conventionalMessage((e as Error).message))
+    }
+    const exec = result.execResult
+    const list = result.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys }))
+    const facts = { gasUsed: result.totalGasSpent, gasRefund: result.gasRefund, ...(list === undefined ? {} : { accessList: list }) }
+    if (exec.exceptionError === undefined) return { status: 'success', returnData: exec.returnValue, ...facts }
+    if (exec.exceptionError.error === 'revert') return { status: 'revert', returnData: exec.returnValue, ...facts }
+    return { status: 'halt', error: exec.exceptionError.error, ...facts }
+  }
+
+  private transaction(c: CallRequest, block: Block, gasLimit: bigint, accessList: AccessListEntry[] | undefined): TypedTransaction {
+    const list = accessList ?? c.accessList?.map((a) => ({ address: bytesToHex(a.address), storageKeys: a.storageKeys.map((k) => bytesToHex(k)) }))
+    const common = block.common
+    const base = {
+      nonce: 0n,
+      gasLimit,
+      value: c.value ?? 0n,
+      data: c.data ?? new Uint8Array(),
+      ...(c.to === undefined ? {} : { to: c.to }),
+    }
+    if (c.authorizationList !== undefined) {
+      return createTx(
+        {
+          type: 4,
+          ...base,
+          maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
+          maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? c.gasPrice ?? 0n,
+          accessList: list ?? [],
+          authorizationList: c.authorizationList.map((a) => ({
+            chainId: `0x${a.chainId.toString(16)}`,
+            address: bytesToHex(a.address),
+            nonce: `0x${a.nonce.toString(16)}`,
+            yParity: `0x${a.yParity.toString(16)}`,
+            r: `0x${a.r.toString(16)}`,
+            s: `0x${a.s.toString(16)}`,
+          })),
+        } as never,
+        { common, freeze: false },
+      )
+    }
+    if (c.blobVersionedHashes !== undefined) {
+      return createTx(
+        {
+          type: 3,
+          ...base,
+          maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
+          maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
+          maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n,
+          blobVersionedHashes: c.blobVersionedHashes.map((h) => bytesToHex(h)),
+          accessList: list ?? [],
+        } as never,
+        { common, freeze: false },
+      )
+    }
+    if (c.gasPrice === undefined && common.isActivatedEIP(1559)) {
+      return createTx(
+        {
+          type: 2,
+          ...base,
+          maxFeePerGas: c.maxFeePerGas ?? 0n,
+          maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
+          accessList: list ?? [],
+        } as never,
+        { common, freeze: false },
+      )
+    }
+    if (list !== undefined && common.isActivatedEIP(2930)) {
+      return createTx({ type: 1, ...base, gasPrice: c.gasPrice ?? 0n, accessList: list } as never, { common, freeze: false })
+    }
+    return createTx({ type: 0, ...base, gasPrice: c.gasPrice ?? 0n } as never, { common, freeze: false })
+  }
+
+  private async applyOverrides(input: CallInput): Promise<void> {
+    for (const { address, override: o } of input.stateOverrides ?? []) {
+      const a = new Address(address)
+      if (o.balance !== undefined || o.nonce !== undefined) {
+        await this.sm.modifyAccountFields(a, {
+          ...(o.balance === undefined ? {} : { balance: o.balance }),
+          ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
+        })
+      }
+      if (o.code !== undefined) await this.sm.putCode(a, o.code)
+      if (o.state !== undefined) {
+        await this.sm.clearStorage(a)
+        for (const s of o.state) await this.sm.putStorage(a, s.slot, s.value)
+      }
+      for (const s of o.stateDiff ?? []) await this.sm.putStorage(a, s.slot, s.value)
+    }
+  }
+}
+
+/** EthereumJS's validation messages carry its block/tx debug suffix; keep the reason. */
+function conventionalMessage(message: string): string {
+  return message.replace(/ \(vm hf=.*$/s, '').replace(/ -> .*$/s, '')
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assemble } from '../../bench/workloads/asm.js'
+import { devAccounts, devGenesis } from '../../chain/dev.js'
+import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { revertReason } from './call.js'
+
+// Contracts in the genesis, each doing one thing a call must report as geth does.
+const SLOT0 = '0x00000000000000000000000000000000000c0001' // returns storage slot 0
+const NUMBER = '0x00000000000000000000000000000000000c0002' // returns NUMBER
+const ERROR = '0x00000000000000000000000000000000000c0003' // reverts with Error("nope")
+const PANIC = '0x00000000000000000000000000000000000c0004' // reverts with Panic(1)
+const EMPTY = '0x00000000000000000000000000000000000c0005' // reverts with no data
+const LOOP = '0x00000000000000000000000000000000000c0006' // loops until out of gas
+const WRITER = '0x00000000000000000000000000000000000c0007' // SSTORE(1, CALLVALUE + 1), returns SLOAD(0)
+
+const word = (hex: string): `0x${string}` => `0x${hex.padEnd(64, '0')}`
+const CODE: Record<string, string> = {
+  [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
+  [NUMBER]: assemble(['NUMBER', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
+  [ERROR]: assemble([word('08c379a0'), '0x00', 'MSTORE', word('00000020'), '0x20', 'MSTORE', word(`00000004${Buffer.from('nope').toString('hex')}`), '0x40', 'MSTORE', '0x64', '0x00', 'REVERT']),
+  [PANIC]: assemble([word('4e487b71'), '0x00', 'MSTORE', word('00000001'), '0x20', 'MSTORE', '0x24', '0x00', 'REVERT']),
+  [EMPTY]: assemble(['0x00', '0x00', 'REVERT']),
+  [LOOP]: assemble([{ label: 'top' }, { target: 'top' }, 'JUMP']),
+  [WRITER]: assemble(['CALLVALUE', '0x01', 'ADD', '0x01', 'SSTORE', '0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
+}
+
+let n: TestNode
+beforeAll(async () => {
+  const genesis = devGenesis()
+  for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code, storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` } }
+  // Prague, not Osaka: without EIP-7825's cap a call may have the billions of gas the timeout test needs.
+  delete genesis.config.osakaTime
+  n = await startTestNode({ genesis, evmTimeoutMs: 300, gasCap: 4_000_000_000n })
+  // The worker loads EthereumJS first: the timeout is for calls, not for that.
+  await n.http('eth_getBalance', [`0x${'00'.repeat(20)}`])
+})
+afterAll(async () => {
+  await n.close()
+})
+
+const from = devAccounts()[0]!.address
+const w32 = (v: number) => `0x${v.toString(16).padStart(64, '0')}`
+const err = (r: { error?: { code: number; message: string; data?: unknown } }) => r.error
+
+describe('eth_call', () => {
+  it('returns what the contract returns, at latest by default and at a given block', async () => {
+    expect(await n.http('eth_call', [{ to: SLOT0 }])).toMatchObject({ result: w32(42) })
+    expect((await n.http('eth_call', [{ to: SLOT0, input: '0x' }, '0x0'])).result).toBe(w32(42))
+    const hash = (await n.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!.hash
+    expect((await n.http('eth_call', [{ to: SLOT0 }, { blockHash: hash }])).result).toBe(w32(42))
+    // A plain account returns nothing.
+    expect((await n.http('eth_call', [{ from, to: devAccounts()[1]!.address, value: '0x1' }])).result).toBe('0x')
+  })
+
+  it('answers a revert as geth: 3 with the data and the decoded reason, -32000 when there is no data', async () => {
+    const e = err(await n.http('eth_call', [{ to: ERROR }]))!
+    expect(e.code).toBe(3)
+    expect(e.message).toBe('execution reverted: nope')
+    expect(revertReason(Buffer.from((e.data as string).slice(2), 'hex'))).toBe('nope')
+    expect(err(await n.http('eth_call', [{ to: PANIC }]))).toMatchObject({ code: 3, message: 'execution reverted: assert(false)' })
+    expect(err(await n.http('eth_call', [{ to: EMPTY }]))).toMatchObject({ code: -32000, message: 'execution reverted' })
+    expect(err(await n.http('eth_call', [{ to: LOOP, gas: '0x186a0' }]))).toMatchObject({ code: -32000, message: 'out of gas' })
+  })
+
+  it('applies state and block overrides for the call only', async () => {
+    const storage = { stateDiff: { [w32(0)]: w32(7) } }
+    expect((await n.http('eth_call', [{ to: SLOT0 }, 'latest', { [SLOT0]: storage }])).result).toBe(w32(7))
+    const code = { code: CODE[SLOT0], state: { [w32(0)]: w32(9) } }
+    expect((await n.http('eth_call', [{ to: NUMBER }, 'latest', { [NUMBER]: code }])).result).toBe(w32(9))
+    expect((await n.http('eth_call', [{ to: NUMBER }, 'latest', null, { number: '0x539' }])).result).toBe(w32(0x539))
+    expect((await n.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
+    // Value beyond the balance is refused; an override of the balance lets it through.
+    const poor = `0x${'99'.repeat(20)}`
+    expect(err(await n.http('eth_call', [{ from: poor, to: WRITER, value: '0x10' }]))).toMatchObject({ code: -32000 })
+    expect((await n.http('eth_call', [{ from: poor, to: WRITER, value: '0x10' }, 'latest', { [poor]: { balance: '0x100' } }])).result).toBe(w32(42))
+  })
+
+  it('refuses bad call objects and unknown blocks as geth does', async () => {
+    expect(err(await n.http('eth_call', [{ to: SLOT0, input: '0x01', data: '0x02' }]))?.code).toBe(-32602)
+    expect(err(await n.http('eth_call', [{ to: SLOT0, gasPrice: '0x1', maxFeePerGas: '0x1' }]))?.code).toBe(-32602)
+    expect(err(await n.http('eth_call', [{ to: SLOT0 }, '0x99']))).toMatchObject({ code: -32000, message: 'header not found' })
+    expect(err(await n.http('eth_call', [{ to: SLOT0 }, 'latest', { '0x12': { balance: '0x1' } }]))?.code).toBe(-32602)
+    expect(err(await n.http('eth_call', [{ to: 'nope' }]))?.code).toBe(-32602)
+  })
+
+  it('stops a call that runs past --rpc.evmtimeout, and keeps serving', async () => {
+    expect(err(await n.http('eth_call', [{ to: LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+    expect((await n.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
+  })
+})
+
+describe('eth_estimateGas', () => {
+  it('is 21000 for a transfer, and enough (but not much more) for a contract call', async () => {
+    expect((await n.http('eth_estimateGas', [{ from, to: devAccounts()[1]!.address, value: '0x1' }])).result).toBe('0x5208')
+    const estimate = BigInt((await n.http<string>('eth_estimateGas', [{ from, to: WRITER, value: '0x1' }])).result!)
+    expect(estimate).toBeGreaterThan(21_000n + 20_000n)
+    expect((await n.http('eth_call', [{ from, to: WRITER, value: '0x1', gas: `0x${estimate.toString(16)}` }])).result).toBe(w32(42))
+    const less = ((estimate * 97n) / 100n).toString(16)
+    expect(err(await n.http('eth_call', [{ from, to: WRITER, value: '0x1', gas: `0x${less}` }]))?.code).toBe(-32000)
+  })
+
+  it('answers a revert as eth_call does, and says when no allowed gas suffices', async () => {
+    expect(err(await n.http('eth_estimateGas', [{ from, to: ERROR }]))).toMatchObject({ code: 3, message: 'execution reverted: nope' })
+    expect(err(await n.http('eth_estimateGas', [{ from, to: LOOP, gas: '0x30d40' }]))).toMatchObject({ code: -32000, message: 'gas required exceeds allowance (200000)' })
+  })
+})
+
+describe('eth_createAccessList', () => {
+  it('lists the slots the call touches and the gas it uses with them', async () => {
+    const r = (await n.http<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: string; error?: string }>('eth_createAccessList', [{ from, to: WRITER }])).result!
+    expect(r.accessList).toEqual([{ address: WRITER, storageKeys: [w32(0), w32(1)] }])
+    expect(BigInt(r.gasUsed)).toBeGreaterThan(21_000n)
+    expect(r.error).toBeUndefined()
+    const failing = (await n.http<{ error?: string }>('eth_createAccessList', [{ from, to: ERROR }])).result!
+    expect(failing.error).toBe('execution reverted: nope')
+  })
+})

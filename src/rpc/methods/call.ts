@@ -1,0 +1,165 @@
+import type { AccountOverride, BlockOverrides, CallInput, CallOutcome, CallRequest } from '../../exec/call.js'
+import type { NodeContext } from '../../node/context.js'
+import type { BlockSelector } from '../../store/chainReader.js'
+import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
+import { ExecutionRevertedError, InvalidParamsError, ServerError } from '../errors.js'
+import type { Reply } from '../reply.js'
+import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../wire/ethParams.js'
+
+// eth_call, eth_estimateGas and eth_createAccessList (execution-apis src/eth/execute.yaml): the call object and
+// overrides converted here, run in the endpoint's worker lane, and the outcome answered as geth answers it.
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const HASH = /^0x[0-9a-fA-F]{64}$/
+
+function callRequest(c: CallObject): CallRequest {
+  if (c.input !== undefined && c.data !== undefined && c.input !== c.data) {
+    throw new InvalidParamsError(`both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)
+  }
+  if (c.gasPrice !== undefined && (c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined)) {
+    throw new InvalidParamsError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+  }
+  const data = c.input ?? c.data
+  const big = (q: string | undefined) => (q === undefined ? undefined : BigInt(q))
+  const out: CallRequest = {}
+  if (c.from !== undefined) out.from = hexToBytes(c.from)
+  if (c.to !== undefined && c.to !== null) out.to = hexToBytes(c.to)
+  if (c.gas !== undefined) out.gas = BigInt(c.gas)
+  const fields = { gasPrice: big(c.gasPrice), maxFeePerGas: big(c.maxFeePerGas), maxPriorityFeePerGas: big(c.maxPriorityFeePerGas), maxFeePerBlobGas: big(c.maxFeePerBlobGas), value: big(c.value) }
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as Record<string, unknown>)[k] = v
+  if (data !== undefined) out.data = hexToBytes(data)
+  if (c.accessList !== undefined) out.accessList = c.accessList.map((a) => ({ address: hexToBytes(a.address), storageKeys: a.storageKeys.map(hexToBytes) }))
+  if (c.blobVersionedHashes !== undefined) out.blobVersionedHashes = c.blobVersionedHashes.map(hexToBytes)
+  if (c.authorizationList !== undefined) {
+    out.authorizationList = c.authorizationList.map((a) => ({
+      chainId: BigInt(a.chainId),
+      address: hexToBytes(a.address),
+      nonce: BigInt(a.nonce),
+      yParity: BigInt(a.yParity),
+      r: BigInt(a.r),
+      s: BigInt(a.s),
+    }))
+  }
+  return out
+}
+
+function slots(record: Record<string, string>, what: string): { slot: Uint8Array; value: Uint8Array }[] {
+  return Object.entries(record).map(([k, v]) => {
+    if (!HASH.test(k)) throw new InvalidParamsError(`invalid ${what} key ${k.slice(0, 70)}: want 32 bytes`)
+    return { slot: hexToBytes(k), value: hexToBytes(v) }
+  })
+}
+
+function stateOverrides(o: StateOverrides | null | undefined): CallInput['stateOverrides'] {
+  if (o === undefined || o === null) return undefined
+  return Object.entries(o).map(([address, a]) => {
+    if (!ADDRESS.test(address)) throw new InvalidParamsError(`invalid address in state override: ${address.slice(0, 50)}`)
+    if (a.state !== undefined && a.stateDiff !== undefined) throw new InvalidParamsError(`account ${address} has both 'state' and 'stateDiff'`)
+    if (a.movePrecompileToAddress !== undefined) throw new InvalidParamsError('movePrecompileToAddress is not supported')
+    const override: AccountOverride = {}
+    if (a.balance !== undefined) override.balance = BigInt(a.balance)
+    if (a.nonce !== undefined) override.nonce = BigInt(a.nonce)
+    if (a.code !== undefined) override.code = hexToBytes(a.code)
+    if (a.state !== undefined) override.state = slots(a.state, 'state')
+    if (a.stateDiff !== undefined) override.stateDiff = slots(a.stateDiff, 'stateDiff')
+    return { address: hexToBytes(address), override }
+  })
+}
+
+function blockOverrides(o: BlockOverridesWire | null | undefined): BlockOverrides | undefined {
+  if (o === undefined || o === null) return undefined
+  const out: BlockOverrides = {}
+  if (o.number !== undefined) out.number = BigInt(o.number)
+  if (o.time !== undefined) out.time = BigInt(o.time)
+  if (o.gasLimit !== undefined) out.gasLimit = BigInt(o.gasLimit)
+  if (o.feeRecipient !== undefined) out.feeRecipient = hexToBytes(o.feeRecipient)
+  if (o.prevRandao !== undefined) out.prevRandao = hexToBytes(o.prevRandao)
+  if (o.baseFeePerGas !== undefined) out.baseFeePerGas = BigInt(o.baseFeePerGas)
+  return out
+}
+
+function inputOf(ctx: NodeContext, call: CallObject, block: unknown, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
+  const ref = ctx.chain.resolve((block ?? 'latest') as BlockSelector)
+  if (ref === undefined) throw new ServerError('header not found')
+  const input: CallInput = { blockHash: ref.hash, call: callRequest(call), gasCap: ctx.limits.gasCap }
+  const so = stateOverrides(state)
+  if (so !== undefined) input.stateOverrides = so
+  const bo = blockOverrides(blk)
+  if (bo !== undefined) input.blockOverrides = bo
+  return input
+}
+
+/** geth's reasons for Solidity's Panic(uint256) codes. */
+const PANICS: Record<number, string> = {
+  0x00: 'generic panic',
+  0x01: 'assert(false)',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'invalid encoded storage byte array accessed',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
+}
+
+/** The reason in revert data: Error(string)'s text or Panic(uint256)'s meaning; undefined for anything else. */
+export function revertReason(data: Uint8Array): string | undefined {
+  const hex = Buffer.from(data).toString('hex')
+  if (hex.startsWith('08c379a0') && data.length >= 68) {
+    const offset = Number(BigInt(`0x${hex.slice(8, 72)}`))
+    const at = 4 + offset
+    if (at + 32 > data.length) return undefined
+    const length = Number(BigInt(`0x${Buffer.from(data.subarray(at, at + 32)).toString('hex')}`))
+    if (at + 32 + length > data.length) return undefined
+    return Buffer.from(data.subarray(at + 32, at + 32 + length)).toString('utf8')
+  }
+  if (hex.startsWith('4e487b71') && data.length === 36) {
+    const code = Number(BigInt(`0x${hex.slice(8)}`))
+    return PANICS[code] ?? `unknown panic code: 0x${code.toString(16)}`
+  }
+  return undefined
+}
+
+/** EthereumJS's halt reasons in geth's words. */
+const HALTS: Record<string, string> = {
+  'invalid JUMP': 'invalid jump destination',
+  'static state change': 'write protection',
+  'code store out of gas': 'contract creation code storage out of gas',
+  'code size to deposit exceeds maximum code size': 'max code size exceeded',
+}
+
+/** A failed outcome as the error geth answers: 3 with data for a revert that carries some, -32000 otherwise. */
+function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
+  if (o.status === 'revert') {
+    if (o.returnData.length === 0) return new ServerError('execution reverted')
+    const reason = revertReason(o.returnData)
+    return new ExecutionRevertedError(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, bytesToHex(o.returnData))
+  }
+  return new ServerError(HALTS[o.error] ?? o.error)
+}
+
+export async function call([c, block, state, blk]: CallParams, ctx: NodeContext): Promise<Reply> {
+  const outcome = await ctx.pool.run({ op: 'call', input: inputOf(ctx, c, block, state, blk), mode: 'call' }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  if (outcome === null) throw new ServerError('header not found')
+  if (outcome.status !== 'success') throw failure(outcome)
+  return bytesToHex(outcome.returnData)
+}
+
+export async function estimateGas([c, block, state]: EstimateParams, ctx: NodeContext): Promise<Reply> {
+  const outcome = await ctx.pool.run({ op: 'estimate', input: inputOf(ctx, c, block, state) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  if (outcome === null) throw new ServerError('header not found')
+  if (outcome.status === 'estimated') return toQuantity(outcome.gas)
+  if (outcome.status === 'capped') throw new ServerError(`gas required exceeds allowance (${outcome.cap})`)
+  throw failure(outcome)
+}
+
+export async function createAccessList([c, block]: AccessListParams, ctx: NodeContext): Promise<Reply> {
+  const result = await ctx.pool.run({ op: 'accessList', input: inputOf(ctx, c, block) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  if (result === null) throw new ServerError('header not found')
+  return {
+    accessList: result.accessList,
+    gasUsed: toQuantity(result.gasUsed),
+    ...(result.failure === undefined ? {} : { error: failure(result.failure).message }),
+  }
+}
