@@ -18,6 +18,8 @@ export const SURFACE_SERVED = [
   'debug_getRawHeader',
   'debug_getRawReceipts',
   'debug_getRawTransaction',
+  'debug_traceBlockByNumber',
+  'debug_traceTransaction',
   'eth_call',
   'eth_createAccessList',
   'eth_estimateGas',

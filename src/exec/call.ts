@@ -11,6 +11,7 @@ import { OverlayTrieDB } from '../store/trieDb.js'
 import { bytesToHex } from '../util/hex.js'
 import { AncestorView } from './ancestors.js'
 import { TxRejectedError } from './errors.js'
+import { type TraceOptions, attachTracer } from './trace.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
 // thrown away, in a worker. The sender needs no signature; nonces are not checked; with no fee given the call is
@@ -171,8 +172,38 @@ export class CallRunner {
     return floor > intrinsic ? floor : intrinsic
   }
 
+  /** debug_traceCall: the call run once with a tracer listening; the tracer's result. */
+  async trace(input: CallInput, opts: TraceOptions): Promise<unknown> {
+    const block = await this.prepare(input)
+    const attached = attachTracer(this.vm, opts)
+    let outcome: { tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }
+    try {
+      outcome = await this.runTx(input, block, this.gasLimitOf(input, block), false, undefined)
+    } finally {
+      attached.detach()
+    }
+    if (attached.failure() !== undefined) throw attached.failure()
+    return attached.tracer.result(outcome.tx, outcome.result)
+  }
+
   /** Runs the call once with `gasLimit` on fresh state (overrides applied); nothing it does is kept. */
   async run(input: CallInput, block: Block, gasLimit: bigint, reportAccessList = false, accessList?: AccessListEntry[]): Promise<CallOutcome> {
+    const { result } = await this.runTx(input, block, gasLimit, reportAccessList, accessList)
+    const exec = result.execResult
+    const list = result.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys }))
+    const facts = { gasUsed: result.totalGasSpent, gasRefund: result.gasRefund, ...(list === undefined ? {} : { accessList: list }) }
+    if (exec.exceptionError === undefined) return { status: 'success', returnData: exec.returnValue, ...facts }
+    if (exec.exceptionError.error === 'revert') return { status: 'revert', returnData: exec.returnValue, ...facts }
+    return { status: 'halt', error: exec.exceptionError.error, ...facts }
+  }
+
+  private async runTx(
+    input: CallInput,
+    block: Block,
+    gasLimit: bigint,
+    reportAccessList: boolean,
+    accessList: AccessListEntry[] | undefined,
+  ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
     await this.freshState(input)
     const c = input.call
     const from = new Address(c.from ?? ZERO_ADDRESS)
@@ -200,12 +231,7 @@ export class CallRunner {
     } catch (e) {
       throw new TxRejectedError(conventionalMessage((e as Error).message))
     }
-    const exec = result.execResult
-    const list = result.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys }))
-    const facts = { gasUsed: result.totalGasSpent, gasRefund: result.gasRefund, ...(list === undefined ? {} : { accessList: list }) }
-    if (exec.exceptionError === undefined) return { status: 'success', returnData: exec.returnValue, ...facts }
-    if (exec.exceptionError.error === 'revert') return { status: 'revert', returnData: exec.returnValue, ...facts }
-    return { status: 'halt', error: exec.exceptionError.error, ...facts }
+    return { tx, result }
   }
 
   private transaction(c: CallRequest, block: Block, gasLimit: bigint, accessList: AccessListEntry[] | undefined): TypedTransaction {

@@ -2,6 +2,7 @@ import type { BuildInput, BuiltPayload } from '../exec/builder.js'
 import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
 import type { CallInput, CallOutcome } from '../exec/call.js'
 import type { AccessListResult, EstimateOutcome } from '../exec/estimate.js'
+import type { TraceOptions } from '../exec/trace.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
 import type { StateAnswer, StateQuery } from './stateReader.js'
 
@@ -22,6 +23,9 @@ export interface TaskMap {
   call: { in: { input: CallInput; mode: 'call' }; out: CallOutcome | null }
   estimate: { in: { input: CallInput }; out: EstimateOutcome | null }
   accessList: { in: { input: CallInput }; out: AccessListResult | null }
+  /** null when the block or its parent is not stored. */
+  trace: { in: { blockHash: Uint8Array; opts: TraceOptions; only?: number }; out: { txHash: string; result: unknown }[] | null }
+  traceCall: { in: { input: CallInput; opts: TraceOptions }; out: unknown }
 }
 
 export type TaskName = keyof TaskMap

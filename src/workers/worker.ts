@@ -4,6 +4,7 @@ import { ChainSpec } from '../chain/spec.js'
 import { buildPayload } from '../exec/builder.js'
 import { CallRunner, UnknownCallBlockError } from '../exec/call.js'
 import { createAccessList, estimateGas } from '../exec/estimate.js'
+import { TraceRunner } from '../exec/trace.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../exec/payloadImport.js'
@@ -41,17 +42,24 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'call':
     case 'estimate':
     case 'accessList':
+    case 'traceCall':
       return runCallTask(task)
+    case 'trace':
+      return (await (await (traces ??= TraceRunner.create(spec, store))).traceBlock(task.blockHash, task.opts, task.only)) ?? null
   }
 }
 
 // Created with the worker, not on the first call: eth_call's time limit is for the call.
 const calls = CallRunner.create(spec, store)
 
-/** eth_call, eth_estimateGas, eth_createAccessList; null when the block is unknown. */
-async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' }>): Promise<unknown> {
+/** Tracing is rare: its VM is made on the first trace. */
+let traces: Promise<TraceRunner> | undefined
+
+/** eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall; null when the block is unknown. */
+async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' | 'traceCall' }>): Promise<unknown> {
   const runner = await calls
   try {
+    if (task.op === 'traceCall') return await runner.trace(task.input, task.opts)
     if (task.op === 'estimate') return await estimateGas(runner, task.input)
     if (task.op === 'accessList') return await createAccessList(runner, task.input)
     const block = await runner.prepare(task.input)

@@ -78,7 +78,7 @@ function blockOverrides(o: BlockOverridesWire | null | undefined): BlockOverride
   return out
 }
 
-function inputOf(ctx: NodeContext, call: CallObject, block: unknown, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
+export function callInput(ctx: NodeContext, call: CallObject, block: unknown, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
   const ref = ctx.chain.resolve((block ?? 'latest') as BlockSelector)
   if (ref === undefined) throw new ServerError('header not found')
   const input: CallInput = { blockHash: ref.hash, call: callRequest(call), gasCap: ctx.limits.gasCap }
@@ -140,14 +140,14 @@ function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
 }
 
 export async function call([c, block, state, blk]: CallParams, ctx: NodeContext): Promise<Reply> {
-  const outcome = await ctx.pool.run({ op: 'call', input: inputOf(ctx, c, block, state, blk), mode: 'call' }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  const outcome = await ctx.pool.run({ op: 'call', input: callInput(ctx, c, block, state, blk), mode: 'call' }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (outcome === null) throw new ServerError('header not found')
   if (outcome.status !== 'success') throw failure(outcome)
   return bytesToHex(outcome.returnData)
 }
 
 export async function estimateGas([c, block, state]: EstimateParams, ctx: NodeContext): Promise<Reply> {
-  const outcome = await ctx.pool.run({ op: 'estimate', input: inputOf(ctx, c, block, state) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  const outcome = await ctx.pool.run({ op: 'estimate', input: callInput(ctx, c, block, state) }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (outcome === null) throw new ServerError('header not found')
   if (outcome.status === 'estimated') return toQuantity(outcome.gas)
   if (outcome.status === 'capped') throw new ServerError(`gas required exceeds allowance (${outcome.cap})`)
@@ -155,7 +155,7 @@ export async function estimateGas([c, block, state]: EstimateParams, ctx: NodeCo
 }
 
 export async function createAccessList([c, block]: AccessListParams, ctx: NodeContext): Promise<Reply> {
-  const result = await ctx.pool.run({ op: 'accessList', input: inputOf(ctx, c, block) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  const result = await ctx.pool.run({ op: 'accessList', input: callInput(ctx, c, block) }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (result === null) throw new ServerError('header not found')
   return {
     accessList: result.accessList,

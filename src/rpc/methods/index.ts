@@ -8,6 +8,7 @@ import * as debug from './debug.js'
 import * as engine from './engine.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
+import * as trace from './trace.js'
 import * as txs from './transactions.js'
 
 /**
@@ -37,6 +38,10 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_createAccessList', method('eth', p.validateAccessList, call.createAccessList, 'pool')],
     ['eth_getStorageValues', method('eth', p.validateStorageValues, state.storageValues, 'pool')],
     ['eth_getProof', method('eth', p.validateProof, state.proof, 'pool')],
+    ['debug_traceTransaction', method('debug', p.validateTraceTx, trace.traceTransaction, 'pool')],
+    ['debug_traceBlockByNumber', method('debug', p.validateTraceBlock, trace.traceBlock, 'pool')],
+    ['debug_traceBlockByHash', method('debug', p.validateTraceBlock, trace.traceBlock, 'pool')],
+    ['debug_traceCall', method('debug', p.validateTraceCall, trace.traceCall, 'pool')],
     ['debug_getRawHeader', method('debug', p.validateBlockReceipts, debug.rawHeader)],
     ['debug_getRawBlock', method('debug', p.validateBlockReceipts, debug.rawBlock)],
     ['debug_getRawReceipts', method('debug', p.validateBlockReceipts, debug.rawReceipts)],

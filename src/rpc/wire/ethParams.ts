@@ -75,6 +75,23 @@ export type CallParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stat
 export type EstimateParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides | null]
 export type AccessListParams = [call: CallObject, block?: BlockNumberOrTagOrHash]
 
+/** debug_trace*'s options: the struct logger's switches, or a tracer and its config (geth's names). */
+export interface TraceConfig {
+  tracer?: 'callTracer'
+  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean }
+  disableStack?: boolean
+  disableStorage?: boolean
+  enableMemory?: boolean
+  enableReturnData?: boolean
+  timeout?: string
+}
+export type TraceTxParams = [hash: Hash32, config?: TraceConfig | null]
+export type TraceBlockParams = [block: BlockNumberOrTagOrHash, config?: TraceConfig | null]
+export type TraceCallParams = [call: CallObject, block?: BlockNumberOrTagOrHash, config?: TraceConfig | null]
+
+export const validateTraceTx = typia.createValidate<TraceTxParams>()
+export const validateTraceBlock = typia.createValidate<TraceBlockParams>()
+export const validateTraceCall = typia.createValidate<TraceCallParams>()
 export const validateCall = typia.createValidate<CallParams>()
 export const validateEstimate = typia.createValidate<EstimateParams>()
 export const validateAccessList = typia.createValidate<AccessListParams>()

@@ -1,0 +1,301 @@
+import type { Block } from '@ethereumjs/block'
+import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { ValueEncoding } from '@ethereumjs/util'
+import { type AfterTxEvent, type VM, createVM, runBlock } from '@ethereumjs/vm'
+import type { ChainSpec } from '../chain/spec.js'
+import { readBlock, readHeader } from '../store/blockCodec.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { OverlayTrieDB } from '../store/trieDb.js'
+import { bytesToHex } from '../util/hex.js'
+import { AncestorView } from './ancestors.js'
+import { enforceCheckedSystemCalls } from './systemCalls.js'
+
+// debug_traceTransaction / debug_traceBlockBy*: the block re-executed from its parent's state in a worker, with a
+// tracer listening while the traced transactions run: geth's struct logger (the default) or its callTracer.
+
+export interface TraceOptions {
+  tracer?: 'callTracer'
+  disableStack?: boolean
+  disableStorage?: boolean
+  enableMemory?: boolean
+  onlyTopCall?: boolean
+  withLog?: boolean
+}
+
+/** A trace may not hold more than this many struct logs, nor capture more memory than this: the memory bound. */
+const MAX_STRUCT_LOGS = 500_000
+const MAX_CAPTURED_BYTES = 256 * 1024 * 1024
+
+export class TraceTooLargeError extends Error {
+  override readonly name = 'TraceTooLargeError'
+}
+
+export interface Tracer {
+  step(s: InterpreterStep): Promise<void>
+  beforeMessage(m: Message): void
+  afterMessage(r: EVMResult): void
+  result(tx: TypedTransaction, after: TxOutcome): unknown
+}
+
+/** What a tracer needs of a finished transaction. */
+export type TxOutcome = Pick<AfterTxEvent, 'totalGasSpent' | 'execResult'>
+
+const word = (b: Uint8Array) => Buffer.from(b).toString('hex').padStart(64, '0')
+
+/** geth's struct logger: one entry per executed opcode. */
+class StructLogger implements Tracer {
+  private readonly logs: Record<string, unknown>[] = []
+  private readonly storage = new Map<string, Map<string, string>>()
+  private captured = 0
+  private last: Record<string, unknown>[] = []
+
+  constructor(private readonly opts: TraceOptions) {}
+
+  async step(s: InterpreterStep): Promise<void> {
+    if (this.logs.length >= MAX_STRUCT_LOGS) throw new TraceTooLargeError(`trace exceeds ${MAX_STRUCT_LOGS} steps`)
+    const log: Record<string, unknown> = {
+      pc: s.pc,
+      op: s.opcode.name,
+      gas: Number(s.gasLeft),
+      gasCost: Number(s.opcode.dynamicFee ?? BigInt(s.opcode.fee)),
+      depth: s.depth + 1,
+    }
+    if (s.gasRefund > 0n) log.refund = Number(s.gasRefund)
+    if (this.opts.disableStack !== true) log.stack = s.stack.map((v) => `0x${v.toString(16)}`)
+    if (this.opts.enableMemory === true) {
+      this.captured += s.memory.length * 2
+      if (this.captured > MAX_CAPTURED_BYTES) throw new TraceTooLargeError('trace memory capture exceeds its bound')
+      const words: string[] = []
+      for (let i = 0; i < s.memory.length; i += 32) words.push(Buffer.from(s.memory.subarray(i, i + 32)).toString('hex'))
+      log.memory = words
+    }
+    if (this.opts.disableStorage !== true && (s.opcode.name === 'SLOAD' || s.opcode.name === 'SSTORE') && s.stack.length >= 1) {
+      const address = s.address.toString()
+      const slots = this.storage.get(address) ?? new Map<string, string>()
+      this.storage.set(address, slots)
+      const key = s.stack[s.stack.length - 1]!
+      const keyBytes = Buffer.from(key.toString(16).padStart(64, '0'), 'hex')
+      if (s.opcode.name === 'SSTORE' && s.stack.length >= 2) {
+        slots.set(word(keyBytes), s.stack[s.stack.length - 2]!.toString(16).padStart(64, '0'))
+      } else {
+        slots.set(word(keyBytes), word(await s.stateManager.getStorage(s.address, keyBytes)))
+      }
+      log.storage = Object.fromEntries(slots)
+    }
+    this.last[s.depth] = log
+    this.logs.push(log)
+  }
+
+  beforeMessage(): void {}
+
+  /** The failing opcode of a frame carries the frame's error, as geth reports it. */
+  afterMessage(r: EVMResult): void {
+    const e = r.execResult.exceptionError
+    if (e === undefined) return
+    const depth = this.last.length - 1
+    const log = this.last[depth]
+    if (log !== undefined && e.error !== 'revert') log.error = e.error
+    this.last.length = Math.max(0, depth)
+  }
+
+  result(_tx: TypedTransaction, after: TxOutcome): unknown {
+    const exec = after.execResult
+    return {
+      gas: Number(after.totalGasSpent),
+      failed: exec.exceptionError !== undefined,
+      returnValue: bytesToHex(exec.returnValue),
+      structLogs: this.logs,
+    }
+  }
+}
+
+interface Frame {
+  type: string
+  from: string
+  to?: string
+  value?: string
+  gas: string
+  gasUsed?: string
+  input: string
+  output?: string
+  error?: string
+  revertReason?: string
+  calls?: Frame[]
+  logs?: { address: string; topics: string[]; data: string; position: string }[]
+}
+
+const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2'])
+const q = (v: bigint) => `0x${v.toString(16)}`
+
+/** geth's callTracer: the tree of calls, with their gas, input, output, errors (and logs with withLog). */
+class CallTracer implements Tracer {
+  private readonly stack: Frame[] = []
+  private root: Frame | undefined
+  /** The opcode that opens the next frame (CALL, STATICCALL, …), seen on the caller's last step. */
+  private pendingOp: string | undefined
+
+  constructor(private readonly opts: TraceOptions) {}
+
+  async step(s: InterpreterStep): Promise<void> {
+    if (CALL_OPS.has(s.opcode.name)) this.pendingOp = s.opcode.name
+    if (this.opts.withLog === true && s.opcode.name.startsWith('LOG')) {
+      const frame = this.stack[this.stack.length - 1]
+      if (frame === undefined || (this.opts.onlyTopCall === true && this.stack.length > 1)) return
+      const n = Number(s.opcode.name.slice(3))
+      const st = s.stack
+      const offset = Number(st[st.length - 1]!)
+      const size = Number(st[st.length - 2]!)
+      const topics: string[] = []
+      for (let i = 0; i < n; i++) topics.push(`0x${st[st.length - 3 - i]!.toString(16).padStart(64, '0')}`)
+      const data = s.memory.subarray(offset, offset + size)
+      const padded = new Uint8Array(size)
+      padded.set(data)
+      ;(frame.logs ??= []).push({ address: s.address.toString(), topics, data: bytesToHex(padded), position: q(BigInt(frame.calls?.length ?? 0)) })
+    }
+  }
+
+  beforeMessage(m: Message): void {
+    const type = this.stack.length === 0 ? (m.to === undefined ? 'CREATE' : 'CALL') : (this.pendingOp ?? 'CALL')
+    this.pendingOp = undefined
+    const frame: Frame = {
+      type,
+      from: m.caller.toString(),
+      ...(m.to === undefined ? {} : { to: m.to.toString() }),
+      ...(type === 'STATICCALL' ? {} : { value: q(m.value) }),
+      gas: q(m.gasLimit),
+      input: bytesToHex(m.data),
+    }
+    if (this.stack.length === 0) this.root = frame
+    else if (this.opts.onlyTopCall !== true) (this.stack[this.stack.length - 1]!.calls ??= []).push(frame)
+    this.stack.push(frame)
+  }
+
+  afterMessage(r: EVMResult): void {
+    const frame = this.stack.pop()
+    if (frame === undefined) return
+    const exec = r.execResult
+    frame.gasUsed = q(exec.executionGasUsed)
+    if (r.createdAddress !== undefined) frame.to = r.createdAddress.toString()
+    if (exec.returnValue.length > 0 || exec.exceptionError?.error === 'revert') frame.output = bytesToHex(exec.returnValue)
+    if (exec.exceptionError !== undefined) {
+      frame.error = exec.exceptionError.error === 'revert' ? 'execution reverted' : exec.exceptionError.error
+    }
+  }
+
+  result(tx: TypedTransaction, after: TxOutcome): unknown {
+    const root = this.root
+    if (root === undefined) return {}
+    // The top frame counts the whole transaction, as geth's: its gas limit and the gas the receipt shows.
+    root.gas = q(tx.gasLimit)
+    root.gasUsed = q(after.totalGasSpent)
+    return root
+  }
+}
+
+/** Attaches a fresh tracer to a VM's EVM events until `detach` is called; errors a listener meets are kept. */
+export function attachTracer(vm: VM, opts: TraceOptions): { tracer: Tracer; detach: () => void; failure: () => unknown } {
+  const tracer = tracerFor(opts)
+  let failure: unknown
+  const guard = async (f: () => Promise<void> | void, resolve?: () => void) => {
+    try {
+      await f()
+    } catch (e) {
+      failure ??= e
+    }
+    resolve?.()
+  }
+  const onStep = (s: InterpreterStep, resolve?: () => void) => void guard(() => tracer.step(s), resolve)
+  const onBefore = (m: Message, resolve?: () => void) => void guard(() => tracer.beforeMessage(m), resolve)
+  const onAfter = (r: EVMResult, resolve?: () => void) => void guard(() => tracer.afterMessage(r), resolve)
+  const events = vm.evm.events!
+  events.on('step', onStep)
+  events.on('beforeMessage', onBefore)
+  events.on('afterMessage', onAfter)
+  return {
+    tracer,
+    failure: () => failure,
+    detach: () => {
+      events.off('step', onStep)
+      events.off('beforeMessage', onBefore)
+      events.off('afterMessage', onAfter)
+    },
+  }
+}
+
+function tracerFor(opts: TraceOptions): Tracer {
+  return opts.tracer === 'callTracer' ? new CallTracer(opts) : new StructLogger(opts)
+}
+
+/** Re-executes stored blocks with tracers on; one per worker, created on the first trace. */
+export class TraceRunner {
+  private constructor(
+    private readonly spec: ChainSpec,
+    private readonly store: ChainStore,
+    private readonly trieDb: OverlayTrieDB,
+    private readonly sm: MerkleStateManager,
+    private readonly vm: VM,
+    private readonly ancestors: AncestorView,
+  ) {}
+
+  static async create(spec: ChainSpec, store: ChainStore): Promise<TraceRunner> {
+    const trieDb = new OverlayTrieDB(store)
+    const common = spec.common.copy()
+    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
+    const sm = new MerkleStateManager({ trie, common, caches: new Caches() })
+    const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
+    const vm = await createVM({ common, stateManager: sm, blockchain: ancestors as never, setHardfork: true })
+    enforceCheckedSystemCalls(vm)
+    return new TraceRunner(spec, store, trieDb, sm, vm, ancestors)
+  }
+
+  /**
+   * The traces of a block's transactions (all, or the one at `only`), each as `{ txHash, result }`; undefined when
+   * the block or its parent is not stored.
+   */
+  async traceBlock(blockHash: Uint8Array, opts: TraceOptions, only?: number): Promise<{ txHash: string; result: unknown }[] | undefined> {
+    const block = readBlock(this.spec, this.store, blockHash)
+    if (block === undefined) return undefined
+    const parent = readHeader(this.spec, this.store, block.header.parentHash)
+    if (parent === undefined) return undefined
+    this.sm.clearCaches()
+    this.trieDb.pending.clear()
+    this.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
+    this.vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
+    await this.sm.setStateRoot(parent.stateRoot, true)
+    const out: { txHash: string; result: unknown }[] = []
+    let index = -1
+    let attached: ReturnType<typeof attachTracer> | undefined
+    let failure: unknown
+    const onBeforeTx = (_tx: TypedTransaction, resolve?: () => void) => {
+      index++
+      if (only === undefined || only === index) attached = attachTracer(this.vm, opts)
+      resolve?.()
+    }
+    const onAfterTx = (after: AfterTxEvent, resolve?: () => void) => {
+      if (attached !== undefined) {
+        attached.detach()
+        failure ??= attached.failure()
+        const tx = block.transactions[index]!
+        out.push({ txHash: bytesToHex(tx.hash()), result: attached.tracer.result(tx, after) })
+        attached = undefined
+      }
+      resolve?.()
+    }
+    this.vm.events.on('beforeTx', onBeforeTx)
+    this.vm.events.on('afterTx', onAfterTx)
+    try {
+      await runBlock(this.vm, { block: block as Block, skipHeaderValidation: true, skipBlockValidation: true, generate: true, setHardfork: true })
+    } finally {
+      attached?.detach()
+      this.vm.events.off('beforeTx', onBeforeTx)
+      this.vm.events.off('afterTx', onAfterTx)
+      this.trieDb.pending.clear()
+    }
+    if (failure !== undefined) throw failure
+    return out
+  }
+}
+

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assemble } from '../../bench/workloads/asm.js'
+import { devAccounts, devGenesis } from '../../chain/dev.js'
+import { type TestNode, signedTransfer, startTestNode } from '../../testing/testNode.js'
+
+const SLOT0 = '0x00000000000000000000000000000000000d0001' // returns storage slot 0 (42)
+const CALLER = '0x00000000000000000000000000000000000d0002' // SSTORE(5, 42); STATICCALL SLOT0; LOG1(0xbeef, its answer); returns it
+const LOOP = '0x00000000000000000000000000000000000d0003'
+const CODE: Record<string, string> = {
+  [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
+  [CALLER]: assemble([
+    '0x2a', '0x05', 'SSTORE',
+    '0x20', '0x00', '0x00', '0x00', SLOT0, 'GAS', 'STATICCALL', 'POP',
+    '0xbeef', '0x20', '0x00', 'LOG1',
+    '0x20', '0x00', 'RETURN',
+  ]),
+  [LOOP]: assemble([{ label: 'top' }, { target: 'top' }, 'JUMP']),
+}
+
+let n: TestNode
+beforeAll(async () => {
+  const genesis = devGenesis()
+  for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code, storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` } }
+  n = await startTestNode({ genesis, apis: ['eth', 'debug'], dev: {} })
+})
+afterAll(async () => {
+  await n.close()
+})
+
+const from = devAccounts()[0]!.address
+const w = (v: number) => v.toString(16).padStart(64, '0')
+type Log = { op: string; depth: number; stack?: string[]; memory?: string[]; storage?: Record<string, string>; error?: string }
+
+describe('debug_traceCall and debug_traceTransaction', () => {
+  it('struct logger: every opcode, with stack, storage at SLOAD/SSTORE, memory on request, and the failing op\'s error', async () => {
+    const t = (await n.http<{ failed: boolean; returnValue: string; structLogs: Log[] }>('debug_traceCall', [{ from, to: CALLER }, 'latest'])).result!
+    expect(t.failed).toBe(false)
+    expect(t.returnValue).toBe(`0x${w(42)}`)
+    const sstore = t.structLogs.find((l) => l.op === 'SSTORE')!
+    expect(sstore.stack).toEqual(['0x2a', '0x5'])
+    expect(sstore.storage).toEqual({ [w(5)]: w(42) })
+    expect(t.structLogs.find((l) => l.op === 'SLOAD')).toMatchObject({ depth: 2, storage: { [w(0)]: w(42) } })
+    expect(sstore.memory).toBeUndefined()
+    const bare = (await n.http<{ structLogs: Log[] }>('debug_traceCall', [{ from, to: CALLER }, 'latest', { disableStack: true, disableStorage: true, enableMemory: true }])).result!
+    const ret = bare.structLogs.at(-1)!
+    expect(ret.op).toBe('RETURN')
+    expect(ret.stack).toBeUndefined()
+    expect(ret.memory).toEqual([w(42)])
+    expect(bare.structLogs.find((l) => l.op === 'SSTORE')!.storage).toBeUndefined()
+    const oog = (await n.http<{ failed: boolean; structLogs: Log[] }>('debug_traceCall', [{ from, to: LOOP, gas: '0x5300' }, 'latest'])).result!
+    expect(oog.failed).toBe(true)
+    expect(oog.structLogs.at(-1)!.error).toBe('out of gas')
+  })
+
+  it('callTracer: the call tree with types, outputs, logs (withLog) and onlyTopCall', async () => {
+    type Frame = { type: string; to: string; output?: string; calls?: Frame[]; logs?: { address: string; topics: string[]; data: string; position: string }[] }
+    const t = (await n.http<Frame>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }])).result!
+    expect(t).toMatchObject({ type: 'CALL', to: CALLER, output: `0x${w(42)}` })
+    expect(t.calls).toEqual([expect.objectContaining({ type: 'STATICCALL', to: SLOT0, output: `0x${w(42)}` })])
+    expect(t.calls![0]).not.toHaveProperty('value')
+    expect(t.logs).toEqual([{ address: CALLER, topics: [`0x${w(0xbeef)}`], data: `0x${w(42)}`, position: '0x1' }])
+    const top = (await n.http<Frame>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])).result!
+    expect(top.calls).toBeUndefined()
+    const oog = (await n.http<{ error?: string }>('debug_traceCall', [{ from, to: LOOP, gas: '0x5300' }, 'latest', { tracer: 'callTracer' }])).result!
+    expect(oog.error).toBe('out of gas')
+  })
+
+  it('traces a mined transaction by hash and its block by number and hash, the same way', async () => {
+    const hash = (await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 1, 0, { to: CALLER, gas: 100_000n, value: 0n })])).result!
+    let receipt: { blockNumber: string; blockHash: string; gasUsed: string } | null = null
+    for (let i = 0; i < 500 && receipt === null; i++) {
+      receipt = (await n.http<typeof receipt>('eth_getTransactionReceipt', [hash])).result ?? null
+      if (receipt === null) await new Promise((r) => setTimeout(r, 10))
+    }
+    const byTx = (await n.http<{ gas: number; structLogs: Log[] }>('debug_traceTransaction', [hash])).result!
+    expect(byTx.gas).toBe(Number(BigInt(receipt!.gasUsed)))
+    const byNumber = (await n.http<{ txHash: string; result: unknown }[]>('debug_traceBlockByNumber', [receipt!.blockNumber])).result!
+    expect(byNumber).toEqual([{ txHash: hash, result: byTx }])
+    expect((await n.http('debug_traceBlockByHash', [receipt!.blockHash])).result).toEqual(byNumber)
+    const calls = (await n.http<{ gasUsed: string }>('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result!
+    expect(calls.gasUsed).toBe(receipt!.gasUsed)
+    expect((await n.http('debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code).toBe(-32000)
+  })
+})

@@ -1,0 +1,52 @@
+import type { TraceOptions } from '../../exec/trace.js'
+import type { NodeContext } from '../../node/context.js'
+import type { BlockSelector } from '../../store/chainReader.js'
+import { hexToBytes } from '../../util/hex.js'
+import { ServerError } from '../errors.js'
+import type { Reply } from '../reply.js'
+import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../wire/ethParams.js'
+import { callInput } from './call.js'
+
+// debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceCall: the block (or call) re-executed in the
+// endpoint's worker lane with geth's struct logger or callTracer; bounded by --rpc.evmtimeout like eth_call.
+
+function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
+  const o: TraceOptions = {}
+  if (c === undefined || c === null) return o
+  if (c.tracer !== undefined) o.tracer = c.tracer
+  if (c.disableStack !== undefined) o.disableStack = c.disableStack
+  if (c.disableStorage !== undefined) o.disableStorage = c.disableStorage
+  if (c.enableMemory !== undefined) o.enableMemory = c.enableMemory
+  if (c.tracerConfig?.onlyTopCall !== undefined) o.onlyTopCall = c.tracerConfig.onlyTopCall
+  if (c.tracerConfig?.withLog !== undefined) o.withLog = c.tracerConfig.withLog
+  return o
+}
+
+async function traceBlockAt(ctx: NodeContext, blockHash: Uint8Array, c: TraceConfig | null | undefined, only?: number) {
+  const traces = await ctx.pool.run(
+    { op: 'trace', blockHash, opts: optionsOf(c), ...(only === undefined ? {} : { only }) },
+    { timeoutMs: ctx.limits.evmTimeoutMs },
+  )
+  if (traces === null) throw new ServerError('block not found')
+  return traces
+}
+
+export async function traceTransaction([hash, c]: TraceTxParams, ctx: NodeContext): Promise<Reply> {
+  const loc = ctx.store.getTxLocation(hexToBytes(hash))
+  if (loc === undefined) throw new ServerError(`transaction ${hash} not found`)
+  const [trace] = await traceBlockAt(ctx, loc.blockHash, c, loc.index)
+  if (trace === undefined) throw new ServerError(`transaction ${hash} not found`)
+  return trace.result as Reply
+}
+
+export async function traceBlock([block, c]: TraceBlockParams, ctx: NodeContext): Promise<Reply> {
+  const ref = ctx.chain.resolve(block as BlockSelector)
+  if (ref === undefined) throw new ServerError('block not found')
+  return traceBlockAt(ctx, ref.hash, c)
+}
+
+export async function traceCall([call, block, c]: TraceCallParams, ctx: NodeContext): Promise<Reply> {
+  const result = await ctx.pool.run({ op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  if (result === null) throw new ServerError('header not found')
+  return result as Reply
+}
