@@ -178,12 +178,14 @@ export class CallRunner {
     const attached = attachTracer(this.vm, opts)
     let outcome: { tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }
     try {
-      outcome = await this.runTx(input, block, this.gasLimitOf(input, block), false, undefined)
+      outcome = await this.runTx(input, block, this.gasLimitOf(input, block), false, undefined, (tx) =>
+        attached.tracer.start?.(tx, block.header.coinbase, this.sm),
+      )
     } finally {
       attached.detach()
     }
     if (attached.failure() !== undefined) throw attached.failure()
-    return attached.tracer.result(outcome.tx, outcome.result)
+    return attached.tracer.result(outcome.tx, outcome.result, this.sm)
   }
 
   /** Runs the call once with `gasLimit` on fresh state (overrides applied); nothing it does is kept. */
@@ -203,6 +205,7 @@ export class CallRunner {
     gasLimit: bigint,
     reportAccessList: boolean,
     accessList: AccessListEntry[] | undefined,
+    beforeRun?: (tx: TypedTransaction) => Promise<void> | undefined,
   ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
     await this.freshState(input)
     const c = input.call
@@ -217,6 +220,7 @@ export class CallRunner {
     const tx = this.transaction(c, block, gasLimit, accessList)
     // The sender is who the request says: no signature to recover it from (hence an unfrozen transaction).
     Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
+    await beforeRun?.(tx)
     let result: Awaited<ReturnType<typeof runTx>>
     try {
       result = await runTx(this.vm, {

@@ -3,7 +3,8 @@ import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { ValueEncoding } from '@ethereumjs/util'
+import type { StateManagerInterface } from '@ethereumjs/common'
+import { Address, ValueEncoding } from '@ethereumjs/util'
 import { type AfterTxEvent, type VM, createVM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { readBlock, readHeader } from '../store/blockCodec.js'
@@ -17,12 +18,13 @@ import { enforceCheckedSystemCalls } from './systemCalls.js'
 // tracer listening while the traced transactions run: geth's struct logger (the default) or its callTracer.
 
 export interface TraceOptions {
-  tracer?: 'callTracer'
+  tracer?: 'callTracer' | 'prestateTracer'
   disableStack?: boolean
   disableStorage?: boolean
   enableMemory?: boolean
   onlyTopCall?: boolean
   withLog?: boolean
+  diffMode?: boolean
 }
 
 /** A trace may not hold more than this many struct logs, nor capture more memory than this: the memory bound. */
@@ -34,10 +36,12 @@ export class TraceTooLargeError extends Error {
 }
 
 export interface Tracer {
+  /** Before the transaction touches anything (the prestate tracer reads its sender, recipient and coinbase). */
+  start?(tx: TypedTransaction, coinbase: Address, state: StateManagerInterface): Promise<void>
   step(s: InterpreterStep): Promise<void>
   beforeMessage(m: Message): void
   afterMessage(r: EVMResult): void
-  result(tx: TypedTransaction, after: TxOutcome): unknown
+  result(tx: TypedTransaction, after: TxOutcome, state: StateManagerInterface): Promise<unknown> | unknown
 }
 
 /** What a tracer needs of a finished transaction. */
@@ -225,8 +229,111 @@ export function attachTracer(vm: VM, opts: TraceOptions): { tracer: Tracer; deta
   }
 }
 
+interface AccountState {
+  balance: string
+  nonce: number
+  code?: string
+  storage?: Record<string, string>
+}
+
+/** Opcodes that touch the account whose address is on the stack at this depth from the top. */
+const TOUCHES: Record<string, number> = {
+  BALANCE: 1, EXTCODESIZE: 1, EXTCODECOPY: 1, EXTCODEHASH: 1, SELFDESTRUCT: 1,
+  CALL: 2, CALLCODE: 2, DELEGATECALL: 2, STATICCALL: 2,
+}
+
+/**
+ * geth's prestateTracer: every account the transaction touches as it was before (balance, nonce, code, the storage
+ * slots it touched); with diffMode, {pre, post} of what changed only.
+ */
+class PrestateTracer implements Tracer {
+  private readonly pre = new Map<string, AccountState>()
+  private readonly created = new Set<string>()
+
+  constructor(private readonly opts: TraceOptions) {}
+
+  private async touch(state: StateManagerInterface, address: Address): Promise<AccountState> {
+    const key = address.toString()
+    let a = this.pre.get(key)
+    if (a === undefined) {
+      const account = await state.getAccount(address)
+      const code = account === undefined ? new Uint8Array() : await state.getCode(address)
+      a = { balance: q(account?.balance ?? 0n), nonce: Number(account?.nonce ?? 0n), ...(code.length > 0 ? { code: bytesToHex(code) } : {}) }
+      this.pre.set(key, a)
+    }
+    return a
+  }
+
+  async start(tx: TypedTransaction, coinbase: Address, state: StateManagerInterface): Promise<void> {
+    await this.touch(state, tx.getSenderAddress())
+    if (tx.to !== undefined) await this.touch(state, tx.to)
+    await this.touch(state, coinbase)
+  }
+
+  async step(s: InterpreterStep): Promise<void> {
+    const name = s.opcode.name
+    const st = s.stack
+    const at = TOUCHES[name]
+    if (at !== undefined && st.length >= at) {
+      const raw = st[st.length - at]!.toString(16).padStart(40, '0').slice(-40)
+      await this.touch(s.stateManager, new Address(Buffer.from(raw, 'hex')))
+    } else if ((name === 'SLOAD' || name === 'SSTORE') && st.length >= 1) {
+      const a = await this.touch(s.stateManager, s.address)
+      const slot = `0x${st[st.length - 1]!.toString(16).padStart(64, '0')}`
+      a.storage ??= {}
+      if (a.storage[slot] === undefined) {
+        a.storage[slot] = `0x${word(await s.stateManager.getStorage(s.address, Buffer.from(slot.slice(2), 'hex')))}`
+      }
+    }
+  }
+
+  beforeMessage(): void {}
+
+  afterMessage(r: EVMResult): void {
+    // Created during the transaction: it had no prior state.
+    if (r.createdAddress !== undefined && !this.pre.has(r.createdAddress.toString())) {
+      this.created.add(r.createdAddress.toString())
+      this.pre.set(r.createdAddress.toString(), { balance: '0x0', nonce: 0 })
+    }
+  }
+
+  async result(_tx: TypedTransaction, _after: TxOutcome, state: StateManagerInterface): Promise<unknown> {
+    if (this.opts.diffMode !== true) return Object.fromEntries(this.pre)
+    const pre: Record<string, AccountState> = {}
+    const post: Record<string, Partial<AccountState>> = {}
+    for (const [key, before] of this.pre) {
+      const address = new Address(Buffer.from(key.slice(2), 'hex'))
+      const account = await state.getAccount(address)
+      const after: Partial<AccountState> = {}
+      let modified = false
+      const balance = q(account?.balance ?? 0n)
+      const nonce = Number(account?.nonce ?? 0n)
+      const codeBytes = account === undefined ? new Uint8Array() : await state.getCode(address)
+      const code = codeBytes.length > 0 ? bytesToHex(codeBytes) : undefined
+      if (balance !== before.balance) { after.balance = balance; modified = true }
+      if (nonce !== before.nonce) { after.nonce = nonce; modified = true }
+      if (code !== before.code && code !== undefined) { after.code = code; modified = true }
+      const keptPre: Record<string, string> = {}
+      for (const [slot, value] of Object.entries(before.storage ?? {})) {
+        const now = `0x${word(await state.getStorage(address, Buffer.from(slot.slice(2), 'hex')))}`
+        if (now === value) continue
+        modified = true
+        if (BigInt(value) !== 0n) keptPre[slot] = value
+        if (BigInt(now) !== 0n) (after.storage ??= {})[slot] = now
+      }
+      if (!modified) continue
+      const { storage: _s, ...fields } = before
+      if (!this.created.has(key)) pre[key] = { ...fields, ...(Object.keys(keptPre).length > 0 ? { storage: keptPre } : {}) }
+      post[key] = after
+    }
+    return { pre, post }
+  }
+}
+
 function tracerFor(opts: TraceOptions): Tracer {
-  return opts.tracer === 'callTracer' ? new CallTracer(opts) : new StructLogger(opts)
+  if (opts.tracer === 'callTracer') return new CallTracer(opts)
+  if (opts.tracer === 'prestateTracer') return new PrestateTracer(opts)
+  return new StructLogger(opts)
 }
 
 /** Re-executes stored blocks with tracers on; one per worker, created on the first trace. */
@@ -269,20 +376,38 @@ export class TraceRunner {
     let index = -1
     let attached: ReturnType<typeof attachTracer> | undefined
     let failure: unknown
-    const onBeforeTx = (_tx: TypedTransaction, resolve?: () => void) => {
+    const onBeforeTx = (tx: TypedTransaction, resolve?: () => void) => {
       index++
-      if (only === undefined || only === index) attached = attachTracer(this.vm, opts)
+      if (only === undefined || only === index) {
+        attached = attachTracer(this.vm, opts)
+        void (attached.tracer.start?.(tx, block.header.coinbase, this.vm.stateManager) ?? Promise.resolve()).then(
+          () => resolve?.(),
+          (e: unknown) => {
+            failure ??= e
+            resolve?.()
+          },
+        )
+        return
+      }
       resolve?.()
     }
     const onAfterTx = (after: AfterTxEvent, resolve?: () => void) => {
-      if (attached !== undefined) {
-        attached.detach()
-        failure ??= attached.failure()
-        const tx = block.transactions[index]!
-        out.push({ txHash: bytesToHex(tx.hash()), result: attached.tracer.result(tx, after) })
-        attached = undefined
-      }
-      resolve?.()
+      const current = attached
+      attached = undefined
+      if (current === undefined) return resolve?.()
+      current.detach()
+      failure ??= current.failure()
+      const tx = block.transactions[index]!
+      void Promise.resolve(current.tracer.result(tx, after, this.vm.stateManager)).then(
+        (result) => {
+          out.push({ txHash: bytesToHex(tx.hash()), result })
+          resolve?.()
+        },
+        (e: unknown) => {
+          failure ??= e
+          resolve?.()
+        },
+      )
     }
     this.vm.events.on('beforeTx', onBeforeTx)
     this.vm.events.on('afterTx', onAfterTx)

@@ -65,6 +65,24 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     expect(oog.error).toBe('out of gas')
   })
 
+  it('prestateTracer: what the call touched as it was, and with diffMode what changed', async () => {
+    type Account = { balance: string; nonce: number; code?: string; storage?: Record<string, string> }
+    const pre = (await n.http<Record<string, Account>>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'prestateTracer' }])).result!
+    expect(pre[CALLER]).toMatchObject({ balance: '0x0', nonce: 0, code: CODE[CALLER], storage: { [`0x${w(5)}`]: `0x${w(0)}` } })
+    expect(pre[SLOT0]).toMatchObject({ code: CODE[SLOT0], storage: { [`0x${w(0)}`]: `0x${w(42)}` } })
+    expect(pre[from]).toMatchObject({ nonce: 0 })
+    const diff = (await n.http<{ pre: Record<string, Account>; post: Record<string, Partial<Account>> }>('debug_traceCall', [
+      { from, to: CALLER },
+      'latest',
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+    ])).result!
+    expect(diff.post[CALLER]).toEqual({ storage: { [`0x${w(5)}`]: `0x${w(42)}` } })
+    expect(diff.pre[CALLER]).toEqual({ balance: '0x0', nonce: 0, code: CODE[CALLER] })
+    // Read, not written: not in the diff.
+    expect(diff.pre[SLOT0]).toBeUndefined()
+    expect(diff.post[SLOT0]).toBeUndefined()
+  })
+
   it('traces a mined transaction by hash and its block by number and hash, the same way', async () => {
     const hash = (await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 1, 0, { to: CALLER, gas: 100_000n, value: 0n })])).result!
     let receipt: { blockNumber: string; blockHash: string; gasUsed: string } | null = null
@@ -79,6 +97,9 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     expect((await n.http('debug_traceBlockByHash', [receipt!.blockHash])).result).toEqual(byNumber)
     const calls = (await n.http<{ gasUsed: string }>('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result!
     expect(calls.gasUsed).toBe(receipt!.gasUsed)
+    const prestate = (await n.http<Record<string, { nonce: number }>>('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])).result!
+    expect(prestate[devAccounts()[1]!.address]?.nonce).toBe(0)
+    expect(prestate[CALLER]).toBeDefined()
     expect((await n.http('debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code).toBe(-32000)
   })
 })

@@ -19,6 +19,7 @@ function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
   if (c.enableMemory !== undefined) o.enableMemory = c.enableMemory
   if (c.tracerConfig?.onlyTopCall !== undefined) o.onlyTopCall = c.tracerConfig.onlyTopCall
   if (c.tracerConfig?.withLog !== undefined) o.withLog = c.tracerConfig.withLog
+  if (c.tracerConfig?.diffMode !== undefined) o.diffMode = c.tracerConfig.diffMode
   return o
 }
 

@@ -77,8 +77,8 @@ export type AccessListParams = [call: CallObject, block?: BlockNumberOrTagOrHash
 
 /** debug_trace*'s options: the struct logger's switches, or a tracer and its config (geth's names). */
 export interface TraceConfig {
-  tracer?: 'callTracer'
-  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean }
+  tracer?: 'callTracer' | 'prestateTracer'
+  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean; diffMode?: boolean }
   disableStack?: boolean
   disableStorage?: boolean
   enableMemory?: boolean
