@@ -8,7 +8,7 @@ import type { ChainSpec } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
-import { bytesToHex } from '../util/hex.js'
+import { bytesToHex, equalBytes } from '../util/hex.js'
 import { AncestorView } from './ancestors.js'
 import { TxRejectedError } from './errors.js'
 import { type TraceOptions, attachTracer } from './trace.js'
@@ -109,12 +109,28 @@ export class CallRunner {
     return gas
   }
 
+  /** The state root each call runs on, by block hash (from prepare). */
+  private readonly roots = new Map<string, Uint8Array>()
+  /** The root the state manager is at: calls at the same block keep its warm caches. */
+  private currentRoot: Uint8Array | undefined
+  /** The last call contexts without block overrides: consecutive calls at one block share theirs. */
+  private readonly blocks = new Map<string, { block: Block; anchor: [Uint8Array, bigint, Uint8Array] }>()
+
   /** The block a call runs in: the named block's header with the overrides, and a zero base fee when it pays none. */
   async prepare(input: CallInput): Promise<Block> {
+    const paysFee = input.call.gasPrice !== undefined || input.call.maxFeePerGas !== undefined
+    const key = `${bytesToHex(input.blockHash)}:${paysFee}`
+    const cached = input.blockOverrides === undefined ? this.blocks.get(key) : undefined
+    if (cached !== undefined) {
+      this.vm.common.setHardforkBy({ blockNumber: cached.block.header.number, timestamp: cached.block.header.timestamp })
+      this.ancestors.advance(...cached.anchor)
+      return cached.block
+    }
     const header = readHeader(this.spec, this.store, input.blockHash)
     if (header === undefined) throw new UnknownCallBlockError('header not found')
+    this.roots.set(bytesToHex(input.blockHash), header.stateRoot)
+    if (this.roots.size > 64) this.roots.delete(this.roots.keys().next().value!)
     const o = input.blockOverrides ?? {}
-    const paysFee = input.call.gasPrice !== undefined || input.call.maxFeePerGas !== undefined
     const number = o.number ?? header.number
     const timestamp = o.time ?? header.timestamp
     const common = this.spec.commonAt(number, timestamp)
@@ -134,31 +150,48 @@ export class CallRunner {
       { common, skipConsensusFormatValidation: true },
     )
     this.vm.common.setHardforkBy({ blockNumber: number, timestamp })
-    this.ancestors.advance(header.hash(), header.number, header.parentHash)
+    const anchor: [Uint8Array, bigint, Uint8Array] = [header.hash(), header.number, header.parentHash]
+    this.ancestors.advance(...anchor)
+    if (input.blockOverrides === undefined) {
+      this.blocks.set(key, { block, anchor })
+      if (this.blocks.size > 8) this.blocks.delete(this.blocks.keys().next().value!)
+    }
     return block
   }
 
-  /** The block's state with the call's overrides, fresh: what the previous run changed is dropped, not flushed. */
-  private async freshState(input: CallInput): Promise<void> {
-    const header = readHeader(this.spec, this.store, input.blockHash)!
-    this.sm.clearCaches()
-    this.trieDb.pending.clear()
-    await this.sm.setStateRoot(header.stateRoot, true)
-    await this.applyOverrides(input)
+  /**
+   * Runs `f` on the call's block state with its overrides, inside a checkpoint that is reverted after: nothing a call
+   * does is kept or flushed, and the caches stay warm for the next call at the same block.
+   */
+  private async withState<T>(input: CallInput, f: () => Promise<T>): Promise<T> {
+    const root = this.roots.get(bytesToHex(input.blockHash)) ?? readHeader(this.spec, this.store, input.blockHash)!.stateRoot
+    if (this.currentRoot === undefined || !equalBytes(this.currentRoot, root)) {
+      this.sm.clearCaches()
+      this.trieDb.pending.clear()
+      await this.sm.setStateRoot(root, true)
+      this.currentRoot = root
+    }
+    await this.sm.checkpoint()
+    try {
+      await this.applyOverrides(input)
+      return await f()
+    } finally {
+      await this.sm.revert()
+    }
   }
 
   /** What the sender can spend on gas: its balance (after overrides) less the call's value. */
   async balanceAvailable(input: CallInput): Promise<bigint> {
-    await this.freshState(input)
-    const balance = (await this.sm.getAccount(new Address(input.call.from ?? ZERO_ADDRESS)))?.balance ?? 0n
-    const value = input.call.value ?? 0n
-    return balance > value ? balance - value : 0n
+    return this.withState(input, async () => {
+      const balance = (await this.sm.getAccount(new Address(input.call.from ?? ZERO_ADDRESS)))?.balance ?? 0n
+      const value = input.call.value ?? 0n
+      return balance > value ? balance - value : 0n
+    })
   }
 
   /** Whether an account has code at the call's block (after overrides). */
   async hasCode(input: CallInput, address: Uint8Array): Promise<boolean> {
-    await this.freshState(input)
-    return (await this.sm.getCode(new Address(address))).length > 0
+    return this.withState(input, async () => (await this.sm.getCode(new Address(address))).length > 0)
   }
 
   /** The least gas the call can start with: its intrinsic gas, or EIP-7623's calldata floor where that is more. */
@@ -172,20 +205,22 @@ export class CallRunner {
     return floor > intrinsic ? floor : intrinsic
   }
 
-  /** debug_traceCall: the call run once with a tracer listening; the tracer's result. */
+  /** debug_traceCall: the call run once with a tracer listening; the tracer's result, read before the state reverts. */
   async trace(input: CallInput, opts: TraceOptions): Promise<unknown> {
     const block = await this.prepare(input)
     const attached = attachTracer(this.vm, opts)
-    let outcome: { tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }
     try {
-      outcome = await this.runTx(input, block, this.gasLimitOf(input, block), false, undefined, (tx) =>
-        attached.tracer.start?.(tx, block.header.coinbase, this.sm),
-      )
+      return await this.withState(input, async () => {
+        const { tx, result } = await this.runTxOnState(input, block, this.gasLimitOf(input, block), false, undefined, (t) =>
+          attached.tracer.start?.(t, block.header.coinbase, this.sm),
+        )
+        attached.detach()
+        if (attached.failure() !== undefined) throw attached.failure()
+        return attached.tracer.result(tx, result, this.sm)
+      })
     } finally {
       attached.detach()
     }
-    if (attached.failure() !== undefined) throw attached.failure()
-    return attached.tracer.result(outcome.tx, outcome.result, this.sm)
   }
 
   /** Runs the call once with `gasLimit` on fresh state (overrides applied); nothing it does is kept. */
@@ -205,9 +240,18 @@ export class CallRunner {
     gasLimit: bigint,
     reportAccessList: boolean,
     accessList: AccessListEntry[] | undefined,
+  ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
+    return this.withState(input, () => this.runTxOnState(input, block, gasLimit, reportAccessList, accessList))
+  }
+
+  private async runTxOnState(
+    input: CallInput,
+    block: Block,
+    gasLimit: bigint,
+    reportAccessList: boolean,
+    accessList: AccessListEntry[] | undefined,
     beforeRun?: (tx: TypedTransaction) => Promise<void> | undefined,
   ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
-    await this.freshState(input)
     const c = input.call
     const from = new Address(c.from ?? ZERO_ADDRESS)
     const value = c.value ?? 0n

@@ -1,6 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
 import type { PayloadBuilds } from '../engine/payloadBuilds.js'
+import type { FeeOracle } from '../rpc/methods/fees.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
@@ -20,6 +21,8 @@ export interface NodeContext {
   txPool: TxPool
   genesisHash: Uint8Array
   clientVersion: string
+  /** eth_maxPriorityFeePerGas's oracle state. */
+  fees: FeeOracle
   /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout). */
   limits: { gasCap: bigint; evmTimeoutMs: number }
   /** engine_exchangeCapabilities' answer: the engine methods of the method table. */

@@ -7,6 +7,7 @@ import { genesisBlock } from '../exec/genesis.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
 import type { MethodTable, Namespace } from '../rpc/methodTable.js'
+import { FeeOracle } from '../rpc/methods/fees.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -103,6 +104,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
     engineMethods: [],
+    fees: new FeeOracle(),
     limits: { gasCap: opts.gasCap ?? 50_000_000n, evmTimeoutMs: opts.evmTimeoutMs ?? 5_000 },
   }
   const table: MethodTable = allMethods()

@@ -5,6 +5,7 @@ import * as reads from './chainReads.js'
 import * as call from './call.js'
 import * as cfg from './config.js'
 import * as debug from './debug.js'
+import * as fees from './fees.js'
 import * as engine from './engine.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
@@ -33,6 +34,8 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getCode', method('eth', p.validateAccount, state.code, 'pool')],
     ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt, 'pool')],
     ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount, 'pool')],
+    ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
+    ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],
     ['eth_estimateGas', method('eth', p.validateEstimate, call.estimateGas, 'pool')],
     ['eth_createAccessList', method('eth', p.validateAccessList, call.createAccessList, 'pool')],
