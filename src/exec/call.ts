@@ -41,6 +41,8 @@ export interface AccountOverride {
   state?: { slot: Uint8Array; value: Uint8Array }[]
   /** Changes these slots only. */
   stateDiff?: { slot: Uint8Array; value: Uint8Array }[]
+  /** This account is a precompile: it moves there for the call (and this address may then get code). */
+  movePrecompileTo?: Uint8Array
 }
 
 export interface BlockOverrides {
@@ -172,12 +174,45 @@ export class CallRunner {
       this.currentRoot = root
     }
     await this.sm.checkpoint()
+    const restorePrecompiles = this.movePrecompiles(input)
     try {
       await this.applyOverrides(input)
       return await f()
     } finally {
+      restorePrecompiles()
       await this.sm.revert()
     }
+  }
+
+  /** movePrecompileToAddress, as geth applies it; returns what puts the precompiles back. */
+  private movePrecompiles(input: CallInput): () => void {
+    const map = this.vm.evm.precompiles
+    const moves = (input.stateOverrides ?? []).filter((o) => o.override.movePrecompileTo !== undefined)
+    if (moves.length === 0) return () => {}
+    const saved = new Map(map)
+    const key = (a: Uint8Array) => Buffer.from(a).toString('hex')
+    const restore = () => {
+      map.clear()
+      for (const [k, v] of saved) map.set(k, v)
+    }
+    const moved = new Set<string>()
+    for (const { address, override } of moves) {
+      const from = key(address)
+      const to = key(override.movePrecompileTo!)
+      const fn = saved.get(from)
+      if (fn === undefined) {
+        restore()
+        throw new TxRejectedError(`account 0x${from} is not a precompile`)
+      }
+      if (moved.has(to)) {
+        restore()
+        throw new TxRejectedError(`account 0x${to} has already been overridden by a precompile`)
+      }
+      moved.add(to)
+      map.delete(from)
+      map.set(to, fn)
+    }
+    return restore
   }
 
   /** What the sender can spend on gas: its balance (after overrides) less the call's value. */

@@ -75,6 +75,18 @@ describe('eth_call', () => {
     expect((await n.http('eth_call', [{ from: poor, to: WRITER, value: '0x10' }, 'latest', { [poor]: { balance: '0x100' } }])).result).toBe(w32(42))
   })
 
+  it('moves a precompile for the call (movePrecompileToAddress), so its address can run other code', async () => {
+    const sha256 = '0x0000000000000000000000000000000000000002'
+    const moved = '0x0000000000000000000000000000000000001234'
+    const digest = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+    expect((await n.http('eth_call', [{ to: sha256 }])).result).toBe(digest)
+    const overrides = { [sha256]: { movePrecompileToAddress: moved, code: CODE[NUMBER] } }
+    expect((await n.http('eth_call', [{ to: moved }, 'latest', overrides])).result).toBe(digest)
+    expect((await n.http('eth_call', [{ to: sha256 }, 'latest', overrides])).result).toBe(w32(0))
+    expect((await n.http('eth_call', [{ to: sha256 }])).result).toBe(digest)
+    expect(err(await n.http('eth_call', [{ to: SLOT0 }, 'latest', { [SLOT0]: { movePrecompileToAddress: moved } }]))).toMatchObject({ code: -32000 })
+  })
+
   it('refuses bad call objects and unknown blocks as geth does', async () => {
     expect(err(await n.http('eth_call', [{ to: SLOT0, input: '0x01', data: '0x02' }]))?.code).toBe(-32602)
     expect(err(await n.http('eth_call', [{ to: SLOT0, gasPrice: '0x1', maxFeePerGas: '0x1' }]))?.code).toBe(-32602)
@@ -85,6 +97,8 @@ describe('eth_call', () => {
 
   it('stops a call that runs past --rpc.evmtimeout, and keeps serving', async () => {
     expect(err(await n.http('eth_call', [{ to: LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+    // The stopped worker is replaced; a state read (no time limit) waits for the new one to load.
+    expect((await n.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
     expect((await n.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
   })
 })

@@ -55,13 +55,13 @@ function stateOverrides(o: StateOverrides | null | undefined): CallInput['stateO
   return Object.entries(o).map(([address, a]) => {
     if (!ADDRESS.test(address)) throw new InvalidParamsError(`invalid address in state override: ${address.slice(0, 50)}`)
     if (a.state !== undefined && a.stateDiff !== undefined) throw new InvalidParamsError(`account ${address} has both 'state' and 'stateDiff'`)
-    if (a.movePrecompileToAddress !== undefined) throw new InvalidParamsError('movePrecompileToAddress is not supported')
     const override: AccountOverride = {}
     if (a.balance !== undefined) override.balance = BigInt(a.balance)
     if (a.nonce !== undefined) override.nonce = BigInt(a.nonce)
     if (a.code !== undefined) override.code = hexToBytes(a.code)
     if (a.state !== undefined) override.state = slots(a.state, 'state')
     if (a.stateDiff !== undefined) override.stateDiff = slots(a.stateDiff, 'stateDiff')
+    if (a.movePrecompileToAddress !== undefined) override.movePrecompileTo = hexToBytes(a.movePrecompileToAddress)
     return { address: hexToBytes(address), override }
   })
 }
