@@ -1,16 +1,16 @@
 import { type Block, createBlock } from '@ethereumjs/block'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
-import { Address, ValueEncoding } from '@ethereumjs/util'
-import { type VM, createVM, runTx } from '@ethereumjs/vm'
+import { Address } from '@ethereumjs/util'
+import { type VM, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { OverlayTrieDB } from '../store/trieDb.js'
+import type { OverlayTrieDB } from '../store/trieDb.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
-import { AncestorView } from './ancestors.js'
+import type { AncestorView } from './ancestors.js'
 import { TxRejectedError } from './errors.js'
+import { createStoreVm } from './storeVm.js'
 import { type TraceOptions, attachTracer } from './trace.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
@@ -94,13 +94,8 @@ export class CallRunner {
   ) {}
 
   static async create(spec: ChainSpec, store: ChainStore): Promise<CallRunner> {
-    const trieDb = new OverlayTrieDB(store)
-    const common = spec.common.copy()
-    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
-    const sm = new MerkleStateManager({ trie, common, caches: new Caches() })
-    const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
-    const vm = await createVM({ common, stateManager: sm, blockchain: ancestors as never, setHardfork: true })
-    return new CallRunner(spec, store, trieDb, sm, vm, ancestors)
+    const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
+    return new CallRunner(spec, store, trieDb, state, vm, ancestors)
   }
 
   /** The gas limit a call runs with: its own, else the cap; never above the cap or (from Osaka) EIP-7825's. */

@@ -1,19 +1,19 @@
 import { type Block, type BlockHeader } from '@ethereumjs/block'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { EthereumJSError, ValueEncoding } from '@ethereumjs/util'
-import { type RunBlockResult, type VM, createVM, runBlock } from '@ethereumjs/vm'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { EthereumJSError } from '@ethereumjs/util'
+import { type RunBlockResult, type VM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord, ChainStore } from '../store/chainStore.js'
-import { OverlayTrieDB } from '../store/trieDb.js'
-import { AncestorView } from './ancestors.js'
+import type { OverlayTrieDB } from '../store/trieDb.js'
+import type { AncestorView } from './ancestors.js'
 import { primeRootCache } from './blockRoots.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
-import { checkRequestContractsExist, enforceCheckedSystemCalls } from './systemCalls.js'
+import { createStoreVm } from './storeVm.js'
+import { checkRequestContractsExist } from './systemCalls.js'
 
 export interface ExecutedBlock {
   block: Block
@@ -35,21 +35,8 @@ export class BlockExecutor {
   ) {}
 
   static async create(spec: ChainSpec, store: ChainStore): Promise<BlockExecutor> {
-    const trieDb = new OverlayTrieDB(store)
-    const common = spec.common.copy()
-    const trie = new MerklePatriciaTrie({
-      db: trieDb,
-      useKeyHashing: true,
-      valueEncoding: ValueEncoding.Bytes,
-      common,
-    })
-    // Account/storage/code caches: a block reads the same accounts many times, and writes reach the trie once, at
-    // the block's end, instead of per transaction.
-    const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() })
-    const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
-    const vm = await createVM({ common, stateManager, blockchain: ancestors as never, setHardfork: true })
-    enforceCheckedSystemCalls(vm)
-    return new BlockExecutor(spec, trieDb, stateManager, vm, ancestors)
+    const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
+    return new BlockExecutor(spec, trieDb, state, vm, ancestors)
   }
 
   get state(): MerkleStateManager {

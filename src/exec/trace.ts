@@ -1,18 +1,17 @@
 import type { Block } from '@ethereumjs/block'
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { Address, ValueEncoding } from '@ethereumjs/util'
-import { type AfterTxEvent, type VM, createVM, runBlock } from '@ethereumjs/vm'
+import { Address } from '@ethereumjs/util'
+import { type AfterTxEvent, type VM, runBlock } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { readBlock, readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { OverlayTrieDB } from '../store/trieDb.js'
+import type { OverlayTrieDB } from '../store/trieDb.js'
 import { bytesToHex } from '../util/hex.js'
-import { AncestorView } from './ancestors.js'
-import { enforceCheckedSystemCalls } from './systemCalls.js'
+import type { AncestorView } from './ancestors.js'
+import { createStoreVm } from './storeVm.js'
 
 // debug_traceTransaction / debug_traceBlockBy*: the block re-executed from its parent's state in a worker, with a
 // tracer listening while the traced transactions run: geth's struct logger (the default) or its callTracer.
@@ -348,14 +347,8 @@ export class TraceRunner {
   ) {}
 
   static async create(spec: ChainSpec, store: ChainStore): Promise<TraceRunner> {
-    const trieDb = new OverlayTrieDB(store)
-    const common = spec.common.copy()
-    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
-    const sm = new MerkleStateManager({ trie, common, caches: new Caches() })
-    const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
-    const vm = await createVM({ common, stateManager: sm, blockchain: ancestors as never, setHardfork: true })
-    enforceCheckedSystemCalls(vm)
-    return new TraceRunner(spec, store, trieDb, sm, vm, ancestors)
+    const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
+    return new TraceRunner(spec, store, trieDb, state, vm, ancestors)
   }
 
   /**
