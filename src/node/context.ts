@@ -21,6 +21,8 @@ export interface NodeContext {
   txPool: TxPool
   genesisHash: Uint8Array
   clientVersion: string
+  /** eth_accounts: the dev chain's funded accounts, none elsewhere. */
+  devAccounts: string[]
   /** eth_maxPriorityFeePerGas's oracle state. */
   fees: FeeOracle
   /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout). */

@@ -47,6 +47,8 @@ export interface NodeOptions {
   dev?: { period?: number }
   log: Logger
   showProgress: boolean
+  /** eth_accounts' answer (the dev chain's funded accounts). */
+  devAccounts?: string[]
   /** Prometheus metrics on their own address; omitted, none are kept or served. */
   metrics?: { host: string; port: number }
   /** How long close() lets requests already received finish before it closes the pool and store anyway. */
@@ -105,6 +107,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     clientVersion: CLIENT_VERSION,
     engineMethods: [],
     fees: new FeeOracle(),
+    devAccounts: opts.devAccounts ?? [],
     limits: { gasCap: opts.gasCap ?? 50_000_000n, evmTimeoutMs: opts.evmTimeoutMs ?? 5_000 },
   }
   const table: MethodTable = allMethods()

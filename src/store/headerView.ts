@@ -8,7 +8,10 @@ const STATE_ROOT = 3
 const NUMBER = 8
 const GAS_LIMIT = 9
 const TIMESTAMP = 11
+const GAS_USED = 10
 const BASE_FEE = 15
+const BLOB_GAS_USED = 17
+const EXCESS_BLOB_GAS = 18
 
 /**
  * The fields the serving thread and the workers read from stored headers, decoded from the RLP without building an
@@ -41,6 +44,22 @@ export class HeaderView {
 
   get gasLimit(): bigint {
     return bytesToBigInt(this.fields[GAS_LIMIT]!)
+  }
+
+  get gasUsed(): bigint {
+    return bytesToBigInt(this.fields[GAS_USED]!)
+  }
+
+  /** Undefined before Cancun. */
+  get blobGasUsed(): bigint | undefined {
+    const f = this.fields[BLOB_GAS_USED]
+    return f === undefined ? undefined : bytesToBigInt(f)
+  }
+
+  /** Undefined before Cancun. */
+  get excessBlobGas(): bigint | undefined {
+    const f = this.fields[EXCESS_BLOB_GAS]
+    return f === undefined ? undefined : bytesToBigInt(f)
   }
 
   get timestamp(): bigint {

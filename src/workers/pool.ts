@@ -128,20 +128,20 @@ export class WorkerPool {
     }
     this.inFlightCalls++
     const started = performance.now()
+    let outcomes: TaskOutcome<unknown>[]
     try {
-      const [outcome] = await this.piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) })
-      if (outcome === undefined) throw new WorkerTaskError('worker returned no outcome')
-      if (!outcome.ok) throw outcomeError(outcome)
-      return outcome.value
+      outcomes = await this.piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) })
     } catch (e) {
-      if (e instanceof Error && e.name === 'AbortError') throw new TaskTimeoutError(timeoutMs)
-      throw e instanceof Error && !(e instanceof WorkerTaskError) && !(e instanceof TxRejectedError) && !(e instanceof UnknownParentError)
-        ? new WorkerTaskError(e.message)
-        : e
+      // Piscina rejects an aborted task with an AbortError (and stops the worker that was running it).
+      throw e instanceof Error && e.name === 'AbortError' ? new TaskTimeoutError(timeoutMs) : new WorkerTaskError(String(e))
     } finally {
       this.inFlightCalls--
       this.onTaskDone?.([task.op], (performance.now() - started) / 1000)
     }
+    const outcome = outcomes[0]
+    if (outcome === undefined) throw new WorkerTaskError('worker returned no outcome')
+    if (!outcome.ok) throw outcomeError(outcome)
+    return outcome.value
   }
 
   private flush(): void {

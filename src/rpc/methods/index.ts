@@ -6,6 +6,7 @@ import * as call from './call.js'
 import * as cfg from './config.js'
 import * as debug from './debug.js'
 import * as fees from './fees.js'
+import * as node from './node.js'
 import * as engine from './engine.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
@@ -34,6 +35,23 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getCode', method('eth', p.validateAccount, state.code, 'pool')],
     ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt, 'pool')],
     ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount, 'pool')],
+    ['eth_blobBaseFee', method('eth', p.validateNoParams, fees.blobBaseFee)],
+    ['eth_feeHistory', method('eth', p.validateFeeHistory, fees.feeHistory)],
+    ['eth_syncing', method('eth', p.validateNoParams, node.syncing)],
+    ['eth_mining', method('eth', p.validateNoParams, node.mining)],
+    ['eth_hashrate', method('eth', p.validateNoParams, node.hashrate)],
+    ['eth_coinbase', method('eth', p.validateNoParams, node.coinbase)],
+    ['eth_protocolVersion', method('eth', p.validateNoParams, node.protocolVersion)],
+    ['eth_accounts', method('eth', p.validateNoParams, node.accounts)],
+    ['eth_getUncleCountByBlockNumber', method('eth', p.validateBlockNumber, node.uncleCountByNumber)],
+    ['eth_getUncleCountByBlockHash', method('eth', p.validateByHash, node.uncleCountByHash)],
+    ['eth_getUncleByBlockNumberAndIndex', method('eth', p.validateTxByNumberAndIndex, node.uncleByNumberAndIndex)],
+    ['eth_getUncleByBlockHashAndIndex', method('eth', p.validateTxByHashAndIndex, node.uncleByHashAndIndex)],
+    ['eth_getHeaderByNumber', method('eth', p.validateBlockNumber, node.headerByNumber)],
+    ['eth_getHeaderByHash', method('eth', p.validateByHash, node.headerByHash)],
+    ['net_listening', method('net', p.validateNoParams, node.listening)],
+    ['net_peerCount', method('net', p.validateNoParams, node.peerCount)],
+    ['web3_sha3', method('web3', p.validateSha3, node.sha3)],
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],

@@ -1,0 +1,44 @@
+import { keccak256 } from '../../crypto/keccak.js'
+import type { NodeContext } from '../../node/context.js'
+import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
+import { bytesToHex, hexToBytes } from '../../util/hex.js'
+import type { Reply } from '../reply.js'
+import type { BlockNumberParams, ByHashParams, TxByHashAndIndexParams, TxByNumberAndIndexParams } from '../wire/ethParams.js'
+
+// The small methods libraries and wallets probe (execution-apis and geth's answers): a node without peers or mining,
+// never syncing, with no uncles after the merge.
+
+export const syncing = (): Reply => false
+export const mining = (): Reply => false
+export const hashrate = (): Reply => '0x0'
+export const listening = (): Reply => true
+export const peerCount = (): Reply => '0x0'
+/** eth/68, the protocol version geth speaks. */
+export const protocolVersion = (): Reply => '0x44'
+/** The fee recipient of the blocks dev mode makes; a node driven by a consensus client has none of its own. */
+export const coinbase = (): Reply => `0x${'00'.repeat(20)}`
+export const sha3 = ([data]: [string]): Reply => bytesToHex(keccak256(hexToBytes(data)))
+
+/** The dev chain's funded accounts (their keys are public); none elsewhere. */
+export const accounts = (_: [], ctx: NodeContext): Reply => ctx.devAccounts
+
+const uncleCount = (ref: BlockRef | undefined): Reply => (ref === undefined ? null : '0x0')
+export const uncleCountByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => uncleCount(ctx.chain.resolve(block))
+export const uncleCountByHash = ([hash]: ByHashParams, ctx: NodeContext): Reply => uncleCount(ctx.chain.byHash(hexToBytes(hash)))
+export const uncleByNumberAndIndex = (_: TxByNumberAndIndexParams): Reply => null
+export const uncleByHashAndIndex = (_: TxByHashAndIndexParams): Reply => null
+
+/** A block's header fields as geth's eth_getHeaderBy* gives them: the block object less its body and size. */
+function headerOf(ctx: NodeContext, ref: BlockRef | undefined): Reply {
+  if (ref === undefined) return null
+  const prefix = ctx.store.getBlockJson(ref.hash)
+  if (prefix === undefined) return null
+  const block = JSON.parse(`${prefix}}`) as Record<string, unknown>
+  delete block.size
+  delete block.uncles
+  delete block.withdrawals
+  return block
+}
+export const headerByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.resolve(block as BlockSelector))
+export const headerByHash = ([hash]: ByHashParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.byHash(hexToBytes(hash)))
+
