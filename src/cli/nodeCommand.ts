@@ -56,7 +56,7 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     ...(args.flags.has('metrics')
       ? { metrics: { host: stringFlag(args, 'metrics.addr', '127.0.0.1'), port: portFlag(args, 'metrics.port', 6060) } }
       : {}),
-    ...(isDev ? { devAccounts: devAccounts().map((a) => a.address) } : {}),
+    ...(isDev ? { devAccounts: devAccounts() } : {}),
     log,
     showProgress: !args.flags.has('no-progress'),
   })

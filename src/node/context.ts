@@ -23,6 +23,8 @@ export interface NodeContext {
   clientVersion: string
   /** eth_accounts: the dev chain's funded accounts, none elsewhere. */
   devAccounts: string[]
+  /** Their keys (public knowledge), by lowercase address: the dev wallet's (eth_sendTransaction, eth_sign). */
+  devKeys: Map<string, string>
   /** eth_maxPriorityFeePerGas's oracle state. */
   fees: FeeOracle
   /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout). */

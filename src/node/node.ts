@@ -47,8 +47,8 @@ export interface NodeOptions {
   dev?: { period?: number }
   log: Logger
   showProgress: boolean
-  /** eth_accounts' answer (the dev chain's funded accounts). */
-  devAccounts?: string[]
+  /** The dev chain's funded accounts and their keys: eth_accounts and the dev wallet. */
+  devAccounts?: { address: string; privateKey: string }[]
   /** Prometheus metrics on their own address; omitted, none are kept or served. */
   metrics?: { host: string; port: number }
   /** How long close() lets requests already received finish before it closes the pool and store anyway. */
@@ -107,7 +107,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     clientVersion: CLIENT_VERSION,
     engineMethods: [],
     fees: new FeeOracle(),
-    devAccounts: opts.devAccounts ?? [],
+    devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
+    devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
     limits: { gasCap: opts.gasCap ?? 50_000_000n, evmTimeoutMs: opts.evmTimeoutMs ?? 5_000 },
   }
   const table: MethodTable = allMethods()

@@ -57,7 +57,7 @@ export function localNodeOptions(datadir: string, overrides: Partial<NodeOptions
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean; datadir?: string; evmTimeoutMs?: number; gasCap?: bigint; devAccounts?: string[] } = {},
+  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean; datadir?: string; evmTimeoutMs?: number; gasCap?: bigint; devAccounts?: { address: string; privateKey: string }[] } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')

@@ -7,6 +7,7 @@ import * as cfg from './config.js'
 import * as debug from './debug.js'
 import * as fees from './fees.js'
 import * as node from './node.js'
+import * as wallet from './wallet.js'
 import * as engine from './engine.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
@@ -52,6 +53,9 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['net_listening', method('net', p.validateNoParams, node.listening)],
     ['net_peerCount', method('net', p.validateNoParams, node.peerCount)],
     ['web3_sha3', method('web3', p.validateSha3, node.sha3)],
+    ['eth_sendTransaction', method('eth', p.validateSendTransaction, wallet.sendTransaction, 'pool')],
+    ['eth_sign', method('eth', p.validateSign, wallet.sign)],
+    ['personal_sign', method('eth', p.validatePersonalSign, wallet.personalSign)],
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],

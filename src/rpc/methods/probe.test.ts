@@ -6,7 +6,7 @@ import { type TestNode, signedTransfer, startTestNode } from '../../testing/test
 
 let n: TestNode
 beforeAll(async () => {
-  n = await startTestNode({ dev: {}, devAccounts: devAccounts().map((a) => a.address) })
+  n = await startTestNode({ dev: {}, devAccounts: devAccounts() })
   const hash = (await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0, { tip: 2_000_000_000n })])).result!
   for (let i = 0; i < 500 && (await n.http('eth_getTransactionReceipt', [hash])).result == null; i++) await new Promise((r) => setTimeout(r, 10))
 })

@@ -1,0 +1,50 @@
+import { recoverMessageAddress } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../chain/dev.js'
+import { type TestNode, startTestNode } from '../../testing/testNode.js'
+
+// The dev chain's wallet: what anvil users (and ethers' JsonRpcSigner) expect of the node's own accounts.
+
+let dev: TestNode
+let plain: TestNode
+beforeAll(async () => {
+  ;[dev, plain] = await Promise.all([startTestNode({ dev: {}, devAccounts: devAccounts() }), startTestNode()])
+})
+afterAll(async () => {
+  await Promise.all([dev.close(), plain.close()])
+})
+
+const [alice, bob] = [devAccounts()[3]!.address, devAccounts()[4]!.address]
+
+async function receiptOf(n: TestNode, hash: string): Promise<{ status: string; from: string; type: string; gasUsed: string }> {
+  for (let i = 0; i < 500; i++) {
+    const r = (await n.http<{ status: string; from: string; type: string; gasUsed: string } | null>('eth_getTransactionReceipt', [hash])).result
+    if (r !== null && r !== undefined) return r
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('not mined')
+}
+
+describe('dev wallet', () => {
+  it('sends a transaction with nonce, gas and fees filled in, and another after it', async () => {
+    const first = await dev.http<string>('eth_sendTransaction', [{ from: alice, to: bob, value: '0x1' }])
+    expect(first.error).toBeUndefined()
+    expect(await receiptOf(dev, first.result!)).toMatchObject({ status: '0x1', from: alice, type: '0x2', gasUsed: '0x5208' })
+    const second = await dev.http<string>('eth_sendTransaction', [{ from: alice, to: bob, value: '0x2', gasPrice: '0x77359400' }])
+    expect(await receiptOf(dev, second.result!)).toMatchObject({ status: '0x1', type: '0x0' })
+    expect((await dev.http('eth_getTransactionCount', [alice])).result).toBe('0x2')
+  })
+
+  it('signs messages (eth_sign, personal_sign) that recover to the account', async () => {
+    const message = '0x68656c6c6f'
+    const a = (await dev.http<`0x${string}`>('eth_sign', [alice, message])).result!
+    const b = (await dev.http<`0x${string}`>('personal_sign', [message, alice])).result!
+    expect(a).toBe(b)
+    expect((await recoverMessageAddress({ message: { raw: message }, signature: a })).toLowerCase()).toBe(alice)
+  })
+
+  it('holds no keys but the dev chain\'s', async () => {
+    expect((await plain.http('eth_sendTransaction', [{ from: alice, to: bob }])).error).toMatchObject({ code: -32000, message: 'unknown account' })
+    expect((await dev.http('eth_sign', [`0x${'99'.repeat(20)}`, '0x00'])).error?.message).toBe('unknown account')
+  })
+})

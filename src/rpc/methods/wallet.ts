@@ -1,0 +1,68 @@
+import { createTx } from '@ethereumjs/tx'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { keccak256 } from '../../crypto/keccak.js'
+import type { NodeContext } from '../../node/context.js'
+import { HeaderView } from '../../store/headerView.js'
+import { bytesToHex, hexToBytes } from '../../util/hex.js'
+import { ServerError } from '../errors.js'
+import type { Reply } from '../reply.js'
+import type { CallObject } from '../wire/ethParams.js'
+import { callInput } from './call.js'
+import { suggestTip } from './fees.js'
+
+// The dev chain's wallet, as anvil has it: eth_sendTransaction, eth_sign and personal_sign for the ten dev accounts
+// (whose keys are public), with nonce, gas and fees filled in. Elsewhere the node holds no keys: "unknown account".
+
+function keyOf(ctx: NodeContext, address: string): Uint8Array {
+  const key = ctx.devKeys.get(address.toLowerCase())
+  if (key === undefined) throw new ServerError('unknown account')
+  return hexToBytes(key)
+}
+
+/** EIP-191 personal message signature: r ‖ s ‖ v (27/28). */
+function signMessage(key: Uint8Array, message: Uint8Array): string {
+  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`)
+  const digest = keccak256(Buffer.concat([prefix, message]))
+  const sig = secp256k1.sign(digest, key, { prehash: false, format: 'recovered' })
+  return bytesToHex(Buffer.concat([sig.subarray(1), Uint8Array.of(27 + sig[0]!)]))
+}
+
+export const sign = ([address, data]: [string, string], ctx: NodeContext): Reply => signMessage(keyOf(ctx, address), hexToBytes(data))
+export const personalSign = ([data, address]: [string, string], ctx: NodeContext): Reply => signMessage(keyOf(ctx, address), hexToBytes(data))
+
+/** eth_sendTransaction: the call object filled as a wallet would (nonce, gas estimate, fees), signed, submitted. */
+export async function sendTransaction([tx]: [CallObject], ctx: NodeContext): Promise<Reply> {
+  if (tx.from === undefined) throw new ServerError('from is required')
+  const key = keyOf(ctx, tx.from)
+  const head = ctx.chain.head()
+  const header = HeaderView.read(ctx.store, head.hash)!
+  const stateNonce = (await ctx.pool.run({ op: 'state', query: { kind: 'nonce', blockHash: head.hash, address: hexToBytes(tx.from) } })) as string
+  const nonce = tx.nonce !== undefined ? BigInt(tx.nonce) : ctx.txPool.nextNonce(tx.from.toLowerCase(), BigInt(stateNonce))
+  let gas = tx.gas === undefined ? undefined : BigInt(tx.gas)
+  if (gas === undefined) {
+    const estimate = await ctx.pool.run({ op: 'estimate', input: callInput(ctx, tx, 'latest') }, { timeoutMs: ctx.limits.evmTimeoutMs })
+    if (estimate === null || estimate.status !== 'estimated') throw new ServerError('gas estimation failed: the transaction would fail')
+    gas = estimate.gas
+  }
+  const tip = tx.maxPriorityFeePerGas !== undefined ? BigInt(tx.maxPriorityFeePerGas) : suggestTip(ctx)
+  const fees =
+    tx.gasPrice !== undefined
+      ? { type: tx.accessList === undefined ? 0 : 1, gasPrice: BigInt(tx.gasPrice) }
+      : { type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: tx.maxFeePerGas !== undefined ? BigInt(tx.maxFeePerGas) : 2n * header.baseFee + tip }
+  const data = tx.input ?? tx.data
+  const common = ctx.spec.commonAt(head.number + 1n, header.timestamp + 12n)
+  const signed = createTx(
+    {
+      ...fees,
+      chainId: ctx.spec.chainId,
+      nonce,
+      gasLimit: gas,
+      value: tx.value === undefined ? 0n : BigInt(tx.value),
+      data: data === undefined ? new Uint8Array() : hexToBytes(data),
+      ...(tx.to === undefined || tx.to === null ? {} : { to: hexToBytes(tx.to) }),
+      ...(tx.accessList === undefined ? {} : { accessList: tx.accessList }),
+    } as never,
+    { common },
+  ).sign(key)
+  return ctx.txs.submit(signed.serialize())
+}
