@@ -3,6 +3,7 @@ import type { EngineService } from '../engine/engineService.js'
 import type { PayloadBuilds } from '../engine/payloadBuilds.js'
 import type { FeeOracle } from '../rpc/methods/fees.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
+import type { DevDriver } from './devDriver.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -27,6 +28,8 @@ export interface NodeContext {
   devKeys: Map<string, string>
   /** eth_maxPriorityFeePerGas's oracle state. */
   fees: FeeOracle
+  /** Dev mode's block maker (evm_* methods); undefined without dev mode. */
+  dev?: DevDriver
   /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout). */
   limits: { gasCap: bigint; evmTimeoutMs: number }
   /** engine_exchangeCapabilities' answer: the engine methods of the method table. */

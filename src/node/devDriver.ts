@@ -68,12 +68,61 @@ export class DevDriver {
       })
   }
 
+  /** evm_setNextBlockTimestamp: the next block's timestamp (once). */
+  private nextTimestamp: bigint | undefined
+  /** evm_snapshot ids (hex counters) and the heads they saved. */
+  private readonly snapshots = new Map<string, string>()
+  private snapshotCount = 0
+
+  setNextTimestamp(timestamp: bigint): void {
+    const headTime = HeaderView.read(this.store, this.chain.head().hash)!.timestamp
+    if (timestamp <= headTime) throw new DevChainError(`timestamp ${timestamp} is not after the head's ${headTime}`)
+    this.nextTimestamp = timestamp
+  }
+
+  /** evm_mine: a block now, with whatever the pool holds (possibly none), after any block in the making. */
+  async mine(): Promise<string> {
+    await this.idle()
+    const made = this.produce()
+    this.running = made.then(
+      () => {},
+      () => {},
+    )
+    try {
+      return await made
+    } finally {
+      this.running = undefined
+    }
+  }
+
+  /** evm_snapshot: remembers the head; the id reverts to it. */
+  snapshot(): string {
+    const id = `0x${(++this.snapshotCount).toString(16)}`
+    this.snapshots.set(id, bytesToHex(this.chain.head().hash))
+    return id
+  }
+
+  /**
+   * evm_revert: forkchoice back to the snapshot's head (safe and finalized with it), as anvil does; the undone blocks'
+   * transactions return to the pool. That snapshot and later ones are used up. False for an unknown id.
+   */
+  async revert(id: string): Promise<boolean> {
+    const head = this.snapshots.get(id)
+    if (head === undefined) return false
+    for (const [k] of this.snapshots) if (BigInt(k) >= BigInt(id)) this.snapshots.delete(k)
+    await this.idle()
+    const moved = await this.engine.forkchoiceUpdated({ headBlockHash: head, safeBlockHash: head, finalizedBlockHash: head }, null, 3)
+    if (moved.payloadStatus.status !== 'VALID') throw new Error(`revert to ${head} failed: ${moved.payloadStatus.status}`)
+    return true
+  }
+
   async produce(): Promise<string> {
     const head = this.chain.head()
     const headHex = bytesToHex(head.hash)
     const headTime = HeaderView.read(this.store, head.hash)!.timestamp
     const now = BigInt(Math.floor(Date.now() / 1000))
-    const timestamp = now > headTime ? now : headTime + 1n
+    const timestamp = this.nextTimestamp ?? (now > headTime ? now : headTime + 1n)
+    this.nextTimestamp = undefined
     const fc = { headBlockHash: headHex, safeBlockHash: headHex, finalizedBlockHash: headHex }
     const started = await this.engine.forkchoiceUpdated(
       fc,
@@ -105,6 +154,11 @@ export class DevDriver {
     this.log.info('dev block', { number: Number(BigInt(payload.blockNumber)), hash: payload.blockHash, txs: payload.transactions.length })
     return payload.blockHash
   }
+}
+
+/** A dev method asked for something the chain cannot do (a timestamp not after the head's). */
+export class DevChainError extends Error {
+  override readonly name = 'DevChainError'
 }
 
 /** EIP-4844 versioned hashes of the commitments: 0x01 ‖ sha256(commitment)[1:]. */

@@ -172,7 +172,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await store.close()
     })())
   try {
-    const http = await serve('http', opts.http.host, opts.http.port, opts.http.apis, opts.http, context)
+    // Dev mode serves anvil's evm_* methods too.
+    const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...opts.http.apis, 'evm']
+    const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, context)
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
     let authPort: number | undefined
@@ -189,6 +191,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     }
     if (opts.dev !== undefined) {
       devDriver = new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
+      context.dev = devDriver
       opts.log.info(opts.dev.period === undefined ? 'dev mode: a block for every new transaction' : `dev mode: a block every ${opts.dev.period}s`)
     }
     if (metrics !== undefined && opts.metrics !== undefined) {

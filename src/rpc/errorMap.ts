@@ -2,6 +2,7 @@ import { EngineError, type EngineErrorKind } from '../engine/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockNotFoundError } from '../store/errors.js'
 import { TxPoolRejectedError } from '../txpool/errors.js'
+import { DevChainError } from '../node/devDriver.js'
 import { PoolBusyError, TaskTimeoutError } from '../workers/pool.js'
 import {
   InvalidForkchoiceStateError,
@@ -37,5 +38,6 @@ export function toRpcError(e: unknown): RpcError | undefined {
   if (e instanceof TaskTimeoutError) return new ServerError(e.message)
   if (e instanceof BlockNotFoundError) return new UnknownBlockError(e.message)
   if (e instanceof UnknownParentError) return new InvalidParamsError(e.message)
+  if (e instanceof DevChainError) return new InvalidParamsError(e.message)
   return undefined
 }

@@ -5,6 +5,7 @@ import * as reads from './chainReads.js'
 import * as call from './call.js'
 import * as cfg from './config.js'
 import * as debug from './debug.js'
+import * as devChain from './devChain.js'
 import * as fees from './fees.js'
 import * as node from './node.js'
 import * as wallet from './wallet.js'
@@ -56,6 +57,10 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_sendTransaction', method('eth', p.validateSendTransaction, wallet.sendTransaction, 'pool')],
     ['eth_sign', method('eth', p.validateSign, wallet.sign)],
     ['personal_sign', method('eth', p.validatePersonalSign, wallet.personalSign)],
+    ['evm_mine', method('evm', p.validateMine, devChain.mine)],
+    ['evm_snapshot', method('evm', p.validateNoParams, devChain.snapshot)],
+    ['evm_revert', method('evm', p.validateRevert, devChain.revert)],
+    ['evm_setNextBlockTimestamp', method('evm', p.validateTimestamp, devChain.setNextBlockTimestamp)],
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],

@@ -1,4 +1,4 @@
-import typia from 'typia'
+import typia, { type tags } from 'typia'
 import type {
   Address,
   BlockNumberOrTag,
@@ -96,6 +96,12 @@ export const validateCall = typia.createValidate<CallParams>()
 export const validateEstimate = typia.createValidate<EstimateParams>()
 export const validateAccessList = typia.createValidate<AccessListParams>()
 export type Sha3Params = [data: Bytes]
+export type MineParams = [] | [timestamp: Quantity | number] | [options: object]
+export type RevertParams = [id: Quantity]
+export type TimestampParams = [timestamp: Quantity | (number & tags.Type<'uint64'>)]
+export const validateMine = typia.createValidate<MineParams>()
+export const validateRevert = typia.createValidate<RevertParams>()
+export const validateTimestamp = typia.createValidate<TimestampParams>()
 export type SignParams = [address: Address, data: Bytes]
 export type PersonalSignParams = [data: Bytes, address: Address]
 export type SendTransactionParams = [tx: CallObject]
