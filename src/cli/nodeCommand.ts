@@ -7,7 +7,7 @@ import { defaultPoolSize } from '../workers/pool.js'
 import { stderrLogger } from '../node/logger.js'
 import { type ParsedArgs, UsageError, durationFlag, intFlag, listFlag, logLevelFlag, portFlag, stringFlag } from './args.js'
 
-const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'debug', 'testing']
+const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'debug', 'txpool', 'testing']
 
 function parseApis(args: ParsedArgs): Namespace[] {
   const apis = listFlag(args, 'http.api', 'eth,net,web3')

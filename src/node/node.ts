@@ -172,8 +172,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await store.close()
     })())
   try {
-    // Dev mode serves anvil's evm_* methods too.
-    const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...opts.http.apis, 'evm']
+    // Dev mode serves anvil's evm_* methods and the txpool namespace too.
+    const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
     const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, context)
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })

@@ -2,7 +2,7 @@ import type { IValidation } from 'typia'
 import type { NodeContext } from '../node/context.js'
 import type { Reply } from './reply.js'
 
-export type Namespace = 'eth' | 'net' | 'web3' | 'debug' | 'evm' | 'engine' | 'testing'
+export type Namespace = 'eth' | 'net' | 'web3' | 'debug' | 'txpool' | 'evm' | 'engine' | 'testing'
 
 /** Where a method's work runs: on the serving thread (store lookups), or in the endpoint's worker pool lane. */
 export type RunsIn = 'thread' | 'pool'

@@ -149,6 +149,23 @@ export class TxPool {
     return true
   }
 
+  /**
+   * Every sender's transactions, split as geth's txpool_* methods report them: pending (contiguous from the sender's
+   * nonce) and queued (after a gap), each in nonce order.
+   */
+  bySenderSplit(only?: string): { sender: string; pending: PooledTx[]; queued: PooledTx[] }[] {
+    const out: { sender: string; pending: PooledTx[]; queued: PooledTx[] }[] = []
+    for (const [sender, slots] of this.bySender) {
+      if (only !== undefined && sender !== only) continue
+      let n = this.floors.get(sender) ?? 0n
+      const pending: PooledTx[] = []
+      for (; slots.has(n); n++) pending.push(slots.get(n)!)
+      const queued = [...slots.values()].filter((t) => t.nonce > n).sort((a, b) => (a.nonce < b.nonce ? -1 : 1))
+      out.push({ sender, pending, queued })
+    }
+    return out
+  }
+
   /** The nonce a sender's next transaction should carry: after its pending run in the pool. */
   nextNonce(sender: string, stateNonce: bigint): bigint {
     const slots = this.bySender.get(sender)

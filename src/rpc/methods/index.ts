@@ -13,6 +13,7 @@ import * as engine from './engine.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
 import * as trace from './trace.js'
+import * as txpool from './txpool.js'
 import * as txs from './transactions.js'
 
 /**
@@ -61,6 +62,11 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['evm_snapshot', method('evm', p.validateNoParams, devChain.snapshot)],
     ['evm_revert', method('evm', p.validateRevert, devChain.revert)],
     ['evm_setNextBlockTimestamp', method('evm', p.validateTimestamp, devChain.setNextBlockTimestamp)],
+    ['txpool_status', method('txpool', p.validateNoParams, txpool.status)],
+    ['txpool_content', method('txpool', p.validateNoParams, txpool.content)],
+    ['txpool_contentFrom', method('txpool', p.validateAddress, txpool.contentFrom)],
+    ['txpool_inspect', method('txpool', p.validateNoParams, txpool.inspect)],
+    ['eth_pendingTransactions', method('eth', p.validateNoParams, txpool.pendingTransactions)],
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],

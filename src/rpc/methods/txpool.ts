@@ -1,0 +1,55 @@
+import type { NodeContext } from '../../node/context.js'
+import type { PooledTx } from '../../txpool/txPool.js'
+import { toQuantity } from '../../util/hex.js'
+import type { Reply } from '../reply.js'
+
+// txpool_status, txpool_content, txpool_contentFrom, txpool_inspect and eth_pendingTransactions, shaped as geth's
+// (txpool namespace: named in --http.api, or dev mode). Transactions as eth_getTransactionByHash shows them pending.
+
+type Split = ReturnType<NodeContext['txPool']['bySenderSplit']>
+
+function grouped(split: Split, kind: 'pending' | 'queued', value: (t: PooledTx) => unknown): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {}
+  for (const s of split) {
+    const txs = s[kind]
+    if (txs.length === 0) continue
+    out[s.sender] = Object.fromEntries(txs.map((t) => [t.nonce.toString(), value(t)]))
+  }
+  return out
+}
+
+const json = (t: PooledTx): unknown => JSON.parse(t.json)
+
+export function status(_: [], ctx: NodeContext): Reply {
+  const split = ctx.txPool.bySenderSplit()
+  const count = (k: 'pending' | 'queued') => split.reduce((n, s) => n + s[k].length, 0)
+  return { pending: toQuantity(count('pending')), queued: toQuantity(count('queued')) }
+}
+
+export function content(_: [], ctx: NodeContext): Reply {
+  const split = ctx.txPool.bySenderSplit()
+  return { pending: grouped(split, 'pending', json), queued: grouped(split, 'queued', json) }
+}
+
+export function contentFrom([address]: [string], ctx: NodeContext): Reply {
+  const split = ctx.txPool.bySenderSplit(address.toLowerCase())
+  const of = (k: 'pending' | 'queued') => Object.fromEntries((split[0]?.[k] ?? []).map((t) => [t.nonce.toString(), json(t)]))
+  return { pending: of('pending'), queued: of('queued') }
+}
+
+/** geth's one-line summaries: "<to>: <value> wei + <gas> gas × <price> wei". */
+function summary(t: PooledTx): string {
+  const tx = JSON.parse(t.json) as { to: string | null; value: string; gas: string; gasPrice?: string; maxFeePerGas?: string }
+  const to = tx.to ?? 'contract creation'
+  return `${to}: ${BigInt(tx.value)} wei + ${BigInt(tx.gas)} gas × ${BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0')} wei`
+}
+
+export function inspect(_: [], ctx: NodeContext): Reply {
+  const split = ctx.txPool.bySenderSplit()
+  return { pending: grouped(split, 'pending', summary), queued: grouped(split, 'queued', summary) }
+}
+
+/** The pending transactions (all of them, as anvil: the node's accounts are the dev accounts, if any). */
+export function pendingTransactions(_: [], ctx: NodeContext): Reply {
+  return ctx.txPool.bySenderSplit().flatMap((s) => s.pending.map(json))
+}
