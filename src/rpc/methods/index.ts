@@ -58,6 +58,7 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_sendTransaction', method('eth', p.validateSendTransaction, wallet.sendTransaction, 'pool')],
     ['eth_sign', method('eth', p.validateSign, wallet.sign)],
     ['personal_sign', method('eth', p.validatePersonalSign, wallet.personalSign)],
+    ['eth_signTypedData_v4', method('eth', p.validateSignTypedData, wallet.signTypedData)],
     ['evm_mine', method('evm', p.validateMine, devChain.mine)],
     ['evm_snapshot', method('evm', p.validateNoParams, devChain.snapshot)],
     ['evm_revert', method('evm', p.validateRevert, devChain.revert)],

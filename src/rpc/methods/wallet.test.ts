@@ -1,4 +1,4 @@
-import { recoverMessageAddress } from 'viem'
+import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
@@ -41,6 +41,38 @@ describe('dev wallet', () => {
     const b = (await dev.http<`0x${string}`>('personal_sign', [message, alice])).result!
     expect(a).toBe(b)
     expect((await recoverMessageAddress({ message: { raw: message }, signature: a })).toLowerCase()).toBe(alice)
+  })
+
+  it('signs EIP-712 typed data (eth_signTypedData_v4) that recovers to the account', async () => {
+    const typed = {
+      domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xcccccccccccccccccccccccccccccccccccccccc' as `0x${string}` },
+      types: {
+        Person: [{ name: 'name', type: 'string' }, { name: 'wallet', type: 'address' }],
+        Mail: [
+          { name: 'from', type: 'Person' },
+          { name: 'to', type: 'Person[]' },
+          { name: 'contents', type: 'string' },
+          { name: 'amounts', type: 'uint256[]' },
+          { name: 'tag', type: 'bytes32' },
+          { name: 'ok', type: 'bool' },
+        ],
+      },
+      primaryType: 'Mail' as const,
+      message: {
+        from: { name: 'Cow', wallet: '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826' },
+        to: [{ name: 'Bob', wallet: '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' }],
+        contents: 'Hello, Bob!',
+        amounts: ['1', '2'],
+        tag: `0x${'ab'.repeat(32)}`,
+        ok: true,
+      },
+    }
+    const asObject = (await dev.http<`0x${string}`>('eth_signTypedData_v4', [alice, typed])).result!
+    const asText = (await dev.http<`0x${string}`>('eth_signTypedData_v4', [alice, JSON.stringify(typed)])).result!
+    expect(asText).toBe(asObject)
+    const recovered = await recoverTypedDataAddress({ ...typed, message: { ...typed.message, amounts: [1n, 2n] } as never, signature: asObject } as never)
+    expect(recovered.toLowerCase()).toBe(alice)
+    expect((await dev.http('eth_signTypedData_v4', [alice, '{"nope"']))?.error?.code).toBe(-32602)
   })
 
   it('holds no keys but the dev chain\'s', async () => {

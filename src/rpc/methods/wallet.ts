@@ -4,11 +4,12 @@ import { keccak256 } from '../../crypto/keccak.js'
 import type { NodeContext } from '../../node/context.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
-import { ServerError } from '../errors.js'
+import { InvalidParamsError, ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { CallObject } from '../wire/ethParams.js'
+import type { CallObject, SignTypedDataParams } from '../wire/ethParams.js'
 import { callInput } from './call.js'
 import { suggestTip } from './fees.js'
+import { type TypedData, typedDataDigest } from './typedData.js'
 
 // The dev chain's wallet, as anvil has it: eth_sendTransaction, eth_sign and personal_sign for the ten dev accounts
 // (whose keys are public), with nonce, gas and fees filled in. Elsewhere the node holds no keys: "unknown account".
@@ -19,12 +20,31 @@ function keyOf(ctx: NodeContext, address: string): Uint8Array {
   return hexToBytes(key)
 }
 
-/** EIP-191 personal message signature: r ‖ s ‖ v (27/28). */
-function signMessage(key: Uint8Array, message: Uint8Array): string {
-  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`)
-  const digest = keccak256(Buffer.concat([prefix, message]))
+/** A signature over a 32-byte digest: r ‖ s ‖ v (27/28). */
+function signDigest(key: Uint8Array, digest: Uint8Array): string {
   const sig = secp256k1.sign(digest, key, { prehash: false, format: 'recovered' })
   return bytesToHex(Buffer.concat([sig.subarray(1), Uint8Array.of(27 + sig[0]!)]))
+}
+
+/** EIP-191 personal message signature. */
+function signMessage(key: Uint8Array, message: Uint8Array): string {
+  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`)
+  return signDigest(key, keccak256(Buffer.concat([prefix, message])))
+}
+
+/** eth_signTypedData_v4: EIP-712 typed data (an object, or its JSON text as MetaMask sends it). */
+export function signTypedData([address, data]: SignTypedDataParams, ctx: NodeContext): Reply {
+  const key = keyOf(ctx, address)
+  let typed: TypedData
+  try {
+    typed = (typeof data === 'string' ? JSON.parse(data) : data) as TypedData
+  } catch {
+    throw new InvalidParamsError('typed data is not JSON')
+  }
+  if (typeof typed !== 'object' || typed === null || typeof typed.types !== 'object' || typeof typed.primaryType !== 'string') {
+    throw new InvalidParamsError('typed data needs types, primaryType, domain and message')
+  }
+  return signDigest(key, typedDataDigest({ ...typed, domain: typed.domain ?? {}, message: typed.message ?? {} }))
 }
 
 export const sign = ([address, data]: [string, string], ctx: NodeContext): Reply => signMessage(keyOf(ctx, address), hexToBytes(data))
