@@ -1,4 +1,5 @@
 import type { BuiltPayload } from '../exec/builder.js'
+import { setBounded } from '../util/boundedMap.js'
 
 /** A build, and the forkchoiceUpdated version that started it (getPayload versions serve some only). */
 export interface BuildEntry {
@@ -36,8 +37,6 @@ export class BuildTable {
   set(id: string, build: Promise<BuiltPayload>, version: BuildEntry['version']): void {
     // A failed build must not surface as an unhandled rejection; getPayload reports it.
     build.catch(() => {})
-    this.entries.delete(id)
-    this.entries.set(id, { build, version, createdAt: Date.now() })
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
+    setBounded(this.entries, id, { build, version, createdAt: Date.now() }, this.capacity)
   }
 }

@@ -12,6 +12,7 @@ import type { AncestorView } from './ancestors.js'
 import { TxRejectedError } from './errors.js'
 import { createStoreVm } from './storeVm.js'
 import { type TraceOptions, attachTracer } from './trace.js'
+import { setBounded } from '../util/boundedMap.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
 // thrown away, in a worker. The sender needs no signature; nonces are not checked; with no fee given the call is
@@ -106,8 +107,6 @@ export class CallRunner {
     return gas
   }
 
-  /** The state root each call runs on, by block hash (from prepare). */
-  private readonly roots = new Map<string, Uint8Array>()
   /** The root the state manager is at: calls at the same block keep its warm caches. */
   private currentRoot: Uint8Array | undefined
   /** The last call contexts without block overrides: consecutive calls at one block share theirs. */
@@ -125,8 +124,6 @@ export class CallRunner {
     }
     const header = readHeader(this.spec, this.store, input.blockHash)
     if (header === undefined) throw new UnknownCallBlockError('header not found')
-    this.roots.set(bytesToHex(input.blockHash), header.stateRoot)
-    if (this.roots.size > 64) this.roots.delete(this.roots.keys().next().value!)
     const o = input.blockOverrides ?? {}
     const number = o.number ?? header.number
     const timestamp = o.time ?? header.timestamp
@@ -150,8 +147,7 @@ export class CallRunner {
     const anchor: [Uint8Array, bigint, Uint8Array] = [header.hash(), header.number, header.parentHash]
     this.ancestors.advance(...anchor)
     if (input.blockOverrides === undefined) {
-      this.blocks.set(key, { block, anchor })
-      if (this.blocks.size > 8) this.blocks.delete(this.blocks.keys().next().value!)
+      setBounded(this.blocks, key, { block, anchor }, 8)
     }
     return block
   }
@@ -160,8 +156,9 @@ export class CallRunner {
    * Runs `f` on the call's block state with its overrides, inside a checkpoint that is reverted after: nothing a call
    * does is kept or flushed, and the caches stay warm for the next call at the same block.
    */
-  private async withState<T>(input: CallInput, f: () => Promise<T>): Promise<T> {
-    const root = this.roots.get(bytesToHex(input.blockHash)) ?? readHeader(this.spec, this.store, input.blockHash)!.stateRoot
+  private async withState<T>(input: CallInput, block: Block, f: () => Promise<T>): Promise<T> {
+    // Block overrides change the context, never the state root: it is the named block's.
+    const root = block.header.stateRoot
     if (this.currentRoot === undefined || !equalBytes(this.currentRoot, root)) {
       this.sm.clearCaches()
       this.trieDb.pending.clear()
@@ -211,8 +208,8 @@ export class CallRunner {
   }
 
   /** What the sender can spend on gas: its balance (after overrides) less the call's value. */
-  async balanceAvailable(input: CallInput): Promise<bigint> {
-    return this.withState(input, async () => {
+  async balanceAvailable(input: CallInput, block: Block): Promise<bigint> {
+    return this.withState(input, block, async () => {
       const balance = (await this.sm.getAccount(new Address(input.call.from ?? ZERO_ADDRESS)))?.balance ?? 0n
       const value = input.call.value ?? 0n
       return balance > value ? balance - value : 0n
@@ -220,8 +217,8 @@ export class CallRunner {
   }
 
   /** Whether an account has code at the call's block (after overrides). */
-  async hasCode(input: CallInput, address: Uint8Array): Promise<boolean> {
-    return this.withState(input, async () => (await this.sm.getCode(new Address(address))).length > 0)
+  async hasCode(input: CallInput, block: Block, address: Uint8Array): Promise<boolean> {
+    return this.withState(input, block, async () => (await this.sm.getCode(new Address(address))).length > 0)
   }
 
   /** The least gas the call can start with: its intrinsic gas, or EIP-7623's calldata floor where that is more. */
@@ -240,7 +237,7 @@ export class CallRunner {
     const block = await this.prepare(input)
     const attached = attachTracer(this.vm, opts)
     try {
-      return await this.withState(input, async () => {
+      return await this.withState(input, block, async () => {
         const { tx, result } = await this.runTxOnState(input, block, this.gasLimitOf(input, block), false, undefined, (t) =>
           attached.tracer.start?.(t, block.header.coinbase, this.sm),
         )
@@ -271,7 +268,7 @@ export class CallRunner {
     reportAccessList: boolean,
     accessList: AccessListEntry[] | undefined,
   ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
-    return this.withState(input, () => this.runTxOnState(input, block, gasLimit, reportAccessList, accessList))
+    return this.withState(input, block, () => this.runTxOnState(input, block, gasLimit, reportAccessList, accessList))
   }
 
   private async runTxOnState(

@@ -20,13 +20,13 @@ export async function estimateGas(runner: CallRunner, input: CallInput): Promise
   let hi = runner.gasLimitOf({ ...input, call: { ...c, gas: c.gas ?? block.header.gasLimit } }, block)
   const price = c.gasPrice ?? c.maxFeePerGas ?? 0n
   if (price > 0n) {
-    const allowance = (await runner.balanceAvailable(input)) / price
+    const allowance = (await runner.balanceAvailable(input, block)) / price
     if (allowance < hi) hi = allowance
   }
   // Below this the call cannot start: the search never tries it.
   const least = runner.minimumGas(input, block)
   const fails = async (gas: bigint): Promise<boolean> => (await runner.run(input, block, gas)).status !== 'success'
-  if (c.to !== undefined && (c.data === undefined || c.data.length === 0) && !(await runner.hasCode(input, c.to))) {
+  if (c.to !== undefined && (c.data === undefined || c.data.length === 0) && !(await runner.hasCode(input, block, c.to))) {
     if (least <= TX_GAS && !(await fails(TX_GAS))) return { status: 'estimated', gas: TX_GAS }
   }
   const atHi = await runner.run(input, block, hi)

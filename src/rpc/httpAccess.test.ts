@@ -48,10 +48,10 @@ describe('who may reach the HTTP endpoint', () => {
 
   it('checks Host against --http.vhosts (localhost by default); IP literals always pass', async () => {
     const json = { 'content-type': 'application/json' }
-    expect((await send('POST', { ...json, host: 'localhost:8545' })).status).toBe(200)
-    expect((await send('POST', { ...json, host: '127.0.0.1:8545' })).status).toBe(200)
-    expect((await send('POST', { ...json, host: '[::1]:8545' })).status).toBe(200)
-    const rebound = await send('POST', { ...json, host: 'attacker.example:8545' })
+    expect((await send('POST', { ...json, host: 'localhost:3000' })).status).toBe(200)
+    expect((await send('POST', { ...json, host: '127.0.0.1:3000' })).status).toBe(200)
+    expect((await send('POST', { ...json, host: '[::1]:3000' })).status).toBe(200)
+    const rebound = await send('POST', { ...json, host: 'attacker.example:3000' })
     expect(rebound.status).toBe(403)
     expect(rebound.body).not.toContain('result')
   })

@@ -7,6 +7,7 @@ import type { TxPool } from './txPool.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
+import { setBounded } from '../util/boundedMap.js'
 
 /** Validations of one submission while blocks keep landing; the last one's nonce is used even if stale. */
 const MAX_VALIDATIONS = 3
@@ -67,11 +68,6 @@ export class TxSubmission {
   /** Raw network wrappers of recently included blob transactions, oldest first (bounded). */
   private readonly included = new Map<string, Uint8Array>()
 
-  private rememberSidecar(hash: string, wrapper: Uint8Array): void {
-    this.included.set(hash, wrapper)
-    while (this.included.size > INCLUDED_SIDECARS) this.included.delete(this.included.keys().next().value!)
-  }
-
   /** Sender, nonce and hash of each transaction of a stored block, read from its stored JSON. */
   private blockTxs(blockHash: Uint8Array): IncludedTx[] {
     const decoder = new TextDecoder()
@@ -95,7 +91,7 @@ export class TxSubmission {
     // Blocks keep no sidecars: those of included blob transactions are kept a while, for a reorg to bring them back.
     for (const t of included) {
       const pooled = this.txPool.get(t.hash)
-      if (pooled?.blobs !== undefined) this.rememberSidecar(t.hash, pooled.raw)
+      if (pooled?.blobs !== undefined) setBounded(this.included, t.hash, pooled.raw, INCLUDED_SIDECARS)
     }
     if (included.length > 0) this.txPool.removeIncluded(included)
     let back = 0

@@ -4,6 +4,7 @@ import { toQuantity } from '../../util/hex.js'
 import { InvalidParamsError } from '../errors.js'
 import type { Reply } from '../reply.js'
 import type { BlockSelector } from '../../store/chainReader.js'
+import { setBounded } from '../../util/boundedMap.js'
 
 // eth_maxPriorityFeePerGas and eth_gasPrice (execution-apis src/eth/fee_market.yaml) with geth's oracle: the 60th
 // percentile of the three lowest tips of each of the last 20 blocks, ignoring tips under 2 wei, at most 500 gwei;
@@ -22,6 +23,9 @@ export class FeeOracle {
   readonly lowestTips = new Map<string, bigint[]>()
 }
 
+/** Bigint order for sort (the default compares as strings). */
+const ascending = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
+
 function tipsOf(ctx: NodeContext, hash: Uint8Array, baseFee: bigint): bigint[] {
   const lowestTips = ctx.fees.lowestTips
   const key = Buffer.from(hash).toString('hex')
@@ -35,10 +39,9 @@ function tipsOf(ctx: NodeContext, hash: Uint8Array, baseFee: bigint): bigint[] {
     const tip = BigInt(r.effectiveGasPrice) - baseFee
     if (tip >= IGNORE_UNDER) tips.push(tip)
   }
-  tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  tips.sort(ascending)
   const out = tips.slice(0, PER_BLOCK)
-  lowestTips.set(key, out)
-  if (lowestTips.size > 4 * BLOCKS) lowestTips.delete(lowestTips.keys().next().value!)
+  setBounded(lowestTips, key, out, 4 * BLOCKS)
   return out
 }
 
@@ -52,7 +55,7 @@ export function suggestTip(ctx: NodeContext): bigint {
     samples.push(...tipsOf(ctx, ref.hash, HeaderView.read(ctx.store, ref.hash)!.baseFee))
   }
   if (samples.length > 0) {
-    samples.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    samples.sort(ascending)
     const tip = samples[Math.floor(((samples.length - 1) * PERCENTILE) / 100)]!
     ctx.fees.lastTip = tip > MAX_TIP ? MAX_TIP : tip
   }
@@ -173,7 +176,7 @@ function rewardsOf(ctx: NodeContext, hash: Uint8Array, h: HeaderView, percentile
     const r = JSON.parse(decoder.decode(ctx.store.getReceiptJsonBytes(hash, i)!)) as { effectiveGasPrice: string; gasUsed: string }
     txs.push({ tip: BigInt(r.effectiveGasPrice) - h.baseFee, gas: BigInt(r.gasUsed) })
   }
-  txs.sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+  txs.sort((a, b) => ascending(a.tip, b.tip))
   const out: string[] = []
   let i = 0
   let sum = txs[0]!.gas
