@@ -43,6 +43,8 @@ const COMMAND_FLAGS: Record<string, Record<string, Kind>> = {
     'rpc.batchlimit': 'string',
     'rpc.gascap': 'string',
     'rpc.evmtimeout': 'string',
+    'rpc.logs.maxrange': 'string',
+    'rpc.logs.maxresults': 'string',
     metrics: 'boolean',
     'metrics.addr': 'string',
     'metrics.port': 'string',

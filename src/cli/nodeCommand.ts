@@ -49,6 +49,8 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     txPoolSize: intFlag(args, 'txpool.size', 4096),
     gasCap: BigInt(intFlag(args, 'rpc.gascap', 50_000_000)),
     evmTimeoutMs: durationFlag(args, 'rpc.evmtimeout', 5_000),
+    logsMaxRange: intFlag(args, 'rpc.logs.maxrange', 100_000),
+    logsMaxResults: intFlag(args, 'rpc.logs.maxresults', 10_000),
     txPoolAccountSlots: intFlag(args, 'txpool.accountslots', 1024),
     ...((isDev || period !== undefined) && !args.flags.has('no-mining')
       ? { dev: period === undefined ? {} : { period: intFlag(args, 'dev.period', 0) } }

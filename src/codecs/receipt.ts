@@ -41,8 +41,8 @@ export function logJson(log: Log, f: ReceiptFacts, logIndex: number): string {
   ])
 }
 
-/** A receipt as eth_getTransactionReceipt returns it (geth's field set). */
-export function receiptJson(f: ReceiptFacts): string {
+/** A receipt as eth_getTransactionReceipt returns it (geth's field set); its logs' JSON if already encoded. */
+export function receiptJson(f: ReceiptFacts, logTexts?: string[]): string {
   return obj([
     ['blobGasPrice', f.blobGasPrice === undefined ? undefined : q(f.blobGasPrice)],
     ['blobGasUsed', f.blobGasUsed === undefined ? undefined : q(f.blobGasUsed)],
@@ -53,7 +53,7 @@ export function receiptJson(f: ReceiptFacts): string {
     ['effectiveGasPrice', q(f.effectiveGasPrice)],
     ['from', h(f.from)],
     ['gasUsed', q(f.gasUsed)],
-    ['logs', arr(f.logs.map((l, i) => logJson(l, f, f.firstLogIndex + i)))],
+    ['logs', arr(logTexts ?? f.logs.map((l, i) => logJson(l, f, f.firstLogIndex + i)))],
     ['logsBloom', h(f.logsBloom)],
     ['root', f.root === undefined ? undefined : h(f.root)],
     ['status', f.status === undefined ? undefined : q(f.status)],

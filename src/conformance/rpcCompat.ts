@@ -22,6 +22,7 @@ export const SURFACE_SERVED = [
   'debug_traceTransaction',
   'eth_call',
   'eth_createAccessList',
+  'eth_getLogs',
   'eth_estimateGas',
   'eth_getProof',
   'eth_getStorageValues',

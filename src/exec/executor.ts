@@ -12,6 +12,7 @@ import { primeRootCache } from './blockRoots.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
+import { blockIndexKeys, encodeBlockLogs } from '../logs/blockLogs.js'
 import { createStoreVm } from './storeVm.js'
 import { checkRequestContractsExist } from './systemCalls.js'
 
@@ -73,7 +74,7 @@ export class BlockExecutor {
 
   /** The record of a block executed here (by execute, or by a builder sharing this executor's state). */
   recordOf(block: Block, result: { receipts: RunBlockResult['receipts'] }): BlockRecord {
-    const { txJson, receiptJson, txHashes } = materializeTransactions(block, result.receipts)
+    const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, result.receipts)
     const headerRlp = block.header.serialize()
     const body = bodyRlp(block)
     const record: BlockRecord = {
@@ -85,6 +86,8 @@ export class BlockExecutor {
       blockJson: blockJsonPrefix(block, blockSize(headerRlp, body)),
       txJson,
       receiptJson,
+      logs: logs.length === 0 ? undefined : encodeBlockLogs(logs),
+      logKeys: blockIndexKeys(logs, block.header.number, block.hash()),
       trieNodes: new Map(this.trieDb.pending),
     }
     this.trieDb.pending.clear()

@@ -75,6 +75,8 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
       blockJson: blockJsonPrefix(block, block.serialize().length),
       txJson: [],
       receiptJson: [],
+      logs: undefined,
+      logKeys: [],
       trieNodes: trieDb.pending,
     },
     spec.chainId,

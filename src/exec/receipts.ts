@@ -2,7 +2,8 @@ import type { Block } from '@ethereumjs/block'
 import { isBlob4844Tx } from '@ethereumjs/tx'
 import { generateAddress } from '@ethereumjs/util'
 import type { TxReceipt } from '@ethereumjs/vm'
-import { type ReceiptFacts, receiptJson } from '../codecs/receipt.js'
+import { type ReceiptFacts, logJson, receiptJson } from '../codecs/receipt.js'
+import type { LogEntry } from '../logs/blockLogs.js'
 import { effectiveGasPrice, transactionJson } from '../codecs/transaction.js'
 
 /**
@@ -12,12 +13,13 @@ import { effectiveGasPrice, transactionJson } from '../codecs/transaction.js'
 export function materializeTransactions(
   block: Block,
   receipts: TxReceipt[],
-): { txJson: string[]; receiptJson: string[]; txHashes: Uint8Array[] } {
+): { txJson: string[]; receiptJson: string[]; txHashes: Uint8Array[]; logs: LogEntry[] } {
   const hd = block.header
   const blockHash = block.hash()
   const txJson: string[] = []
   const receiptOut: string[] = []
   const txHashes: Uint8Array[] = []
+  const logs: LogEntry[] = []
   let prevCumulative = 0n
   let logIndex = 0
   const blobGasPrice = hd.excessBlobGas !== undefined ? hd.getBlobGasPrice() : undefined
@@ -57,11 +59,13 @@ export function materializeTransactions(
       blobGasUsed: blob ? BigInt(tx.blobVersionedHashes.length) * 131072n : undefined,
       blobGasPrice: blob ? blobGasPrice : undefined,
     }
-    receiptOut.push(receiptJson(facts))
+    const logTexts = r.logs.map((l, i) => logJson(l, facts, logIndex + i))
+    receiptOut.push(receiptJson(facts, logTexts))
+    r.logs.forEach((l, i) => logs.push({ address: l[0], topics: l[1], json: logTexts[i]! }))
     prevCumulative = r.cumulativeBlockGasUsed
     logIndex += r.logs.length
   })
-  return { txJson, receiptJson: receiptOut, txHashes }
+  return { txJson, receiptJson: receiptOut, txHashes, logs }
 }
 
 function bigintBytes(v: bigint): Uint8Array {

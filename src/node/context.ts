@@ -1,5 +1,6 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
+import type { FilterRegistry } from '../logs/filters.js'
 import type { PayloadBuilds } from '../engine/payloadBuilds.js'
 import type { FeeOracle } from '../rpc/methods/fees.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
@@ -30,8 +31,10 @@ export interface NodeContext {
   fees: FeeOracle
   /** Dev mode's block maker (evm_* methods); undefined without dev mode. */
   dev?: DevDriver
-  /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout). */
-  limits: { gasCap: bigint; evmTimeoutMs: number }
+  /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout) and of log queries (--rpc.logs.*). */
+  limits: { gasCap: bigint; evmTimeoutMs: number; logsMaxRange: number; logsMaxResults: number }
+  /** The polling filters (eth_newFilter, …). */
+  filters: FilterRegistry
   /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
   engineMethods: string[]
 }

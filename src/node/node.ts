@@ -1,3 +1,4 @@
+import { FilterRegistry } from '../logs/filters.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { EngineService } from '../engine/engineService.js'
 import { PayloadBuilds } from '../engine/payloadBuilds.js'
@@ -39,6 +40,10 @@ export interface NodeOptions {
   txPoolSize: number
   /** --rpc.gascap: the most gas eth_call and eth_estimateGas may use (default 50,000,000, as geth). */
   gasCap?: bigint
+  /** --rpc.logs.maxrange: the most blocks one eth_getLogs range may span (default 100,000, as reth). */
+  logsMaxRange?: number
+  /** --rpc.logs.maxresults: the most logs one query may return (default 10,000). */
+  logsMaxResults?: number
   /** --rpc.evmtimeout: an eth_call running longer is stopped and answered with an error (default 5 s). */
   evmTimeoutMs?: number
   /** Most transactions one sender may pool (default 1024). */
@@ -93,6 +98,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const txs = new TxSubmission(store, chain, txPool, lanes, opts.log)
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, { gasLimitTarget: opts.minerGasLimit, extraData: EXTRA_DATA })
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log)
+  const filters = new FilterRegistry()
+  txPool.onAdmitted((hash) => filters.pendingTransaction(hash))
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
     spec,
@@ -109,7 +116,13 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     fees: new FeeOracle(),
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
     devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
-    limits: { gasCap: opts.gasCap ?? 50_000_000n, evmTimeoutMs: opts.evmTimeoutMs ?? 5_000 },
+    limits: {
+      gasCap: opts.gasCap ?? 50_000_000n,
+      evmTimeoutMs: opts.evmTimeoutMs ?? 5_000,
+      logsMaxRange: opts.logsMaxRange ?? 100_000,
+      logsMaxResults: opts.logsMaxResults ?? 10_000,
+    },
+    filters,
   }
   const table: MethodTable = allMethods()
   context.engineMethods = [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name)

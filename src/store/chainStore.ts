@@ -23,6 +23,10 @@ export interface BlockRecord {
   blockJson: string
   txJson: string[]
   receiptJson: string[]
+  /** The block's logs (logs/blockLogs.ts), when it has any. */
+  logs: Uint8Array | undefined
+  /** Its keys in the log index (logs/blockLogs.ts). */
+  logKeys: Uint8Array[]
   /** Trie nodes and code written while executing the block, keyed as EthereumJS keys them. */
   trieNodes: Map<string, Uint8Array>
 }
@@ -36,6 +40,8 @@ export interface InvalidRecord {
 export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
 
 const utf8 = new TextEncoder()
+/** The value of a key whose presence is the record (LMDB stores no empty values through lmdb-js). */
+const PRESENT = new Uint8Array([1])
 const utf8d = new TextDecoder()
 
 /**
@@ -173,6 +179,11 @@ export class ChainStore {
     return view(db.getBinaryFast(this.indexKey))
   }
 
+  /** The block's stored logs record (logs/blockLogs.ts); undefined when it has no logs. */
+  getBlockLogs(hash: Uint8Array): Uint8Array | undefined {
+    return this.dbs.blockLogs.getBinary(hash)
+  }
+
   getTrieNode(key: Uint8Array): Uint8Array | undefined {
     return this.dbs.trie.getBinary(key)
   }
@@ -215,6 +226,8 @@ export class ChainStore {
     d.txHashes.putSync(hash, hashes)
     rec.txJson.forEach((j, i) => d.txJson.putSync(indexedKey(hash, i), utf8.encode(j)))
     rec.receiptJson.forEach((j, i) => d.receipts.putSync(indexedKey(hash, i), utf8.encode(j)))
+    if (rec.logs !== undefined) d.blockLogs.putSync(hash, rec.logs)
+    for (const k of rec.logKeys) d.logIndex.putSync(k, PRESENT)
   }
 
   private indexCanonicalInTxn(number: bigint, hash: Uint8Array, txHashes: Uint8Array[]): void {

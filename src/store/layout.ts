@@ -16,10 +16,13 @@
  * | `receipts`   | block hash (32) ‖ index u32 BE   | UTF-8 JSON of the receipt as eth_getTransactionReceipt returns it |
  * | `trie`       | trie node hash (32), or `c`‖code hash (33) | trie node RLP / contract code (EthereumJS MPT keys) |
  * | `invalid`    | block hash (32)                  | UTF-8 JSON {latestValidHash, reason} of a block found invalid |
+ * | `blockLogs`  | block hash (32)                  | the block's logs: address, topics and reply JSON of each (logs/blockLogs.ts) |
+ * | `logIndex`   | kind ‖ address or topic ‖ number ‖ block hash | 0x01: the block logged that address or topic at that position (logs/blockLogs.ts) |
  *
  * Receipts and transaction JSON are written once, when the block is executed, inside the same write transaction as
  * its header, body and state: a block is known only when all of it is durable. Reads never re-execute anything;
- * a receipt lookup is two B-tree reads (`txIndex`, then `receipts`).
+ * a receipt lookup is two B-tree reads (`txIndex`, then `receipts`). Logs and their index too: a query over a range
+ * reads the index keys of what it asks for, not the blocks in between.
  */
 export const DATABASES = [
   'meta',
@@ -34,6 +37,8 @@ export const DATABASES = [
   'receipts',
   'trie',
   'invalid',
+  'blockLogs',
+  'logIndex',
 ] as const
 
 export type DatabaseName = (typeof DATABASES)[number]

@@ -57,7 +57,7 @@ export function localNodeOptions(datadir: string, overrides: Partial<NodeOptions
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean; datadir?: string; evmTimeoutMs?: number; gasCap?: bigint; devAccounts?: { address: string; privateKey: string }[] } = {},
+  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean; datadir?: string; evmTimeoutMs?: number; gasCap?: bigint; logsMaxResults?: number; devAccounts?: { address: string; privateKey: string }[] } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')
@@ -78,6 +78,7 @@ export async function startTestNode(
     ...(opts.metrics === true ? { metrics: { host: '127.0.0.1', port: 0 } } : {}),
     ...(opts.evmTimeoutMs === undefined ? {} : { evmTimeoutMs: opts.evmTimeoutMs }),
     ...(opts.gasCap === undefined ? {} : { gasCap: opts.gasCap }),
+    ...(opts.logsMaxResults === undefined ? {} : { logsMaxResults: opts.logsMaxResults }),
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
     showProgress: false,
   })

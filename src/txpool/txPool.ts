@@ -50,6 +50,7 @@ export class TxPool {
   /** The nonce each tracked sender's next executable transaction must have (its state nonce at the head). */
   private readonly floors = new Map<string, bigint>()
   private readonly listeners: (() => void)[] = []
+  private readonly admitted: ((hash: string) => void)[] = []
   /** The sidecars of pooled blob transactions, by versioned hash (engine_getBlobs). */
   private readonly blobIndex = new Map<string, PooledBlob>()
 
@@ -71,6 +72,11 @@ export class TxPool {
   /** Called whenever a transaction becomes pending (the dev driver builds on it). */
   onPending(listener: () => void): void {
     this.listeners.push(listener)
+  }
+
+  /** Called with the hash of every transaction the pool admits, pending or queued (pending-transaction filters). */
+  onAdmitted(listener: (hash: string) => void): void {
+    this.admitted.push(listener)
   }
 
   /**
@@ -113,6 +119,7 @@ export class TxPool {
     slots.set(tx.nonce, tx)
     this.byHash.set(tx.hash, tx)
     for (const b of tx.blobs ?? []) this.blobIndex.set(b.versionedHash, b)
+    for (const l of this.admitted) l(tx.hash)
     if (this.isPending(tx)) this.notify()
   }
 

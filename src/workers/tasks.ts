@@ -4,6 +4,7 @@ import type { CallInput, CallOutcome } from '../exec/call.js'
 import type { AccessListResult, EstimateOutcome } from '../exec/estimate.js'
 import type { TraceOptions } from '../exec/trace.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
+import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
 import type { StateAnswer, StateQuery } from './stateReader.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
@@ -26,6 +27,7 @@ export interface TaskMap {
   /** null when the block or its parent is not stored. */
   trace: { in: { blockHash: Uint8Array; opts: TraceOptions; only?: number }; out: { txHash: string; result: unknown }[] | null }
   traceCall: { in: { input: CallInput; opts: TraceOptions }; out: unknown }
+  logs: { in: { scope: LogScope; criteria: LogCriteria; maxResults: number; removed?: boolean }; out: LogQueryResult }
 }
 
 export type TaskName = keyof TaskMap

@@ -9,6 +9,7 @@ import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../exec/payloadImport.js'
 import { validateRawTx } from '../exec/txValidation.js'
+import { queryLogs } from '../logs/logQuery.js'
 import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from './stateReader.js'
 import type { SingleTask, Task, TaskOutcome, WorkerInit } from './tasks.js'
@@ -44,6 +45,8 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'accessList':
     case 'traceCall':
       return runCallTask(task)
+    case 'logs':
+      return queryLogs(store, task.scope, task.criteria, task.maxResults, task.removed)
     case 'trace':
       return (await (await (traces ??= TraceRunner.create(spec, store))).traceBlock(task.blockHash, task.opts, task.only)) ?? null
   }

@@ -7,6 +7,7 @@ import * as cfg from './config.js'
 import * as debug from './debug.js'
 import * as devChain from './devChain.js'
 import * as fees from './fees.js'
+import * as logs from './logs.js'
 import * as node from './node.js'
 import * as wallet from './wallet.js'
 import * as engine from './engine.js'
@@ -70,6 +71,13 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_pendingTransactions', method('eth', p.validateNoParams, txpool.pendingTransactions)],
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
+    ['eth_getLogs', method('eth', p.validateLogs, logs.getLogs, 'pool')],
+    ['eth_newFilter', method('eth', p.validateLogs, logs.newFilter)],
+    ['eth_newBlockFilter', method('eth', p.validateNoParams, logs.newBlockFilter)],
+    ['eth_newPendingTransactionFilter', method('eth', p.validateNoParams, logs.newPendingTransactionFilter)],
+    ['eth_getFilterChanges', method('eth', p.validateFilterId, logs.getFilterChanges, 'pool')],
+    ['eth_getFilterLogs', method('eth', p.validateFilterId, logs.getFilterLogs, 'pool')],
+    ['eth_uninstallFilter', method('eth', p.validateFilterId, logs.uninstallFilter)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],
     ['eth_estimateGas', method('eth', p.validateEstimate, call.estimateGas, 'pool')],
     ['eth_createAccessList', method('eth', p.validateAccessList, call.createAccessList, 'pool')],

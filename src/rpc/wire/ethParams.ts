@@ -128,3 +128,18 @@ export const validateStorage = typia.createValidate<StorageParams>()
 export const validateRawTx = typia.createValidate<RawTxParams>()
 export const validateStorageValues = typia.createValidate<StorageValuesParams>()
 export const validateProof = typia.createValidate<ProofParams>()
+
+/** A topic as clients send it (either hex case). */
+export type Topic = string & tags.Pattern<'^0x[0-9a-fA-F]{64}$'>
+/** execution-apis Filter: a range or one block, addresses, and topics by position (null: any). */
+export interface LogFilterWire {
+  fromBlock?: BlockNumberOrTag
+  toBlock?: BlockNumberOrTag
+  blockHash?: Hash32
+  address?: Address | Address[] | null
+  topics?: (Topic | Topic[] | null)[] | null
+}
+export type LogsParams = [filter: LogFilterWire]
+export type FilterIdParams = [id: string & tags.Pattern<'^0x[0-9a-fA-F]{1,64}$'>]
+export const validateLogs = typia.createValidate<LogsParams>()
+export const validateFilterId = typia.createValidate<FilterIdParams>()

@@ -1,0 +1,176 @@
+import type { FilterBound, InstalledFilter } from '../../logs/filters.js'
+import type { LogCriteria, LogScope } from '../../logs/logQuery.js'
+import type { NodeContext } from '../../node/context.js'
+import type { BlockRef } from '../../store/chainReader.js'
+import { HeaderView } from '../../store/headerView.js'
+import { bytesToHex, equalBytes, hexToBytes } from '../../util/hex.js'
+import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
+import { RawJson, type Reply } from '../reply.js'
+import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../wire/ethParams.js'
+
+// eth_getLogs and the polling filters. Ranges are resolved here, on the serving thread; the logs are read in the
+// worker lane (a long range is many store reads), from the log index written when each block was executed.
+
+/** geth's bounds on a filter's criteria. */
+const MAX_TOPICS = 4
+const MAX_VALUES_PER_POSITION = 1000
+
+export async function getLogs([f]: LogsParams, ctx: NodeContext): Promise<Reply> {
+  const criteria = criteriaOf(f)
+  return RawJson.of(await query(ctx, scopeOf(f, ctx), criteria))
+}
+
+export function newFilter([f]: LogsParams, ctx: NodeContext): Reply {
+  const criteria = criteriaOf(f)
+  scopeOf(f, ctx) // refuses what eth_getLogs would refuse, now rather than at every poll
+  return install(ctx, {
+    kind: 'logs',
+    criteria,
+    from: boundOf(f.fromBlock),
+    to: boundOf(f.toBlock),
+    ...(f.blockHash === undefined ? {} : { blockHash: hexToBytes(f.blockHash) }),
+    last: ctx.chain.head(),
+  })
+}
+
+export const newBlockFilter = (_: NoParams, ctx: NodeContext): Reply => install(ctx, { kind: 'blocks', last: ctx.chain.head() })
+
+export const newPendingTransactionFilter = (_: NoParams, ctx: NodeContext): Reply =>
+  install(ctx, { kind: 'pendingTxs', hashes: [] })
+
+export const uninstallFilter = ([id]: FilterIdParams, ctx: NodeContext): Reply => ctx.filters.uninstall(id)
+
+/**
+ * What happened since the last poll: new transaction hashes, new canonical block hashes, or logs — those of blocks
+ * that left the canonical chain first (`removed: true`), then those of the blocks that joined it.
+ */
+export async function getFilterChanges([id]: FilterIdParams, ctx: NodeContext): Promise<Reply> {
+  const f = found(ctx, id)
+  if (f.kind === 'pendingTxs') return f.hashes.splice(0)
+  const step = advance(ctx, f.last)
+  f.last = step.head
+  const joined = { from: step.forkPoint + 1n, to: step.head.number }
+  if (f.kind === 'blocks') {
+    const out: string[] = []
+    for (let n = joined.from; n <= joined.to; n++) {
+      const h = ctx.store.getCanonicalHash(n)
+      if (h !== undefined) out.push(bytesToHex(h))
+    }
+    return out
+  }
+  const gone = step.left.length === 0 ? undefined : await query(ctx, { blockHashes: step.left }, f.criteria, true)
+  const added = joined.from > joined.to ? undefined : await query(ctx, joined, f.criteria)
+  return new RawJson(concatArrays(gone, added))
+}
+
+/** All logs of a log filter's range (its tags resolved now), as eth_getLogs would answer them. */
+export async function getFilterLogs([id]: FilterIdParams, ctx: NodeContext): Promise<Reply> {
+  const f = found(ctx, id)
+  if (f.kind !== 'logs') throw new ServerError('filter not found')
+  const scope: LogScope =
+    f.blockHash !== undefined ? { blockHashes: [f.blockHash] } : rangeOf(resolveBound(f.from, ctx), resolveBound(f.to, ctx), ctx)
+  return RawJson.of(await query(ctx, scope, f.criteria))
+}
+
+function install(ctx: NodeContext, filter: InstalledFilter): string {
+  const id = ctx.filters.install(filter)
+  if (id === undefined) throw new LimitExceededError('too many installed filters')
+  return id
+}
+
+function found(ctx: NodeContext, id: string): InstalledFilter {
+  const f = ctx.filters.touch(id)
+  if (f === undefined) throw new ServerError('filter not found')
+  return f
+}
+
+async function query(ctx: NodeContext, scope: LogScope, criteria: LogCriteria, removed = false): Promise<Uint8Array> {
+  const maxResults = ctx.limits.logsMaxResults
+  const r = await ctx.pool.run({ op: 'logs', scope, criteria, maxResults, removed })
+  if ('overLimit' in r) throw new LimitExceededError(`query returned more than ${maxResults} results`)
+  return r.json
+}
+
+function criteriaOf(f: LogFilterWire): LogCriteria {
+  const addresses = f.address === undefined || f.address === null ? [] : Array.isArray(f.address) ? f.address : [f.address]
+  if (addresses.length > MAX_VALUES_PER_POSITION) throw new InvalidParamsError('exceed max addresses')
+  const topics = f.topics ?? []
+  if (topics.length > MAX_TOPICS) throw new InvalidParamsError('exceed max topics')
+  return {
+    addresses: addresses.map(hexToBytes),
+    topics: topics.map((t) => {
+      if (t === null) return null
+      const set = Array.isArray(t) ? t : [t]
+      if (set.length > MAX_VALUES_PER_POSITION) throw new InvalidParamsError('exceed max topics')
+      return set.length === 0 ? null : set.map(hexToBytes)
+    }),
+  }
+}
+
+function scopeOf(f: LogFilterWire, ctx: NodeContext): LogScope {
+  if (f.blockHash === undefined) return rangeOf(resolveBound(boundOf(f.fromBlock), ctx), resolveBound(boundOf(f.toBlock), ctx), ctx)
+  if (f.fromBlock !== undefined || f.toBlock !== undefined) {
+    throw new InvalidParamsError('invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+  }
+  const hash = hexToBytes(f.blockHash)
+  if (!ctx.store.hasBlock(hash)) throw new ServerError('unknown block')
+  return { blockHashes: [hash] }
+}
+
+/** geth's checks, in its order: a reversed range, then one reaching past the head; then our range bound. */
+function rangeOf(from: bigint, to: bigint, ctx: NodeContext): { from: bigint; to: bigint } {
+  if (from > to) throw new InvalidParamsError('invalid block range params')
+  if (to > ctx.chain.headNumber()) throw new InvalidParamsError('block range extends beyond current head block')
+  const max = ctx.limits.logsMaxRange
+  if (to - from + 1n > BigInt(max)) throw new LimitExceededError(`query exceeds max block range ${max}`)
+  return { from, to }
+}
+
+/** An omitted bound is `latest`; `pending` reads as `latest` (there are no pending logs to serve). */
+function boundOf(v: LogFilterWire['fromBlock']): FilterBound {
+  switch (v) {
+    case undefined:
+    case 'latest':
+    case 'pending':
+      return 'latest'
+    case 'earliest':
+    case 'safe':
+    case 'finalized':
+      return v as 'earliest' | 'safe' | 'finalized'
+    default:
+      return BigInt(v)
+  }
+}
+
+function resolveBound(b: FilterBound, ctx: NodeContext): bigint {
+  if (typeof b === 'bigint') return b
+  if (b === 'latest') return ctx.chain.headNumber()
+  if (b === 'earliest') return 0n
+  return ctx.chain.resolve(b)!.number
+}
+
+/** From a block a filter last saw to the head: the blocks that left the canonical chain since, and the fork point. */
+function advance(ctx: NodeContext, last: BlockRef): { head: BlockRef; left: Uint8Array[]; forkPoint: bigint } {
+  const head = ctx.chain.head()
+  const left: Uint8Array[] = []
+  let n = last.number
+  let h = last.hash
+  while (n > 0n) {
+    const c = ctx.store.getCanonicalHash(n)
+    if (c !== undefined && equalBytes(c, h)) break
+    left.push(h)
+    h = HeaderView.read(ctx.store, h)!.parentHash
+    n--
+  }
+  return { head, left: left.reverse(), forkPoint: n }
+}
+
+const COMMA = new Uint8Array([0x2c])
+
+/** Two JSON arrays' elements as one array, either possibly absent or empty. */
+function concatArrays(a: Uint8Array | undefined, b: Uint8Array | undefined): (Uint8Array | string)[] {
+  const items = [a, b].filter((x): x is Uint8Array => x !== undefined && x.length > 2)
+  if (items.length === 0) return ['[]']
+  if (items.length === 1) return [items[0]!]
+  return [items[0]!.subarray(0, items[0]!.length - 1), COMMA, items[1]!.subarray(1)]
+}
