@@ -25,7 +25,10 @@ export interface ReceiptFacts {
   blobGasPrice: bigint | undefined
 }
 
-export function logJson(log: Log, f: ReceiptFacts, logIndex: number): string {
+/** Where a log sits: what its reply names besides its own fields. */
+export type LogPlace = Pick<ReceiptFacts, 'blockHash' | 'blockNumber' | 'blockTimestamp' | 'txHash' | 'index'>
+
+export function logJson(log: Log, f: LogPlace, logIndex: number): string {
   const [address, topics, data] = log
   return obj([
     ['address', h(address)],

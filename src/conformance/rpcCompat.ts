@@ -26,6 +26,7 @@ export const SURFACE_SERVED = [
   'eth_estimateGas',
   'eth_getProof',
   'eth_getStorageValues',
+  'eth_simulateV1',
 ]
 
 export interface RpcCompatOptions {

@@ -76,11 +76,12 @@ interface BuilderInternals {
  * transaction object) for each one added — 20 s for a 400-transaction block here. We run each transaction in one
  * fixed context block and pass the cumulative gas explicitly, then let BlockBuilder.build() assemble the block.
  */
-async function appendTransaction(
+export async function appendTransaction(
   builder: BlockBuilder,
   context: Block,
   tx: TypedTransaction,
   allowNoBlobs: boolean,
+  runOpts: { skipNonce?: boolean } = {},
 ): Promise<RunTxResult> {
   const b = builder as unknown as BuilderInternals
   const vm = b.vm
@@ -102,7 +103,7 @@ async function appendTransaction(
       throw new TxRejectedError('block blob gas limit reached')
     }
   }
-  const result = await runTx(vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: b.gasUsed })
+  const result = await runTx(vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: b.gasUsed, ...runOpts })
   let included = tx
   if (isBlob4844Tx(tx)) {
     b.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * perBlob

@@ -1,4 +1,5 @@
 import { type Block, createBlock } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
@@ -168,7 +169,7 @@ export class CallRunner {
     await this.sm.checkpoint()
     const restorePrecompiles = this.movePrecompiles(input)
     try {
-      await this.applyOverrides(input)
+      await applyStateOverrides(this.sm, input.stateOverrides)
       return await f()
     } finally {
       restorePrecompiles()
@@ -223,7 +224,7 @@ export class CallRunner {
 
   /** The least gas the call can start with: its intrinsic gas, or EIP-7623's calldata floor where that is more. */
   minimumGas(input: CallInput, block: Block): bigint {
-    const tx = this.transaction(input.call, block, 0n, undefined)
+    const tx = callTransaction(input.call, block.common, 0n, undefined)
     const intrinsic = tx.getIntrinsicGas()
     if (!block.common.isActivatedEIP(7623)) return intrinsic
     let tokens = 0n
@@ -288,7 +289,7 @@ export class CallRunner {
     if (balance < value + gasLimit * price) {
       throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value + gasLimit * price}`)
     }
-    const tx = this.transaction(c, block, gasLimit, accessList)
+    const tx = callTransaction(c, block.common, gasLimit, accessList)
     // The sender is who the request says: no signature to recover it from (hence an unfrozen transaction).
     Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
     await beforeRun?.(tx)
@@ -308,89 +309,99 @@ export class CallRunner {
     }
     return { tx, result }
   }
-
-  private transaction(c: CallRequest, block: Block, gasLimit: bigint, accessList: AccessListEntry[] | undefined): TypedTransaction {
-    const list = accessList ?? c.accessList?.map((a) => ({ address: bytesToHex(a.address), storageKeys: a.storageKeys.map((k) => bytesToHex(k)) }))
-    const common = block.common
-    const base = {
-      nonce: 0n,
-      gasLimit,
-      value: c.value ?? 0n,
-      data: c.data ?? new Uint8Array(),
-      ...(c.to === undefined ? {} : { to: c.to }),
-    }
-    if (c.authorizationList !== undefined) {
-      return createTx(
-        {
-          type: 4,
-          ...base,
-          maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
-          maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? c.gasPrice ?? 0n,
-          accessList: list ?? [],
-          authorizationList: c.authorizationList.map((a) => ({
-            chainId: `0x${a.chainId.toString(16)}`,
-            address: bytesToHex(a.address),
-            nonce: `0x${a.nonce.toString(16)}`,
-            yParity: `0x${a.yParity.toString(16)}`,
-            r: `0x${a.r.toString(16)}`,
-            s: `0x${a.s.toString(16)}`,
-          })),
-        } as never,
-        { common, freeze: false },
-      )
-    }
-    if (c.blobVersionedHashes !== undefined) {
-      return createTx(
-        {
-          type: 3,
-          ...base,
-          maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
-          maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
-          maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n,
-          blobVersionedHashes: c.blobVersionedHashes.map((h) => bytesToHex(h)),
-          accessList: list ?? [],
-        } as never,
-        { common, freeze: false },
-      )
-    }
-    if (c.gasPrice === undefined && common.isActivatedEIP(1559)) {
-      return createTx(
-        {
-          type: 2,
-          ...base,
-          maxFeePerGas: c.maxFeePerGas ?? 0n,
-          maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
-          accessList: list ?? [],
-        } as never,
-        { common, freeze: false },
-      )
-    }
-    if (list !== undefined && common.isActivatedEIP(2930)) {
-      return createTx({ type: 1, ...base, gasPrice: c.gasPrice ?? 0n, accessList: list } as never, { common, freeze: false })
-    }
-    return createTx({ type: 0, ...base, gasPrice: c.gasPrice ?? 0n } as never, { common, freeze: false })
-  }
-
-  private async applyOverrides(input: CallInput): Promise<void> {
-    for (const { address, override: o } of input.stateOverrides ?? []) {
-      const a = new Address(address)
-      if (o.balance !== undefined || o.nonce !== undefined) {
-        await this.sm.modifyAccountFields(a, {
-          ...(o.balance === undefined ? {} : { balance: o.balance }),
-          ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
-        })
-      }
-      if (o.code !== undefined) await this.sm.putCode(a, o.code)
-      if (o.state !== undefined) {
-        await this.sm.clearStorage(a)
-        for (const s of o.state) await this.sm.putStorage(a, s.slot, s.value)
-      }
-      for (const s of o.stateDiff ?? []) await this.sm.putStorage(a, s.slot, s.value)
-    }
-  }
 }
 
 /** EthereumJS's validation messages carry its block/tx debug suffix; keep the reason. */
 function conventionalMessage(message: string): string {
   return message.replace(/ \(vm hf=.*$/s, '').replace(/ -> .*$/s, '')
+}
+
+/**
+ * The unsigned transaction a call object describes (its type from the fields given, as geth's ToTransaction), with
+ * the nonce given (calls do not check it). Unfrozen: a caller sets its sender, having no signature to recover.
+ */
+export function callTransaction(
+  c: CallRequest,
+  common: Common,
+  gasLimit: bigint,
+  accessList: AccessListEntry[] | undefined,
+  nonce = 0n,
+): TypedTransaction {
+  const list = accessList ?? c.accessList?.map((a) => ({ address: bytesToHex(a.address), storageKeys: a.storageKeys.map((k) => bytesToHex(k)) }))
+  const base = {
+    nonce,
+    gasLimit,
+    value: c.value ?? 0n,
+    data: c.data ?? new Uint8Array(),
+    ...(c.to === undefined ? {} : { to: c.to }),
+  }
+  if (c.authorizationList !== undefined) {
+    return createTx(
+      {
+        type: 4,
+        ...base,
+        maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
+        maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? c.gasPrice ?? 0n,
+        accessList: list ?? [],
+        authorizationList: c.authorizationList.map((a) => ({
+          chainId: `0x${a.chainId.toString(16)}`,
+          address: bytesToHex(a.address),
+          nonce: `0x${a.nonce.toString(16)}`,
+          yParity: `0x${a.yParity.toString(16)}`,
+          r: `0x${a.r.toString(16)}`,
+          s: `0x${a.s.toString(16)}`,
+        })),
+      } as never,
+      { common, freeze: false },
+    )
+  }
+  if (c.blobVersionedHashes !== undefined) {
+    return createTx(
+      {
+        type: 3,
+        ...base,
+        maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
+        maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
+        maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n,
+        blobVersionedHashes: c.blobVersionedHashes.map((h) => bytesToHex(h)),
+        accessList: list ?? [],
+      } as never,
+      { common, freeze: false },
+    )
+  }
+  if (c.gasPrice === undefined && common.isActivatedEIP(1559)) {
+    return createTx(
+      {
+        type: 2,
+        ...base,
+        maxFeePerGas: c.maxFeePerGas ?? 0n,
+        maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
+        accessList: list ?? [],
+      } as never,
+      { common, freeze: false },
+    )
+  }
+  if (list !== undefined && common.isActivatedEIP(2930)) {
+    return createTx({ type: 1, ...base, gasPrice: c.gasPrice ?? 0n, accessList: list } as never, { common, freeze: false })
+  }
+  return createTx({ type: 0, ...base, gasPrice: c.gasPrice ?? 0n } as never, { common, freeze: false })
+}
+
+/** Balance, nonce, code and storage overrides, written into the state (inside the caller's checkpoint). */
+export async function applyStateOverrides(sm: MerkleStateManager, overrides: CallInput['stateOverrides']): Promise<void> {
+  for (const { address, override: o } of overrides ?? []) {
+    const a = new Address(address)
+    if (o.balance !== undefined || o.nonce !== undefined) {
+      await sm.modifyAccountFields(a, {
+        ...(o.balance === undefined ? {} : { balance: o.balance }),
+        ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
+      })
+    }
+    if (o.code !== undefined) await sm.putCode(a, o.code)
+    if (o.state !== undefined) {
+      await sm.clearStorage(a)
+      for (const s of o.state) await sm.putStorage(a, s.slot, s.value)
+    }
+    for (const s of o.stateDiff ?? []) await sm.putStorage(a, s.slot, s.value)
+  }
 }

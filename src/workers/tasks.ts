@@ -2,6 +2,7 @@ import type { BuildInput, BuiltPayload } from '../exec/builder.js'
 import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
 import type { CallInput, CallOutcome } from '../exec/call.js'
 import type { AccessListResult, EstimateOutcome } from '../exec/estimate.js'
+import type { SimulateInput, SimulateOutcome } from '../exec/simulate.js'
 import type { TraceOptions } from '../exec/trace.js'
 import type { ValidatedTx } from '../exec/txValidation.js'
 import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
@@ -27,6 +28,7 @@ export interface TaskMap {
   /** null when the block or its parent is not stored. */
   trace: { in: { blockHash: Uint8Array; opts: TraceOptions; only?: number }; out: { txHash: string; result: unknown }[] | null }
   traceCall: { in: { input: CallInput; opts: TraceOptions }; out: unknown }
+  simulate: { in: { input: SimulateInput }; out: SimulateOutcome }
   logs: { in: { scope: LogScope; criteria: LogCriteria; maxResults: number; removed?: boolean }; out: LogQueryResult }
 }
 

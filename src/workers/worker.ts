@@ -8,6 +8,7 @@ import { TraceRunner } from '../exec/trace.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../exec/payloadImport.js'
+import { simulate } from '../exec/simulate.js'
 import { validateRawTx } from '../exec/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -45,6 +46,8 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'accessList':
     case 'traceCall':
       return runCallTask(task)
+    case 'simulate':
+      return simulate(spec, store, executor, task.input)
     case 'logs':
       return queryLogs(store, task.scope, task.criteria, task.maxResults, task.removed)
     case 'trace':

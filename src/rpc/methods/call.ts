@@ -12,7 +12,7 @@ import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, Esti
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const HASH = /^0x[0-9a-fA-F]{64}$/
 
-function callRequest(c: CallObject): CallRequest {
+export function callRequest(c: CallObject): CallRequest {
   if (c.input !== undefined && c.data !== undefined && c.input !== c.data) {
     throw new InvalidParamsError(`both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)
   }
@@ -50,7 +50,7 @@ function slots(record: Record<string, string>, what: string): { slot: Uint8Array
   })
 }
 
-function stateOverrides(o: StateOverrides | null | undefined): CallInput['stateOverrides'] {
+export function stateOverrides(o: StateOverrides | null | undefined): CallInput['stateOverrides'] {
   if (o === undefined || o === null) return undefined
   return Object.entries(o).map(([address, a]) => {
     if (!ADDRESS.test(address)) throw new InvalidParamsError(`invalid address in state override: ${address.slice(0, 50)}`)
@@ -66,7 +66,7 @@ function stateOverrides(o: StateOverrides | null | undefined): CallInput['stateO
   })
 }
 
-function blockOverrides(o: BlockOverridesWire | null | undefined): BlockOverrides | undefined {
+export function blockOverrides(o: BlockOverridesWire | null | undefined): BlockOverrides | undefined {
   if (o === undefined || o === null) return undefined
   const out: BlockOverrides = {}
   if (o.number !== undefined) out.number = BigInt(o.number)
@@ -122,7 +122,7 @@ export function revertReason(data: Uint8Array): string | undefined {
 }
 
 /** EthereumJS's halt reasons in geth's words. */
-const HALTS: Record<string, string> = {
+export const HALTS: Record<string, string> = {
   'invalid JUMP': 'invalid jump destination',
   'static state change': 'write protection',
   'code store out of gas': 'contract creation code storage out of gas',

@@ -11,6 +11,7 @@ import * as logs from './logs.js'
 import * as node from './node.js'
 import * as wallet from './wallet.js'
 import * as engine from './engine.js'
+import * as simulate from './simulate.js'
 import * as state from './state.js'
 import * as testing from './testing.js'
 import * as trace from './trace.js'
@@ -71,6 +72,7 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_pendingTransactions', method('eth', p.validateNoParams, txpool.pendingTransactions)],
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
+    ['eth_simulateV1', method('eth', p.validateSimulate, simulate.simulateV1, 'pool')],
     ['eth_getLogs', method('eth', p.validateLogs, logs.getLogs, 'pool')],
     ['eth_newFilter', method('eth', p.validateLogs, logs.newFilter)],
     ['eth_newBlockFilter', method('eth', p.validateNoParams, logs.newBlockFilter)],

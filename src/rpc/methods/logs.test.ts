@@ -8,7 +8,7 @@ import { type TestNode, startTestNode } from '../../testing/testNode.js'
 /** Runtime: LOG2(topic0 = calldata[0:32], topic1 = calldata[32:64], data = calldata[64:]). */
 const EMITTER_INIT = '0x601480600b6000396000f3366000600037602051600051604036036040a200'
 const word = (n: number) => n.toString(16).padStart(64, '0')
-const [A, B, C, D] = [1, 2, 3, 4].map((n) => `0x${word(0xa0 + n)}`)
+const [A, B, C, D] = [1, 2, 3, 4].map((n) => `0x${word(0xa0 + n)}`) as [string, string, string, string]
 
 interface Log {
   address: string

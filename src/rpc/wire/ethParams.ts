@@ -143,3 +143,17 @@ export type LogsParams = [filter: LogFilterWire]
 export type FilterIdParams = [id: string & tags.Pattern<'^0x[0-9a-fA-F]{1,64}$'>]
 export const validateLogs = typia.createValidate<LogsParams>()
 export const validateFilterId = typia.createValidate<FilterIdParams>()
+
+/** execution-apis EthSimulatePayload: blocks of calls with their overrides. */
+export interface SimulatePayload {
+  blockStateCalls: {
+    blockOverrides?: (BlockOverridesWire & { withdrawals?: { index: Quantity; validatorIndex: Quantity; address: Address; amount: Quantity }[] }) | null
+    stateOverrides?: StateOverrides | null
+    calls?: (CallObject & { nonce?: Quantity })[] | null
+  }[]
+  traceTransfers?: boolean
+  validation?: boolean
+  returnFullTransactions?: boolean
+}
+export type SimulateParams = [payload: SimulatePayload, block?: BlockNumberOrTagOrHash]
+export const validateSimulate = typia.createValidate<SimulateParams>()

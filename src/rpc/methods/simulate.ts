@@ -1,0 +1,69 @@
+import type { SimBlock, SimCallResult } from '../../exec/simulate.js'
+import type { NodeContext } from '../../node/context.js'
+import type { BlockSelector } from '../../store/chainReader.js'
+import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
+import { RpcError, ServerError } from '../errors.js'
+import { RawJson, type Reply } from '../reply.js'
+import type { SimulateParams } from '../wire/ethParams.js'
+import { HALTS, blockOverrides, callRequest, revertReason, stateOverrides } from './call.js'
+
+// eth_simulateV1: the request converted here, the blocks built in the worker lane (exec/simulate.ts), the reply
+// assembled here from the blocks' stored-format JSON and each call's result.
+
+/** geth's error code for a call that halted other than by REVERT. */
+const VM_ERROR = -32015
+
+export async function simulateV1([payload, block]: SimulateParams, ctx: NodeContext): Promise<Reply> {
+  const ref = ctx.chain.resolve((block ?? 'latest') as BlockSelector)
+  if (ref === undefined) throw new ServerError('header not found')
+  const blocks: SimBlock[] = payload.blockStateCalls.map((b) => {
+    const bo = blockOverrides(b.blockOverrides)
+    const so = stateOverrides(b.stateOverrides)
+    const withdrawals = b.blockOverrides?.withdrawals?.map((w) => ({
+      index: BigInt(w.index),
+      validatorIndex: BigInt(w.validatorIndex),
+      address: hexToBytes(w.address),
+      amount: BigInt(w.amount),
+    }))
+    return {
+      ...(bo === undefined && withdrawals === undefined ? {} : { blockOverrides: { ...bo, ...(withdrawals === undefined ? {} : { withdrawals }) } }),
+      ...(so === undefined ? {} : { stateOverrides: so }),
+      calls: (b.calls ?? []).map((c) => ({ ...callRequest(c), ...(c.nonce === undefined ? {} : { nonce: BigInt(c.nonce) }) })),
+    }
+  })
+  const input = {
+    blockHash: ref.hash,
+    blocks,
+    validation: payload.validation === true,
+    fullTransactions: payload.returnFullTransactions === true,
+    gasCap: ctx.limits.gasCap,
+  }
+  const outcome = await ctx.pool.run({ op: 'simulate', input }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  if (outcome === null) throw new ServerError('header not found')
+  if ('error' in outcome) throw new RpcError(outcome.error.code, outcome.error.message)
+  const parts: string[] = ['[']
+  outcome.blocks.forEach((b, i) => {
+    if (i > 0) parts.push(',')
+    parts.push(b.blockJson, ',"transactions":[', b.transactions.join(','), '],"calls":[', b.calls.map(callJson).join(','), ']}')
+  })
+  parts.push(']')
+  return RawJson.of(...parts)
+}
+
+function callJson(c: SimCallResult): string {
+  const fields = [
+    `"returnData":"${bytesToHex(c.returnData)}"`,
+    `"logs":[${c.logs.join(',')}]`,
+    `"gasUsed":"${toQuantity(c.gasUsed)}"`,
+    `"maxUsedGas":"${toQuantity(c.maxUsedGas)}"`,
+    `"status":"${toQuantity(c.status)}"`,
+  ]
+  if (c.revert !== undefined) {
+    const reason = revertReason(c.revert)
+    const message = reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`
+    fields.push(`"error":${JSON.stringify({ code: 3, message, data: bytesToHex(c.revert) })}`)
+  } else if (c.halt !== undefined) {
+    fields.push(`"error":${JSON.stringify({ code: VM_ERROR, message: HALTS[c.halt] ?? c.halt })}`)
+  }
+  return `{${fields.join(',')}}`
+}
