@@ -167,7 +167,7 @@ export class CallRunner {
       this.currentRoot = root
     }
     await this.sm.checkpoint()
-    const restorePrecompiles = this.movePrecompiles(input)
+    const restorePrecompiles = movePrecompiles(this.vm, input.stateOverrides)
     try {
       await applyStateOverrides(this.sm, input.stateOverrides)
       return await f()
@@ -175,37 +175,6 @@ export class CallRunner {
       restorePrecompiles()
       await this.sm.revert()
     }
-  }
-
-  /** movePrecompileToAddress, as geth applies it; returns what puts the precompiles back. */
-  private movePrecompiles(input: CallInput): () => void {
-    const map = this.vm.evm.precompiles
-    const moves = (input.stateOverrides ?? []).filter((o) => o.override.movePrecompileTo !== undefined)
-    if (moves.length === 0) return () => {}
-    const saved = new Map(map)
-    const key = (a: Uint8Array) => Buffer.from(a).toString('hex')
-    const restore = () => {
-      map.clear()
-      for (const [k, v] of saved) map.set(k, v)
-    }
-    const moved = new Set<string>()
-    for (const { address, override } of moves) {
-      const from = key(address)
-      const to = key(override.movePrecompileTo!)
-      const fn = saved.get(from)
-      if (fn === undefined) {
-        restore()
-        throw new TxRejectedError(`account 0x${from} is not a precompile`)
-      }
-      if (moved.has(to)) {
-        restore()
-        throw new TxRejectedError(`account 0x${to} has already been overridden by a precompile`)
-      }
-      moved.add(to)
-      map.delete(from)
-      map.set(to, fn)
-    }
-    return restore
   }
 
   /** What the sender can spend on gas: its balance (after overrides) less the call's value. */
@@ -404,4 +373,35 @@ export async function applyStateOverrides(sm: MerkleStateManager, overrides: Cal
     }
     for (const s of o.stateDiff ?? []) await sm.putStorage(a, s.slot, s.value)
   }
+}
+
+/** movePrecompileToAddress, as geth applies it; returns what puts the precompiles back. */
+export function movePrecompiles(vm: VM, overrides: CallInput['stateOverrides']): () => void {
+  const map = vm.evm.precompiles
+  const moves = (overrides ?? []).filter((o) => o.override.movePrecompileTo !== undefined)
+  if (moves.length === 0) return () => {}
+  const saved = new Map(map)
+  const key = (a: Uint8Array) => Buffer.from(a).toString('hex')
+  const restore = () => {
+    map.clear()
+    for (const [k, v] of saved) map.set(k, v)
+  }
+  const moved = new Set<string>()
+  for (const { address, override } of moves) {
+    const from = key(address)
+    const to = key(override.movePrecompileTo!)
+    const fn = saved.get(from)
+    if (fn === undefined) {
+      restore()
+      throw new TxRejectedError(`account 0x${from} is not a precompile`)
+    }
+    if (moved.has(to)) {
+      restore()
+      throw new TxRejectedError(`account 0x${to} has already been overridden by a precompile`)
+    }
+    moved.add(to)
+    map.delete(from)
+    map.set(to, fn)
+  }
+  return restore
 }

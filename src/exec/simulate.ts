@@ -12,9 +12,10 @@ import { blockSize, readBlock } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex } from '../util/hex.js'
 import { appendTransaction } from './builder.js'
-import { type BlockOverrides, type CallInput, type CallRequest, applyStateOverrides, callTransaction } from './call.js'
+import { type BlockOverrides, type CallInput, type CallRequest, applyStateOverrides, callTransaction, movePrecompiles } from './call.js'
 import type { BlockExecutor } from './executor.js'
 import { orderedTrieRoot } from './orderedTrie.js'
+import { type NumberedLog, TransferLogTracer } from './transferLogs.js'
 
 // eth_simulateV1: blocks of calls on a block's state, each block built as a real one (system calls, receipts,
 // roots, hash) on the previous, with geth's defaults for everything a call or block leaves out. Nothing is stored.
@@ -35,6 +36,8 @@ export interface SimulateInput {
   blockHash: Uint8Array
   blocks: SimBlock[]
   validation: boolean
+  /** Ether transfers reported as logs (transferLogs.ts). */
+  traceTransfers: boolean
   fullTransactions: boolean
   gasCap: bigint
 }
@@ -125,6 +128,13 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
       vm.common.setHardforkBy({ blockNumber: number, timestamp: time })
       const common = vm.common
       await applyStateOverrides(sm, block.stateOverrides)
+      let restorePrecompiles: () => void
+      try {
+        restorePrecompiles = movePrecompiles(vm, block.stateOverrides)
+      } catch (e) {
+        const message = (e as Error).message
+        throw new SimulationError(/already been overridden/.test(message) ? -38023 : -32000, message)
+      }
       // Written through to the trie now: EthereumJS's cache drops writes made outside a checkpoint once the
       // builder's checkpoint commits, unless the account is touched again (measured: an override of an untouched
       // account left the state root unchanged).
@@ -162,8 +172,10 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
       )
       const txs: { tx: TypedTransaction; from: Address; hash: Uint8Array }[] = []
       const calls: Omit<SimCallResult, 'logs'>[] = []
-      const callLogs: Parameters<typeof logJson>[0][][] = []
+      const callLogs: NumberedLog[][] = []
+      let logCount = 0
       let gasUsed = 0n
+      const transfers = input.traceTransfers ? new TransferLogTracer(vm) : undefined
       try {
         for (const call of block.calls) {
           const from = new Address(call.from ?? ZERO_ADDRESS)
@@ -183,7 +195,9 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
           }
           // Made within EIP-7825's cap (EthereumJS refuses more at construction), then given its gas: geth runs
           // simulated calls with their whole gas whatever the fork.
-          const tx = callTransaction(call, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
+          // geth's defaults: no tip unless one is given.
+          const fees = call.gasPrice === undefined && call.maxPriorityFeePerGas === undefined ? { maxPriorityFeePerGas: 0n } : {}
+          const tx = callTransaction({ ...call, ...fees }, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
           Object.defineProperty(tx, 'gasLimit', { value: gas })
           const hash = keccak256(tx.serialize())
           Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
@@ -191,7 +205,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
           await precheck(tx, from, sm, context, input.validation)
           let result
           try {
-            result = await appendTransaction(builder, context, tx, true, { skipNonce: true })
+            result = await asEoa(sm, from, () => appendTransaction(builder, context, tx, true, { skipNonce: true }))
           } catch (e) {
             throw asSimulationError(e as Error)
           }
@@ -209,14 +223,14 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
             ...(reverted ? { revert: exec.returnValue } : {}),
             ...(failed && !reverted ? { halt: exec.exceptionError!.error } : {}),
           })
-          callLogs.push(result.receipt.logs)
+          callLogs.push(transfers?.take() ?? result.receipt.logs.map((log) => ({ log, index: logCount++ })))
         }
+        transfers?.detach()
         const built = await buildWithoutTransactions(builder, txs.map((t) => t.tx))
         const blockHash = built.hash()
-        let logIndex = 0
         const withLogs = calls.map((c, i) => {
           const place: LogPlace = { blockHash, blockNumber: number, blockTimestamp: time, txHash: txs[i]!.hash, index: i }
-          return { ...c, logs: callLogs[i]!.map((l) => logJson(l, place, logIndex++)) }
+          return { ...c, logs: callLogs[i]!.map((l) => logJson(l.log, place, l.index)) }
         })
         const raw = built.raw()
         raw[1] = txs.map(({ tx }) => (tx.type === 0 ? tx.raw() : tx.serialize())) as never
@@ -232,6 +246,9 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
       } catch (e) {
         await builder.revert()
         throw e
+      } finally {
+        transfers?.detach()
+        restorePrecompiles()
       }
     }
     return { blocks: results }
@@ -257,6 +274,27 @@ async function buildWithoutTransactions(builder: BlockBuilder, txs: TypedTransac
   Object.defineProperty(builder, 'receiptTrie', { value: () => Promise.resolve(receiptRoot) })
   ;(builder as unknown as { transactions: TypedTransaction[] }).transactions = []
   return (await builder.build()).block
+}
+
+/**
+ * Runs a transaction from an account that may have code: geth never applies EIP-3607 to simulated calls, EthereumJS
+ * always does. The sender's code is set aside for the run and put back after (a call into the sender itself sees
+ * no code meanwhile).
+ */
+async function asEoa<T>(sm: BlockExecutor['state'], from: Address, run: () => Promise<T>): Promise<T> {
+  const code = await sm.getCode(from)
+  if (code.length === 0 || isDelegation(code)) return run()
+  await sm.putCode(from, new Uint8Array())
+  try {
+    return await run()
+  } finally {
+    await sm.putCode(from, code)
+  }
+}
+
+/** An EIP-7702 delegation designator, which EthereumJS already lets send. */
+function isDelegation(code: Uint8Array): boolean {
+  return code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
 }
 
 /** geth's checks before a simulated call runs, with its messages and the spec's codes. */

@@ -35,6 +35,7 @@ export async function simulateV1([payload, block]: SimulateParams, ctx: NodeCont
     blockHash: ref.hash,
     blocks,
     validation: payload.validation === true,
+    traceTransfers: payload.traceTransfers === true,
     fullTransactions: payload.returnFullTransactions === true,
     gasCap: ctx.limits.gasCap,
   }
