@@ -160,16 +160,21 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
         ...(withdrawals === undefined ? {} : { withdrawals }),
         blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common, skipConsensusFormatValidation: true },
       })
-      const context = createBlock(
-        {
-          header: {
-            ...headerData,
-            parentHash: parent.hash(),
-            ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.header.calcNextExcessBlobGas(common) } : {}),
+      const contextWith = (fee: bigint | undefined) =>
+        createBlock(
+          {
+            header: {
+              ...headerData,
+              ...(fee === undefined ? {} : { baseFeePerGas: fee }),
+              parentHash: parent.hash(),
+              ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.header.calcNextExcessBlobGas(common) } : {}),
+            },
           },
-        },
-        { common, skipConsensusFormatValidation: true },
-      )
+          { common, skipConsensusFormatValidation: true },
+        )
+      const context = contextWith(undefined)
+      /** geth's NoBaseFee without validation: a call paying less than the base fee runs as if the base fee were 0. */
+      let freeContext: Block | undefined
       const txs: { tx: TypedTransaction; from: Address; hash: Uint8Array }[] = []
       const calls: Omit<SimCallResult, 'logs'>[] = []
       const callLogs: NumberedLog[][] = []
@@ -205,7 +210,9 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
           await precheck(tx, from, sm, context, input.validation)
           let result
           try {
-            result = await asEoa(sm, from, () => appendTransaction(builder, context, tx, true, { skipNonce: true }))
+            const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+            const runIn = !input.validation && baseFee !== undefined && feeCap < baseFee ? (freeContext ??= contextWith(0n)) : context
+            result = await asEoa(sm, from, () => appendTransaction(builder, runIn, tx, true, { skipNonce: true }))
           } catch (e) {
             throw asSimulationError(e as Error)
           }
