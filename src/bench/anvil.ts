@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { rpcClient } from './chainGen.js'
+import { runWrk, writeBodiesScript } from './wrk.js'
+
+// anvil (npm @foundry-rs/anvil) beside Sponge in one run: started on the same genesis, asked the same requests.
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** anvil from its npm package's platform binary, on the same genesis; resolves once it answers. */
+export async function startAnvil(genesisFile: string): Promise<{ url: string; proc: ChildProcess }> {
+  const require = createRequire(import.meta.url)
+  const bin = join(require.resolve('@foundry-rs/anvil-linux-amd64/package.json'), '..', 'bin', 'anvil')
+  const port = await freePort()
+  const proc = spawn(bin, ['--init', genesisFile, '--port', String(port), '--silent'], { stdio: 'ignore' })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 200; i++) {
+    try {
+      await rpcClient(url)('eth_chainId', [])
+      return { url, proc }
+    } catch {
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  proc.kill()
+  throw new Error('anvil did not start')
+}
+
+/** A request's result, or its error code: what two servers' replies are compared by. */
+export async function postResult(url: string, body: string): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  const j = (await res.json()) as { result?: unknown; error?: { code: number } }
+  return j.error === undefined ? j.result : { errorCode: j.error.code }
+}
+
+export interface BesideAnvilRow {
+  workload: string
+  server: 'sponge' | 'anvil'
+  connections: number
+  requestsPerSec: number
+  p50ms: number
+  p99ms: number
+  errors: number
+  /** Of the sampled bodies, how many anvil answered with exactly the same result or error code. */
+  identicalReplies?: string
+}
+
+export interface AnvilWorkload {
+  name: string
+  bodies: string[]
+  /** What of a result the comparison ignores (fields that differ by construction, such as block hashes). */
+  normalize?: (result: unknown) => unknown
+}
+
+/** Each workload's replies compared on a sample, then wrk against both servers at each connection count. */
+export async function measureBesideAnvil(opts: {
+  wrk: string
+  work: string
+  connections: number[]
+  seconds: number
+  log: (l: string) => void
+  spongeUrl: string
+  anvilUrl: string
+  workloads: AnvilWorkload[]
+}): Promise<BesideAnvilRow[]> {
+  const rows: BesideAnvilRow[] = []
+  for (const w of opts.workloads) {
+    const sample = w.bodies.filter((_, i) => i % Math.max(1, Math.floor(w.bodies.length / 20)) === 0)
+    const norm = w.normalize ?? ((r: unknown) => r)
+    let same = 0
+    for (const b of sample) {
+      const [ours, theirs] = [JSON.stringify(norm(await postResult(opts.spongeUrl, b))), JSON.stringify(norm(await postResult(opts.anvilUrl, b)))]
+      if (ours === theirs) same++
+      else if (process.env.SPONGE_BENCH_DIFF !== undefined) opts.log(`differs: ${b}\n  sponge ${ours.slice(0, 600)}\n  anvil  ${theirs.slice(0, 600)}`)
+    }
+    const script = writeBodiesScript(opts.work, w.name.replace(/\W+/g, '_'), w.bodies)
+    for (const c of opts.connections) {
+      for (const [server, url] of [['sponge', opts.spongeUrl], ['anvil', opts.anvilUrl]] as const) {
+        await runWrk(opts.wrk, url, script, c, 1)
+        const r = await runWrk(opts.wrk, url, script, c, opts.seconds)
+        const row: BesideAnvilRow = { workload: w.name, server, connections: c, requestsPerSec: r.requestsPerSec, p50ms: r.p50ms, p99ms: r.p99ms, errors: r.errors }
+        if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
+        rows.push(row)
+        opts.log(`${w.name} ${server} c=${c}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, errors ${r.errors}${server === 'sponge' ? `, replies identical to anvil's ${same}/${sample.length}` : ''}`)
+      }
+    }
+  }
+  return rows
+}
