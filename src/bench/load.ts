@@ -13,6 +13,7 @@ import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers }
 import { describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { runEvmReads } from './evmReads.js'
 import { runLogReads } from './logReads.js'
+import { runFanout } from './fanout.js'
 import { runFlood } from './flood.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
@@ -195,6 +196,8 @@ const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
     ? await runLogReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
+const FANOUT = 'newHeads fan-out'
+const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
 const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
 if (memory !== undefined) {
@@ -216,7 +219,7 @@ if (execution !== undefined) log(describeReplay(execution))
 console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s': Math.round(r.requestsPerSec), 'calls/s': Math.round(r.callsPerSec), p50: r.p50ms, p99: r.p99ms, errors: r.errors, nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`, wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%` })))
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
-const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rounds, rows, allRounds, flood, evmReads, logReads, execution, memory }
+const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rounds, rows, allRounds, flood, evmReads, logReads, fanout, execution, memory }
 writeFileSync(outFile ?? join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
 const execHtml = execution === undefined ? '' : replayTable(`engine_newPayloadV4 replay (${execution.blocks.length} blocks of ETH transfers)`, execution)
 if (outFile === undefined) writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))

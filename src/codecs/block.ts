@@ -54,3 +54,12 @@ export function blockJsonPrefix(block: Block, size: number): string {
 export function blockJsonWithTransactions(prefix: string, transactions: string[]): string {
   return `${prefix},"transactions":[${transactions.join(',')}]}`
 }
+
+/** A block's header fields as geth's eth_getHeaderBy* and newHeads give them: the block object less body and size. */
+export function headerJson(prefix: string): Record<string, unknown> {
+  const block = JSON.parse(`${prefix}}`) as Record<string, unknown>
+  delete block.size
+  delete block.uncles
+  delete block.withdrawals
+  return block
+}

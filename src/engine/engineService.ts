@@ -41,6 +41,8 @@ export interface ForkchoiceResult {
 export class EngineService {
   /** Observer of every newPayload (metrics): its status, time and gas. */
   onValidated: ((status: string, seconds: number, gasUsed: bigint) => void) | undefined
+  /** Observer of every canonical chain change (subscriptions): blocks that joined (ascending) and that left. */
+  onCanonicalChange: ((added: Uint8Array[], removed: Uint8Array[]) => void) | undefined
 
   constructor(
     private readonly spec: ChainSpec,
@@ -138,6 +140,7 @@ export class EngineService {
       }
     }
     this.txs.afterForkchoice(outcome.added, outcome.removed)
+    if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
     const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
     if (attrs === undefined || attrs === null) return { payloadStatus, payloadId: null }
     const head = this.chain.byHash(hexToBytes(state.headBlockHash))!

@@ -9,7 +9,8 @@ import type { ChainSpec } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { transactionJson } from '../codecs/transaction.js'
-import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
 import type { StateReader } from '../workers/stateReader.js'
 import { effectiveTipAt, maxFeeOf } from './fees.js'
 import { TxRejectedError } from './errors.js'
@@ -30,6 +31,8 @@ export interface ValidatedTx {
   json: string
   /** A blob transaction's sidecar, blob by blob (engine_getBlobsV1/V2 serve it from the pool). */
   blobs?: PooledBlob[]
+  /** The encoding to pool instead of the one received: a pre-Osaka sidecar given its cell proofs. */
+  converted?: Uint8Array
 }
 
 export interface PooledBlob {
@@ -75,6 +78,8 @@ export async function validateRawTx(
   } catch (e) {
     throw new TxRejectedError(raw[0] === 3 ? `invalid blob transaction: ${(e as Error).message}` : `invalid transaction: ${(e as Error).message}`)
   }
+  const converted = withCellProofs(tx)
+  if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common })
   if (!tx.isSigned()) throw new TxRejectedError('transaction is not signed')
   let sender: Uint8Array
   try {
@@ -97,5 +102,27 @@ export async function validateRawTx(
     stateNonce: `0x${(account?.nonce ?? 0n).toString(16)}`,
     json: transactionJson(tx, tx.getSenderAddress(), undefined),
     ...(isBlob4844Tx(tx) && tx.blobs !== undefined ? { blobs: sidecarOf(tx)! } : {}),
+    ...(converted === undefined ? {} : { converted }),
   }
+}
+
+/**
+ * A blob transaction whose sidecar carries blob proofs (version 0) where the next block is Osaka's: the builder
+ * could never include it, so it is re-wrapped with each blob's cell proofs (version 1), as geth converts it.
+ * Undefined for anything else.
+ */
+function withCellProofs(tx: TypedTransaction): Uint8Array | undefined {
+  if (!isBlob4844Tx(tx) || tx.blobs === undefined || !tx.common.isActivatedEIP(7594)) return undefined
+  if (tx.networkWrapperVersion === NetworkWrapperType.EIP7594) return undefined
+  const kzg = tx.common.customCrypto.kzg
+  if (kzg === undefined) throw new Error('no KZG backend')
+  const cellProofs = tx.blobs.flatMap((blob) => kzg.computeCellsAndProofs!(blob)[1])
+  const wrapper = RLP.encode([
+    tx.raw() as Uint8Array[],
+    Uint8Array.of(NetworkWrapperType.EIP7594),
+    tx.blobs.map(hexToBytes),
+    (tx.kzgCommitments ?? []).map(hexToBytes),
+    cellProofs.map(hexToBytes),
+  ])
+  return concatBytes(Uint8Array.of(3), wrapper)
 }

@@ -11,7 +11,13 @@ export interface LogCriteria {
 /** Canonical blocks `from`..`to`, or the given blocks whatever their status (a filter's removed logs). */
 export type LogScope = { from: bigint; to: bigint } | { blockHashes: Uint8Array[] }
 
-export type LogQueryResult = { json: Uint8Array; count: number } | { overLimit: true }
+export type LogQueryResult = { json: Uint8Array; count: number } | { overLimit: true } | { overBudget: true }
+
+/** A bound on a query's work (blocks visited, logs matched), past which it is abandoned to be run elsewhere. */
+export interface LogBudget {
+  blocks: number
+  logs: number
+}
 
 const OPEN = 0x5b // [
 const COMMA = 0x2c
@@ -30,35 +36,84 @@ export function queryLogs(
   criteria: LogCriteria,
   maxResults: number,
   removed = false,
+  budget?: LogBudget,
 ): LogQueryResult {
-  const parts: Uint8Array[] = []
-  let size = 2
+  const out = sink
+  out.reset()
+  out.byte(OPEN)
   let count = 0
-  for (const hash of blocksOf(store, scope, criteria)) {
-    const rec = store.getBlockLogs(hash)
-    if (rec === undefined) continue
-    let over = false
-    forEachLog(rec, (s) => {
-      if (!matches(rec, s, criteria)) return
-      if (++count > maxResults) {
-        over = true
-        return false
-      }
-      const json = removed ? withRemoved(rec.subarray(s.jsonAt, s.jsonEnd)) : rec.subarray(s.jsonAt, s.jsonEnd)
-      parts.push(json)
-      size += json.length + 1
-    })
-    if (over) return { overLimit: true }
-  }
-  return { json: join(parts, size), count }
+  const outcome = visitMatches(store, scope, criteria, maxResults, budget, (rec, s) => {
+    if (count++ > 0) out.byte(COMMA)
+    out.push(removed ? withRemoved(rec.subarray(s.jsonAt, s.jsonEnd)) : rec.subarray(s.jsonAt, s.jsonEnd))
+  })
+  if (outcome === 'overLimit') return { overLimit: true }
+  if (outcome === 'overBudget') return { overBudget: true }
+  out.byte(CLOSE)
+  // A copy of exactly the reply: the sink is reused, and a view would carry its whole buffer across threads.
+  return { json: out.bytes().slice(), count }
 }
 
-function* blocksOf(store: ChainStore, scope: LogScope, criteria: LogCriteria): Iterable<Uint8Array> {
+/** Each matching log's JSON in chain order; undefined when there are more than `maxResults`. */
+export function matchingLogs(
+  store: ChainStore,
+  scope: LogScope,
+  criteria: LogCriteria,
+  maxResults: number,
+  removed = false,
+): Uint8Array[] | undefined {
+  const parts: Uint8Array[] = []
+  const outcome = visitMatches(store, scope, criteria, maxResults, undefined, (rec, s) => {
+    const json = rec.slice(s.jsonAt, s.jsonEnd)
+    parts.push(removed ? withRemoved(json) : json)
+  })
+  return outcome === 'complete' ? parts : undefined
+}
+
+/**
+ * Calls `visit` with each matching log, in chain order, unless there are more than `maxResults` or the work passes
+ * `budget`. `rec` is a transient store view: a visitor copies what it keeps before returning.
+ */
+function visitMatches(
+  store: ChainStore,
+  scope: LogScope,
+  criteria: LogCriteria,
+  maxResults: number,
+  budget: LogBudget | undefined,
+  visit: (rec: Uint8Array, s: LogSlice) => void,
+): 'complete' | 'overLimit' | 'overBudget' {
+  let count = 0
+  let blocks = 0
+  for (const hash of blocksOf(store, scope, criteria, budget)) {
+    if (hash === OVER_BUDGET || (budget !== undefined && ++blocks > budget.blocks)) return 'overBudget'
+    const rec = store.blockLogsView(hash)
+    if (rec === undefined) continue
+    let over: 'overLimit' | 'overBudget' | undefined
+    forEachLog(rec, (s) => {
+      if (!matches(rec, s, criteria)) return
+      if (count === maxResults) over = 'overLimit'
+      else if (budget !== undefined && count === budget.logs) over = 'overBudget'
+      if (over !== undefined) return false
+      count++
+      visit(rec, s)
+    })
+    if (over !== undefined) return over
+  }
+  return 'complete'
+}
+
+/** What blocksOf yields when the index alone lists more candidate blocks than the budget allows. */
+const OVER_BUDGET = new Uint8Array(0)
+
+function* blocksOf(store: ChainStore, scope: LogScope, criteria: LogCriteria, budget: LogBudget | undefined): Iterable<Uint8Array> {
   if ('blockHashes' in scope) {
     yield* scope.blockHashes
     return
   }
-  const candidates = indexedCandidates(store, scope.from, scope.to, criteria)
+  const candidates = indexedCandidates(store, scope.from, scope.to, criteria, budget?.blocks)
+  if (candidates === 'overBudget') {
+    yield OVER_BUDGET
+    return
+  }
   if (candidates === undefined) {
     for (let n = scope.from; n <= scope.to; n++) {
       const h = store.getCanonicalHash(n)
@@ -66,10 +121,7 @@ function* blocksOf(store: ChainStore, scope: LogScope, criteria: LogCriteria): I
     }
     return
   }
-  for (const c of candidates) {
-    const canonical = store.getCanonicalHash(c.number)
-    if (canonical !== undefined && Buffer.compare(canonical, c.hash) === 0) yield c.hash
-  }
+  for (const c of candidates) if (store.isCanonical(c.number, c.hash)) yield c.hash
 }
 
 interface Candidate {
@@ -81,7 +133,13 @@ interface Candidate {
  * The blocks in range the index lists for the most selective constrained position, ascending and each once;
  * undefined when no position is constrained. Each position's scan stops once it passes the best count so far.
  */
-function indexedCandidates(store: ChainStore, from: bigint, to: bigint, criteria: LogCriteria): Candidate[] | undefined {
+function indexedCandidates(
+  store: ChainStore,
+  from: bigint,
+  to: bigint,
+  criteria: LogCriteria,
+  maxBlocks = Infinity,
+): Candidate[] | undefined | 'overBudget' {
   const positions: { kind: number; values: Uint8Array[] }[] = []
   if (criteria.addresses.length > 0) positions.push({ kind: KIND_ADDRESS, values: criteria.addresses })
   criteria.topics.forEach((set, i) => {
@@ -91,7 +149,8 @@ function indexedCandidates(store: ChainStore, from: bigint, to: bigint, criteria
   const db = store.db('logIndex')
   let best: Candidate[] | undefined
   for (const { kind, values } of positions) {
-    const cap = best?.length ?? Infinity
+    // Past the budget a position's scan stops too: if every position has more, the query is over budget.
+    const cap = best?.length ?? maxBlocks
     const found: Candidate[] = []
     scan: for (const v of values) {
       const at = 1 + v.length
@@ -103,7 +162,8 @@ function indexedCandidates(store: ChainStore, from: bigint, to: bigint, criteria
     }
     if (found.length <= cap) best = found
   }
-  const sorted = best!.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : Buffer.compare(a.hash, b.hash)))
+  if (best === undefined) return 'overBudget'
+  const sorted = best.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : Buffer.compare(a.hash, b.hash)))
   return sorted.filter((c, i) => i === 0 || c.number !== sorted[i - 1]!.number || Buffer.compare(c.hash, sorted[i - 1]!.hash) !== 0)
 }
 
@@ -133,16 +193,36 @@ function withRemoved(json: Uint8Array): Uint8Array {
   return out
 }
 
-function join(parts: Uint8Array[], size: number): Uint8Array {
-  // `size` counted a comma after every part: one more than the commas between them.
-  const out = new Uint8Array(Math.max(size - 1, 2))
-  let at = 0
-  out[at++] = OPEN
-  parts.forEach((p, i) => {
-    if (i > 0) out[at++] = COMMA
-    out.set(p, at)
-    at += p.length
-  })
-  out[at++] = CLOSE
-  return out
+/** A growing byte buffer, reused from query to query: the reply is assembled in one place without regrowing. */
+class ByteSink {
+  private buf = new Uint8Array(16 * 1024)
+  private len = 0
+
+  byte(b: number): void {
+    this.reserve(1)
+    this.buf[this.len++] = b
+  }
+
+  push(src: Uint8Array): void {
+    this.reserve(src.length)
+    this.buf.set(src, this.len)
+    this.len += src.length
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.len)
+  }
+
+  reset(): void {
+    this.len = 0
+  }
+
+  private reserve(n: number): void {
+    if (this.len + n <= this.buf.length) return
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.len + n))
+    next.set(this.buf.subarray(0, this.len))
+    this.buf = next
+  }
 }
+
+const sink = new ByteSink()

@@ -1,6 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
 import type { FilterRegistry } from '../logs/filters.js'
+import type { SubscriberConnection } from '../subscriptions/hub.js'
 import type { PayloadBuilds } from '../engine/payloadBuilds.js'
 import type { FeeOracle } from '../rpc/methods/fees.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
@@ -35,6 +36,8 @@ export interface NodeContext {
   limits: { gasCap: bigint; evmTimeoutMs: number; logsMaxRange: number; logsMaxResults: number }
   /** The polling filters (eth_newFilter, …). */
   filters: FilterRegistry
+  /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */
+  connection?: SubscriberConnection
   /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
   engineMethods: string[]
 }

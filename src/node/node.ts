@@ -1,3 +1,4 @@
+import { SubscriptionHub } from '../subscriptions/hub.js'
 import { FilterRegistry } from '../logs/filters.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { EngineService } from '../engine/engineService.js'
@@ -71,6 +72,8 @@ export interface RunningNode {
 }
 
 /** geth's defaults: host names a request may address besides IP literals. */
+/** A WebSocket consumer this far behind (bytes queued) is disconnected rather than buffered for. */
+const WS_MAX_BACKPRESSURE = 4 * 1024 * 1024
 const DEFAULT_VHOSTS = ['localhost']
 
 export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
@@ -99,7 +102,12 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, { gasLimitTarget: opts.minerGasLimit, extraData: EXTRA_DATA })
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log)
   const filters = new FilterRegistry()
-  txPool.onAdmitted((hash) => filters.pendingTransaction(hash))
+  const subscriptions = new SubscriptionHub(store)
+  engine.onCanonicalChange = (added, removed) => subscriptions.canonicalChanged(added, removed)
+  txPool.onAdmitted((hash) => {
+    filters.pendingTransaction(hash)
+    subscriptions.pendingTransaction(hash)
+  })
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
     spec,
@@ -139,6 +147,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     access: { vhosts?: string[] | undefined; corsOrigins?: string[] | undefined },
     ctx: NodeContext,
     authorize?: (h: string) => boolean,
+    websocket = false,
   ) => {
     const env: EnvelopeOptions = {
       maxBatch: opts.maxBatch,
@@ -161,6 +170,18 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       corsOrigins: access.corsOrigins ?? [],
       ...(authorize === undefined ? {} : { authorize }),
       handle: (body) => handleBody(body, table, env, ctx),
+      ...(websocket
+        ? {
+            ws: {
+              maxBackpressure: WS_MAX_BACKPRESSURE,
+              open: (send: (text: string) => boolean) => {
+                const connection = subscriptions.connect(send)
+                const wsCtx: NodeContext = { ...ctx, connection }
+                return { message: (body: Uint8Array) => handleBody(body, table, env, wsCtx), close: () => connection.close() }
+              },
+            },
+          }
+        : {}),
     })
   }
   let devDriver: DevDriver | undefined
@@ -187,7 +208,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   try {
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
-    const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, context)
+    const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, context, undefined, true)
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
     let authPort: number | undefined

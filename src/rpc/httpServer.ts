@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js'
 import { listenExclusive, loadUws } from './uws.js'
 
 export interface HttpServerOptions {
@@ -22,6 +22,23 @@ export interface HttpServerOptions {
    * undefined for "nothing to send"; a reply returned synchronously may be lent memory and is sent at once.
    */
   handle: (body: Uint8Array) => Uint8Array | undefined | Promise<Uint8Array | undefined>
+  /** Served, WebSocket upgrades on the same port (GET with Upgrade: websocket), subject to the same Host rule. */
+  ws?: WsOptions
+}
+
+export interface WsOptions {
+  /** Bytes queued to a connection at most; a consumer that falls further behind is disconnected. */
+  maxBackpressure: number
+  /** A new connection: its handler of each message (a JSON-RPC body), and what to call once it closes. */
+  open(send: (text: string | Uint8Array) => boolean): {
+    message(body: Uint8Array): Uint8Array | undefined | Promise<Uint8Array | undefined>
+    close(): void
+  }
+}
+
+interface WsData {
+  session?: ReturnType<WsOptions['open']>
+  closed: boolean
 }
 
 export interface HttpServer {
@@ -201,6 +218,65 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     res.end()
   })
 
+  const sockets = new Set<WebSocket<WsData>>()
+  if (opts.ws !== undefined) {
+    const ws = opts.ws
+    app.ws<WsData>('/*', {
+      maxPayloadLength: opts.maxBodyBytes,
+      maxBackpressure: ws.maxBackpressure,
+      closeOnBackpressureLimit: 1,
+      idleTimeout: 120,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => {
+        const origin = req.getHeader('origin')
+        if (draining) {
+          res.writeStatus('503 Service Unavailable').end('shutting down')
+        } else if (!hostOk(req.getHeader('host'))) {
+          res.writeStatus('403 Forbidden').end('invalid host specified')
+        } else if (origin !== '' && corsOrigin(origin) === undefined) {
+          // A page may open a socket to any address; only the origins allowed to read HTTP replies may.
+          res.writeStatus('403 Forbidden').end('origin not allowed')
+        } else {
+          res.upgrade<WsData>(
+            { closed: false },
+            req.getHeader('sec-websocket-key'),
+            req.getHeader('sec-websocket-protocol'),
+            req.getHeader('sec-websocket-extensions'),
+            context,
+          )
+        }
+      },
+      open: (socket) => {
+        const data = socket.getUserData()
+        // Once closed, uWS frees the socket: nothing may touch it after (sends then report false).
+        data.session = ws.open((text) => !data.closed && socket.send(text, false) !== 2)
+        sockets.add(socket)
+      },
+      message: (socket, message) => {
+        const data = socket.getUserData()
+        const out = data.session!.message(new Uint8Array(message.slice(0)))
+        if (out instanceof Promise) {
+          out.then(
+            (later) => {
+              if (later !== undefined && !data.closed) socket.cork(() => socket.send(later, false))
+            },
+            () => {
+              if (!data.closed) socket.send(INTERNAL_ERROR, false)
+            },
+          )
+        } else if (out !== undefined) {
+          socket.send(out, false)
+        }
+      },
+      close: (socket) => {
+        const data = socket.getUserData()
+        data.closed = true
+        sockets.delete(socket)
+        data.session?.close()
+      },
+    })
+  }
+
   app.any('/*', (res) => {
     res.writeStatus('405 Method Not Allowed').writeHeader('Allow', 'POST').end('JSON-RPC over HTTP: use POST')
   })
@@ -223,6 +299,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
           if (!draining) {
             draining = true
             uws.us_listen_socket_close(socket)
+            for (const s of sockets) s.end(1001, 'shutting down')
             if (inFlight === 0) drained?.()
           }
           return done

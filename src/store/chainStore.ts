@@ -179,9 +179,17 @@ export class ChainStore {
     return view(db.getBinaryFast(this.indexKey))
   }
 
-  /** The block's stored logs record (logs/blockLogs.ts); undefined when it has no logs. */
-  getBlockLogs(hash: Uint8Array): Uint8Array | undefined {
-    return this.dbs.blockLogs.getBinary(hash)
+  /** The block's stored logs record (logs/blockLogs.ts); undefined when it has no logs. Transient. */
+  blockLogsView(hash: Uint8Array): Uint8Array | undefined {
+    return view(this.dbs.blockLogs.getBinaryFast(hash))
+  }
+
+  /** Whether `hash` is the canonical block at `number`, compared in LMDB's buffer (no copy). */
+  isCanonical(number: bigint, hash: Uint8Array): boolean {
+    const c = this.dbs.canonical.getBinaryFast(numberKey(number))
+    if (c === undefined) return false
+    for (let i = 0; i < 32; i++) if (c[i] !== hash[i]) return false
+    return true
   }
 
   getTrieNode(key: Uint8Array): Uint8Array | undefined {

@@ -52,7 +52,7 @@ export class TxSubmission {
     this.txPool.add(
       {
         hash: v.hash,
-        raw,
+        raw: v.converted ?? raw,
         sender: v.sender,
         nonce: BigInt(v.nonce),
         maxFee: BigInt(v.maxFee),

@@ -13,6 +13,7 @@ import * as wallet from './wallet.js'
 import * as engine from './engine.js'
 import * as simulate from './simulate.js'
 import * as state from './state.js'
+import * as subscriptions from './subscriptions.js'
 import * as testing from './testing.js'
 import * as trace from './trace.js'
 import * as txpool from './txpool.js'
@@ -73,12 +74,14 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_gasPrice', method('eth', p.validateNoParams, fees.gasPrice)],
     ['eth_maxPriorityFeePerGas', method('eth', p.validateNoParams, fees.maxPriorityFeePerGas)],
     ['eth_simulateV1', method('eth', p.validateSimulate, simulate.simulateV1, 'pool')],
-    ['eth_getLogs', method('eth', p.validateLogs, logs.getLogs, 'pool')],
+    ['eth_subscribe', method('eth', p.validateSubscribe, subscriptions.subscribe)],
+    ['eth_unsubscribe', method('eth', p.validateFilterId, subscriptions.unsubscribe)],
+    ['eth_getLogs', method('eth', p.validateLogs, logs.getLogs)],
     ['eth_newFilter', method('eth', p.validateLogs, logs.newFilter)],
     ['eth_newBlockFilter', method('eth', p.validateNoParams, logs.newBlockFilter)],
     ['eth_newPendingTransactionFilter', method('eth', p.validateNoParams, logs.newPendingTransactionFilter)],
-    ['eth_getFilterChanges', method('eth', p.validateFilterId, logs.getFilterChanges, 'pool')],
-    ['eth_getFilterLogs', method('eth', p.validateFilterId, logs.getFilterLogs, 'pool')],
+    ['eth_getFilterChanges', method('eth', p.validateFilterId, logs.getFilterChanges)],
+    ['eth_getFilterLogs', method('eth', p.validateFilterId, logs.getFilterLogs)],
     ['eth_uninstallFilter', method('eth', p.validateFilterId, logs.uninstallFilter)],
     ['eth_call', method('eth', p.validateCall, call.call, 'pool')],
     ['eth_estimateGas', method('eth', p.validateEstimate, call.estimateGas, 'pool')],

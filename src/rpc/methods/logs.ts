@@ -1,5 +1,5 @@
 import type { FilterBound, InstalledFilter } from '../../logs/filters.js'
-import type { LogCriteria, LogScope } from '../../logs/logQuery.js'
+import { type LogBudget, type LogCriteria, type LogScope, queryLogs } from '../../logs/logQuery.js'
 import type { NodeContext } from '../../node/context.js'
 import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
@@ -8,8 +8,8 @@ import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.j
 import { RawJson, type Reply } from '../reply.js'
 import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../wire/ethParams.js'
 
-// eth_getLogs and the polling filters. Ranges are resolved here, on the serving thread; the logs are read in the
-// worker lane (a long range is many store reads), from the log index written when each block was executed.
+// eth_getLogs and the polling filters. Ranges are resolved here; the logs are read from the log index written
+// when each block was executed, here when the query is small, else in the worker lane (see `query`).
 
 /** geth's bounds on a filter's criteria. */
 const MAX_TOPICS = 4
@@ -84,14 +84,25 @@ function found(ctx: NodeContext, id: string): InstalledFilter {
   return f
 }
 
+/**
+ * A query small enough to answer at once runs here, on the serving thread; one past IN_THREAD (a few milliseconds
+ * of work at most) is abandoned and run in the worker lane, where long ranges cannot hold up the engine. Measured
+ * (bench:load, 2,000 blocks, 190 logs a reply): 2,353 replies/s here against 1,111 through the lane — the lane's
+ * thread hop and a third busy thread on two cores cost more than the query.
+ */
 async function query(ctx: NodeContext, scope: LogScope, criteria: LogCriteria, removed = false): Promise<Uint8Array> {
   const maxResults = ctx.limits.logsMaxResults
-  const r = await ctx.pool.run({ op: 'logs', scope, criteria, maxResults, removed })
+  let r = queryLogs(ctx.store, scope, criteria, maxResults, removed, IN_THREAD)
+  if ('overBudget' in r) r = await ctx.pool.run({ op: 'logs', scope, criteria, maxResults, removed })
   if ('overLimit' in r) throw new LimitExceededError(`query returned more than ${maxResults} results`)
+  if ('overBudget' in r) throw new Error('log query over budget in the worker lane')
   return r.json
 }
 
-function criteriaOf(f: LogFilterWire): LogCriteria {
+/** The work a query may do on the serving thread: ~1 µs a block visited, ~2 µs a log copied. */
+const IN_THREAD: LogBudget = { blocks: 1000, logs: 1000 }
+
+export function criteriaOf(f: LogFilterWire): LogCriteria {
   const addresses = f.address === undefined || f.address === null ? [] : Array.isArray(f.address) ? f.address : [f.address]
   if (addresses.length > MAX_VALUES_PER_POSITION) throw new InvalidParamsError('exceed max addresses')
   const topics = f.topics ?? []

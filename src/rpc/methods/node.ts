@@ -1,3 +1,4 @@
+import { headerJson } from '../../codecs/block.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import type { NodeContext } from '../../node/context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
@@ -33,11 +34,7 @@ function headerOf(ctx: NodeContext, ref: BlockRef | undefined): Reply {
   if (ref === undefined) return null
   const prefix = ctx.store.getBlockJson(ref.hash)
   if (prefix === undefined) return null
-  const block = JSON.parse(`${prefix}}`) as Record<string, unknown>
-  delete block.size
-  delete block.uncles
-  delete block.withdrawals
-  return block
+  return headerJson(prefix)
 }
 export const headerByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.resolve(block as BlockSelector))
 export const headerByHash = ([hash]: ByHashParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.byHash(hexToBytes(hash)))

@@ -157,3 +157,9 @@ export interface SimulatePayload {
 }
 export type SimulateParams = [payload: SimulatePayload, block?: BlockNumberOrTagOrHash]
 export const validateSimulate = typia.createValidate<SimulateParams>()
+
+export type SubscribeParams =
+  | [kind: 'newHeads']
+  | [kind: 'logs', filter?: LogFilterWire]
+  | [kind: 'newPendingTransactions', fullTransactions?: boolean]
+export const validateSubscribe = typia.createValidate<SubscribeParams>()

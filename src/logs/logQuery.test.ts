@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { ChainStore } from '../store/chainStore.js'
+import { numberKey } from '../store/layout.js'
+import { tempDatadir } from '../testing/paths.js'
+import { type LogEntry, blockIndexKeys, encodeBlockLogs } from './blockLogs.js'
+import { queryLogs } from './logQuery.js'
+
+// The query over the log index, on a store written by hand: canonical and side blocks, budgets, limits.
+
+const RARE = new Uint8Array(20).fill(0xe4)
+const NOISY = new Uint8Array(20).fill(0xa0)
+const TOPIC = new Uint8Array(32).fill(0x5e)
+
+function hashOf(n: number, side = false): Uint8Array {
+  const h = new Uint8Array(32)
+  h[0] = side ? 1 : 0
+  h[31] = n
+  return h
+}
+
+function put(store: ChainStore, n: number, logs: LogEntry[], side = false): void {
+  const hash = hashOf(n, side)
+  store.db('blockLogs').putSync(hash, encodeBlockLogs(logs))
+  for (const k of blockIndexKeys(logs, BigInt(n), hash)) store.db('logIndex').putSync(k, new Uint8Array([1]))
+  if (!side) store.db('canonical').putSync(numberKey(n), hash)
+}
+
+const entry = (address: Uint8Array, n: number): LogEntry => ({ address, topics: [TOPIC], json: `{"n":${n},"removed":false}` })
+const text = (r: ReturnType<typeof queryLogs>) => ('json' in r ? JSON.parse(Buffer.from(r.json).toString()) : r) as unknown
+
+function store(): ChainStore {
+  const s = new ChainStore(tempDatadir('logs'))
+  for (let n = 1; n <= 40; n++) put(s, n, [entry(n % 10 === 0 ? RARE : NOISY, n)])
+  // A side block at 20 logs the rare address too: it is indexed, but not canonical.
+  put(s, 20, [entry(RARE, 2000)], true)
+  return s
+}
+
+describe('queryLogs', () => {
+  it('answers from the index for an address, from every block without criteria, canonical blocks only', () => {
+    const s = store()
+    expect(text(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, 100))).toEqual([10, 20, 30, 40].map((n) => ({ n, removed: false })))
+    expect((text(queryLogs(s, { from: 5n, to: 14n }, { addresses: [], topics: [] }, 100)) as unknown[]).length).toBe(10)
+    expect(text(queryLogs(s, { blockHashes: [hashOf(20, true)] }, { addresses: [], topics: [] }, 100, true))).toEqual([{ n: 2000, removed: true }])
+  })
+
+  it('gives up past a budget (blocks visited or logs matched), and past maxResults', () => {
+    const s = store()
+    const all = { addresses: [], topics: [[TOPIC]] }
+    expect(queryLogs(s, { from: 1n, to: 40n }, all, 100, false, { blocks: 10, logs: 100 })).toEqual({ overBudget: true })
+    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [], topics: [] }, 100, false, { blocks: 100, logs: 5 })).toEqual({ overBudget: true })
+    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, 100, false, { blocks: 10, logs: 10 })).toMatchObject({ count: 4 })
+    expect(queryLogs(s, { from: 1n, to: 40n }, all, 39)).toEqual({ overLimit: true })
+  })
+})

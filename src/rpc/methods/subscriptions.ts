@@ -1,0 +1,26 @@
+import type { NodeContext } from '../../node/context.js'
+import type { SubscriberConnection } from '../../subscriptions/hub.js'
+import { LimitExceededError, RpcError } from '../errors.js'
+import type { Reply } from '../reply.js'
+import type { FilterIdParams, SubscribeParams } from '../wire/ethParams.js'
+import { criteriaOf } from './logs.js'
+
+// eth_subscribe / eth_unsubscribe: only over WebSocket, where the connection can be written to later.
+
+function connectionOf(ctx: NodeContext): SubscriberConnection {
+  // geth's answer over HTTP.
+  if (ctx.connection === undefined) throw new RpcError(-32601, 'notifications not supported')
+  return ctx.connection
+}
+
+export function subscribe(params: SubscribeParams, ctx: NodeContext): Reply {
+  const c = connectionOf(ctx)
+  const id =
+    params[0] === 'logs'
+      ? c.subscribe({ kind: 'logs', criteria: criteriaOf(params[1] ?? {}) })
+      : c.subscribe({ kind: params[0] })
+  if (id === undefined) throw new LimitExceededError('too many subscriptions on this connection')
+  return id
+}
+
+export const unsubscribe = ([id]: FilterIdParams, ctx: NodeContext): Reply => connectionOf(ctx).unsubscribe(id)

@@ -1,0 +1,129 @@
+import { once } from 'node:events'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { devAccounts } from '../chain/dev.js'
+import { type TestNode, startTestNode } from '../testing/testNode.js'
+
+// WebSocket on the HTTP port: every public method, and eth_subscribe's notifications (newHeads, logs with
+// removed: true after a reorg, newPendingTransactions).
+
+/** Runtime: LOG1(topic = calldata[0:32]). */
+const EMITTER_INIT = '0x600a80600b6000396000f360003560006000a100'
+const TOPIC = `0x${'ab'.repeat(32)}`
+const alice = devAccounts()[7]!.address
+
+interface Message {
+  id?: number
+  result?: unknown
+  error?: { code: number }
+  method?: string
+  params?: { subscription: string; result: Record<string, unknown> | string }
+}
+
+/** A client that queues what the server sends; `next` waits for the next message matching a test. */
+class Client {
+  readonly queue: Message[] = []
+  private waiting: (() => void) | undefined
+  private id = 0
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.queue.push(JSON.parse(String(data)) as Message)
+      this.waiting?.()
+    })
+  }
+
+  static async open(url: string, headers: Record<string, string> = {}): Promise<Client> {
+    const ws = new WebSocket(url, { headers })
+    await once(ws, 'open')
+    return new Client(ws)
+  }
+
+  async call<T>(method: string, params: unknown[] = []): Promise<{ result?: T; error?: { code: number } }> {
+    const id = ++this.id
+    this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+    return (await this.next((m) => m.id === id)) as { result?: T; error?: { code: number } }
+  }
+
+  async next(match: (m: Message) => boolean): Promise<Message> {
+    for (;;) {
+      const i = this.queue.findIndex(match)
+      if (i >= 0) return this.queue.splice(i, 1)[0]!
+      await new Promise<void>((r) => (this.waiting = r))
+    }
+  }
+
+  notifications(sub: string): Message[] {
+    return this.queue.filter((m) => m.params?.subscription === sub)
+  }
+}
+
+let dev: TestNode
+let url: string
+beforeAll(async () => {
+  dev = await startTestNode({ dev: { period: 3600 }, devAccounts: devAccounts() })
+  url = `ws://127.0.0.1:${dev.node.httpPort}`
+})
+afterAll(async () => {
+  await dev.close()
+})
+
+describe('WebSocket', () => {
+  it('serves the public methods, batches included', async () => {
+    const c = await Client.open(url)
+    expect((await c.call('eth_chainId')).result).toBe('0x539')
+    c.ws.send(JSON.stringify([{ jsonrpc: '2.0', id: 100, method: 'eth_blockNumber' }, { jsonrpc: '2.0', id: 101, method: 'nope' }]))
+    const batch = (await c.next((m) => Array.isArray(m))) as unknown as Message[]
+    expect(batch.map((m) => m.id)).toEqual([100, 101])
+    expect(batch[1]!.error?.code).toBe(-32601)
+    c.ws.close()
+  })
+
+  it('pushes new heads, logs (removed after a reorg) and pending transactions; unsubscribing stops them', async () => {
+    const c = await Client.open(url)
+    const deploy = (await dev.http<string>('eth_sendTransaction', [{ from: alice, data: EMITTER_INIT }])).result!
+    await dev.http('evm_mine')
+    const emitter = (await dev.http<{ contractAddress: string }>('eth_getTransactionReceipt', [deploy])).result!.contractAddress
+
+    const heads = (await c.call<string>('eth_subscribe', ['newHeads'])).result!
+    const logs = (await c.call<string>('eth_subscribe', ['logs', { address: emitter, topics: [TOPIC] }])).result!
+    const pending = (await c.call<string>('eth_subscribe', ['newPendingTransactions'])).result!
+
+    const snap = (await dev.http<string>('evm_snapshot')).result!
+    const tx = (await dev.http<string>('eth_sendTransaction', [{ from: alice, to: emitter, data: TOPIC }])).result!
+    expect((await c.next((m) => m.params?.subscription === pending)).params!.result).toBe(tx)
+    await dev.http('evm_mine')
+    const head = (await dev.http<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false])).result!
+    const pushedHead = (await c.next((m) => m.params?.subscription === heads)).params!.result as Record<string, unknown>
+    expect(pushedHead).toMatchObject({ hash: head.hash, number: head.number })
+    expect(pushedHead.transactions).toBeUndefined()
+    const log = (await c.next((m) => m.params?.subscription === logs)).params!.result as Record<string, unknown>
+    expect(log).toMatchObject({ address: emitter, transactionHash: tx, blockHash: head.hash, removed: false })
+
+    // The block goes away: its log comes again with removed: true.
+    await dev.http('evm_revert', [snap])
+    const removed = (await c.next((m) => m.params?.subscription === logs)).params!.result as Record<string, unknown>
+    expect(removed).toMatchObject({ transactionHash: tx, blockHash: head.hash, removed: true })
+
+    expect((await c.call('eth_unsubscribe', [heads])).result).toBe(true)
+    expect((await c.call('eth_unsubscribe', [heads])).result).toBe(false)
+    await dev.http('evm_mine')
+    // A request answered after the mine: any head notification would have been queued before it.
+    await c.call('eth_chainId')
+    expect(c.notifications(heads)).toEqual([])
+    c.ws.close()
+  })
+
+  it('answers eth_subscribe over HTTP with geth’s "notifications not supported"', async () => {
+    expect((await dev.http('eth_subscribe', ['newHeads'])).error?.code).toBe(-32601)
+  })
+
+  it('refuses an upgrade from a page whose origin is not allowed, and a subscription kind it does not know', async () => {
+    const refused = new WebSocket(url, { headers: { origin: 'https://evil.example' } })
+    const [, res] = (await once(refused, 'unexpected-response')) as [unknown, { statusCode: number }]
+    expect(res.statusCode).toBe(403)
+    const c = await Client.open(url)
+    expect((await c.call('eth_subscribe', ['syncingForever'])).error?.code).toBe(-32602)
+    c.ws.close()
+  })
+})
