@@ -20,6 +20,8 @@ export class DevDriver {
   private again = false
   private timer: NodeJS.Timeout | undefined
   private stopped = false
+  /** Blocks are made for each newly pending transaction (no --dev.period). */
+  readonly minesOnDemand: boolean
 
   constructor(
     private readonly spec: ChainSpec,
@@ -30,6 +32,7 @@ export class DevDriver {
     private readonly log: Logger,
     periodSeconds: number | undefined,
   ) {
+    this.minesOnDemand = !(periodSeconds !== undefined && periodSeconds > 0)
     if (periodSeconds !== undefined && periodSeconds > 0) {
       this.timer = setInterval(() => this.trigger(), periodSeconds * 1000)
     } else {

@@ -3,5 +3,16 @@ import { hexToBytes } from '../../util/hex.js'
 import type { Reply } from '../reply.js'
 import type { RawTxParams } from '../wire/ethParams.js'
 
-export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Reply> =>
-  ctx.txs.submit(hexToBytes(raw))
+export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Reply> => submitted(ctx, hexToBytes(raw))
+
+/**
+ * Pools a transaction; on a dev chain that mines on demand, answers once the block it started is made, as anvil
+ * does. Libraries wait for a receipt by watching for new blocks, and an auto-mining chain makes no block after the
+ * one that included the transaction: ethers' wait() never returned when the block landed between its first check
+ * and its first poll.
+ */
+export async function submitted(ctx: NodeContext, raw: Uint8Array): Promise<string> {
+  const hash = await ctx.txs.submit(raw)
+  if (ctx.dev?.minesOnDemand === true) await ctx.dev.idle()
+  return hash
+}

@@ -1,3 +1,4 @@
+import { submitted } from './transactions.js'
 import { createTx } from '@ethereumjs/tx'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../../crypto/keccak.js'
@@ -84,5 +85,5 @@ export async function sendTransaction([tx]: [CallObject], ctx: NodeContext): Pro
     } as never,
     { common },
   ).sign(key)
-  return ctx.txs.submit(signed.serialize())
+  return submitted(ctx, signed.serialize())
 }
