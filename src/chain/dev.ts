@@ -4,6 +4,7 @@ import { mnemonicToSeedSync } from '@scure/bip39'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex } from '../util/hex.js'
 import type { GethGenesisFile } from './genesis.js'
+import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME } from './multicall3.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 
 /** The well-known development mnemonic (the one anvil and hardhat print): never use its keys on a real network. */
@@ -45,6 +46,8 @@ export function devGenesis(): GethGenesisFile {
   const alloc: GethGenesisFile['alloc'] = {}
   for (const c of SYSTEM_CONTRACTS) alloc[c.address] = { balance: '0x0', code: c.code, nonce: '0x1' }
   for (const a of devAccounts()) alloc[a.address] = { balance: `0x${DEV_BALANCE.toString(16)}` }
+  // Libraries batch reads through Multicall3 at its usual address (viem's multicall, ethers' multicall helpers).
+  alloc[MULTICALL3_ADDRESS] = { balance: '0x0', code: MULTICALL3_RUNTIME, nonce: '0x1' }
   return {
     config: {
       chainId: DEV_CHAIN_ID,
