@@ -95,6 +95,12 @@ function blobBaseFeeOf(ctx: NodeContext, excess: bigint | undefined, timestamp: 
   return fakeExponential(MIN_BLOB_BASE_FEE, excess, BigInt(params.baseFeeUpdateFraction))
 }
 
+/** eth_baseFee: the base fee the next block will have (from the head's gas use), 0 before London. */
+export function baseFee(_: [], ctx: NodeContext): Reply {
+  const h = HeaderView.read(ctx.store, ctx.chain.head().hash)!
+  return toQuantity(ctx.spec.isActive('london', h.number + 1n, h.timestamp) ? nextBaseFee(h.baseFee, h.gasUsed, h.gasLimit) : 0n)
+}
+
 /** eth_blobBaseFee: the blob base fee of the head block, as geth answers it. */
 export function blobBaseFee(_: [], ctx: NodeContext): Reply {
   const head = HeaderView.read(ctx.store, ctx.chain.head().hash)!

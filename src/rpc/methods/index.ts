@@ -42,6 +42,8 @@ export function allMethods(): Map<string, ReturnType<typeof method>> {
     ['eth_getStorageAt', method('eth', p.validateStorage, state.storageAt, 'pool')],
     ['eth_getTransactionCount', method('eth', p.validateAccount, state.transactionCount, 'pool')],
     ['eth_blobBaseFee', method('eth', p.validateNoParams, fees.blobBaseFee)],
+    ['eth_baseFee', method('eth', p.validateNoParams, fees.baseFee)],
+    ['eth_capabilities', method('eth', p.validateNoParams, node.capabilities)],
     ['eth_feeHistory', method('eth', p.validateFeeHistory, fees.feeHistory)],
     ['eth_syncing', method('eth', p.validateNoParams, node.syncing)],
     ['eth_mining', method('eth', p.validateNoParams, node.mining)],

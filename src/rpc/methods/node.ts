@@ -2,7 +2,7 @@ import { headerJson } from '../../codecs/block.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import type { NodeContext } from '../../node/context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
-import { bytesToHex, hexToBytes } from '../../util/hex.js'
+import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { Reply } from '../reply.js'
 import type { BlockNumberParams, ByHashParams, TxByHashAndIndexParams, TxByNumberAndIndexParams } from '../wire/ethParams.js'
 
@@ -10,6 +10,24 @@ import type { BlockNumberParams, ByHashParams, TxByHashAndIndexParams, TxByNumbe
 // never syncing, with no uncles after the merge.
 
 export const syncing = (): Reply => false
+
+/**
+ * eth_capabilities (capabilities.yaml): what history this node can serve. Sponge keeps everything it has executed
+ * (an archive: no state, block, receipt or log is pruned), so every resource starts at genesis with no deletion.
+ */
+export function capabilities(_: [], ctx: NodeContext): Reply {
+  const head = ctx.chain.head()
+  const kept = { disabled: false, oldestBlock: '0x0' }
+  return {
+    head: { number: toQuantity(head.number), hash: bytesToHex(head.hash) },
+    state: kept,
+    tx: kept,
+    logs: kept,
+    receipts: kept,
+    blocks: kept,
+    stateproofs: kept,
+  }
+}
 export const mining = (): Reply => false
 export const hashrate = (): Reply => '0x0'
 export const listening = (): Reply => true

@@ -27,6 +27,18 @@ describe('probe methods', () => {
     expect((await n.http('web3_sha3', ['0xabc'])).error?.code).toBe(-32602)
   })
 
+  it('capabilities: an archive, everything from genesis; the next base fee', async () => {
+    const head = (await n.http<{ number: string; hash: string; baseFeePerGas: string; gasUsed: string; gasLimit: string }>('eth_getBlockByNumber', ['latest', false])).result!
+    const caps = (await n.http<Record<string, unknown>>('eth_capabilities')).result!
+    expect(caps.head).toEqual({ number: head.number, hash: head.hash })
+    for (const r of ['state', 'tx', 'logs', 'receipts', 'blocks', 'stateproofs']) expect(caps[r]).toEqual({ disabled: false, oldestBlock: '0x0' })
+    // One 21,000-gas transfer in a 36M-gas block: far below target, the base fee falls by about 1/8.
+    const next = BigInt((await n.http<string>('eth_baseFee')).result!)
+    const base = BigInt(head.baseFeePerGas)
+    const target = BigInt(head.gasLimit) / 2n
+    expect(next).toBe(base - (base * (target - BigInt(head.gasUsed))) / target / 8n)
+  })
+
   it('uncles (none) and headers', async () => {
     expect((await n.http('eth_getUncleCountByBlockNumber', ['0x1'])).result).toBe('0x0')
     expect((await n.http('eth_getUncleCountByBlockNumber', ['0x99'])).result).toBeNull()
