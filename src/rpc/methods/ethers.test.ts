@@ -2,6 +2,7 @@ import { Contract, ContractFactory, JsonRpcProvider, Wallet, WebSocketProvider, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assemble } from '../../bench/workloads/asm.js'
 import { devAccounts } from '../../chain/dev.js'
+import { nativeKzg } from '../../crypto/kzg.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
 
 // ethers v6 against the dev chain with the library's defaults: no fees, gas or nonce set by hand. What ethers
@@ -37,11 +38,12 @@ afterAll(async () => {
 describe('ethers v6 with its defaults', () => {
   it('sends each transaction type, and the node agrees with what ethers computed', async () => {
     const to = devAccounts()[1]!.address
-    const auth = await wallet.authorize({ address: to, nonce: (await wallet.getNonce()) + 4 })
+    const auth = await wallet.authorize({ address: to, nonce: (await wallet.getNonce()) + 5 })
     const requests = [
       { type: 0, to, value: 1n },
       { type: 1, to, value: 2n, accessList: [{ address: to, storageKeys: [] }] },
       { type: 2, to, value: 3n },
+      { type: 3, to, blobs: [new Uint8Array(131072).fill(1, 0, 31)], kzg: nativeKzg(), maxFeePerBlobGas: 10n ** 10n },
       { type: 4, to: wallet.address, authorizationList: [auth] },
     ]
     for (const req of requests) {
