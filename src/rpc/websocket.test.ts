@@ -114,6 +114,22 @@ describe('WebSocket', () => {
     c.ws.close()
   })
 
+  it('disconnects a consumer that stops reading, rather than buffering for it without bound', async () => {
+    const c = await Client.open(url)
+    for (let i = 0; i < 256; i++) await c.call('eth_subscribe', ['newHeads'])
+    expect((await c.call('eth_subscribe', ['newHeads'])).error?.code).toBe(-32005)
+    const closed = once(c.ws, 'close')
+    const socket = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket
+    socket.pause()
+    // Each block is 256 notifications of about a kilobyte; past 4 MiB queued (once the kernel's buffers are full)
+    // the node drops the connection. 200 blocks is 50 MiB: if it buffered instead, the close below never comes.
+    for (let i = 0; i < 200; i++) await dev.http('evm_mine')
+    socket.resume()
+    await closed
+    // The node serves others as before.
+    expect((await dev.http('eth_chainId')).result).toBe('0x539')
+  })
+
   it('answers eth_subscribe over HTTP with geth’s "notifications not supported"', async () => {
     expect((await dev.http('eth_subscribe', ['newHeads'])).error?.code).toBe(-32601)
   })
