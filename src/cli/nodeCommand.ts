@@ -1,3 +1,4 @@
+import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
 import { join } from 'node:path'
 import { DEV_MNEMONIC, devAccounts } from '../chain/dev.js'
 import type { ChainSpec } from '../chain/spec.js'
@@ -65,7 +66,12 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
   if (isDev) {
     // For the person at the terminal, not for a log collector: plain text.
     const lines = devAccounts().map((a, i) => `  (${i}) ${a.address} key ${a.privateKey}`)
-    process.stderr.write(`dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":\n${lines.join('\n')}\n`)
+    const host = stringFlag(args, 'http.addr', '127.0.0.1')
+    process.stderr.write(
+      `dev chain ${spec.chainId}; accounts from mnemonic "${DEV_MNEMONIC}":\n${lines.join('\n')}\n` +
+        `connect: RPC URL http://${host}:${node.httpPort} (WebSocket ws://${host}:${node.httpPort}), chain ID ${spec.chainId}; ` +
+        `Multicall3 at ${MULTICALL3_ADDRESS}\n`,
+    )
   }
   log.info('serving')
   await new Promise<void>((resolve) => {
