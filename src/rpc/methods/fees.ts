@@ -21,7 +21,23 @@ const DEFAULT_TIP = 1_000_000_000n
 export class FeeOracle {
   lastTip = DEFAULT_TIP
   readonly lowestTips = new Map<string, bigint[]>()
+  /** eth_feeHistory's facts of each block, by hash: a block's are fixed once it is stored. */
+  readonly blockFees = new Map<string, BlockFees>()
 }
+
+/** What eth_feeHistory reports of one block, and its transactions' tips ordered for the reward percentiles. */
+interface BlockFees {
+  header: HeaderView
+  baseFee: string
+  gasUsedRatio: number
+  blobBaseFee: string
+  blobGasUsedRatio: number
+  /** Tip and gas used of each transaction, by tip ascending (read from the receipts on first use). */
+  tips?: { tip: bigint; gas: bigint }[]
+}
+
+/** Blocks whose fee facts are kept: five times the most one eth_feeHistory asks for. */
+const FEE_FACTS_KEPT = 5 * 1024
 
 /** Bigint order for sort (the default compares as strings). */
 const ascending = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -141,14 +157,13 @@ export function feeHistory([count, newest, percentiles]: [string, string, number
   let lastHeader: HeaderView | undefined
   for (let b = first; b <= end; b++) {
     const ref = ctx.chain.byNumber(b)!
-    const h = HeaderView.read(ctx.store, ref.hash)!
-    lastHeader = h
-    baseFees.push(toQuantity(h.baseFee))
-    ratios.push(Number(h.gasUsed) / Number(h.gasLimit))
-    blobFees.push(toQuantity(blobBaseFeeOf(ctx, h.excessBlobGas, h.timestamp) ?? 0n))
-    const params = ctx.spec.blobParamsAt(h.timestamp)
-    blobRatios.push(params === undefined || h.blobGasUsed === undefined ? 0 : Number(h.blobGasUsed) / (params.max * Number(GAS_PER_BLOB)))
-    if (percentiles !== undefined) rewards.push(rewardsOf(ctx, ref.hash, h, percentiles))
+    const f = blockFeesOf(ctx, ref.hash)
+    lastHeader = f.header
+    baseFees.push(f.baseFee)
+    ratios.push(f.gasUsedRatio)
+    blobFees.push(f.blobBaseFee)
+    blobRatios.push(f.blobGasUsedRatio)
+    if (percentiles !== undefined) rewards.push(rewardsOf(ctx, ref.hash, f, percentiles))
   }
   const h = lastHeader!
   baseFees.push(toQuantity(ctx.spec.isActive('london', h.number + 1n, h.timestamp) ? nextBaseFee(h.baseFee, h.gasUsed, h.gasLimit) : 0n))
@@ -172,17 +187,28 @@ export function feeHistory([count, newest, percentiles]: [string, string, number
   }
 }
 
-/** The tips at the given percentiles of a block's gas, transactions sorted by tip (zeros for an empty block). */
-function rewardsOf(ctx: NodeContext, hash: Uint8Array, h: HeaderView, percentiles: number[]): string[] {
-  const decoder = new TextDecoder()
-  const count = ctx.store.getTxCount(hash) ?? 0
-  if (count === 0) return percentiles.map(() => '0x0')
-  const txs: { tip: bigint; gas: bigint }[] = []
-  for (let i = 0; i < count; i++) {
-    const r = JSON.parse(decoder.decode(ctx.store.getReceiptJsonBytes(hash, i)!)) as { effectiveGasPrice: string; gasUsed: string }
-    txs.push({ tip: BigInt(r.effectiveGasPrice) - h.baseFee, gas: BigInt(r.gasUsed) })
+function blockFeesOf(ctx: NodeContext, hash: Uint8Array): BlockFees {
+  const key = Buffer.from(hash).toString('latin1')
+  const cached = ctx.fees.blockFees.get(key)
+  if (cached !== undefined) return cached
+  const h = HeaderView.read(ctx.store, hash)!
+  const params = ctx.spec.blobParamsAt(h.timestamp)
+  const f: BlockFees = {
+    header: h,
+    baseFee: toQuantity(h.baseFee),
+    gasUsedRatio: Number(h.gasUsed) / Number(h.gasLimit),
+    blobBaseFee: toQuantity(blobBaseFeeOf(ctx, h.excessBlobGas, h.timestamp) ?? 0n),
+    blobGasUsedRatio: params === undefined || h.blobGasUsed === undefined ? 0 : Number(h.blobGasUsed) / (params.max * Number(GAS_PER_BLOB)),
   }
-  txs.sort((a, b) => ascending(a.tip, b.tip))
+  setBounded(ctx.fees.blockFees, key, f, FEE_FACTS_KEPT)
+  return f
+}
+
+/** The tips at the given percentiles of a block's gas, transactions sorted by tip (zeros for an empty block). */
+function rewardsOf(ctx: NodeContext, hash: Uint8Array, f: BlockFees, percentiles: number[]): string[] {
+  const h = f.header
+  const txs = (f.tips ??= tipsByGas(ctx, hash, h.baseFee))
+  if (txs.length === 0) return percentiles.map(() => '0x0')
   const out: string[] = []
   let i = 0
   let sum = txs[0]!.gas
@@ -195,4 +221,15 @@ function rewardsOf(ctx: NodeContext, hash: Uint8Array, h: HeaderView, percentile
     out.push(toQuantity(txs[i]!.tip))
   }
   return out
+}
+
+function tipsByGas(ctx: NodeContext, hash: Uint8Array, baseFee: bigint): { tip: bigint; gas: bigint }[] {
+  const decoder = new TextDecoder()
+  const count = ctx.store.getTxCount(hash) ?? 0
+  const txs: { tip: bigint; gas: bigint }[] = []
+  for (let i = 0; i < count; i++) {
+    const r = JSON.parse(decoder.decode(ctx.store.getReceiptJsonBytes(hash, i)!)) as { effectiveGasPrice: string; gasUsed: string }
+    txs.push({ tip: BigInt(r.effectiveGasPrice) - baseFee, gas: BigInt(r.gasUsed) })
+  }
+  return txs.sort((a, b) => ascending(a.tip, b.tip))
 }
