@@ -2,7 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { rpcClient } from './chainGen.js'
+import { writeFileSync } from 'node:fs'
+import type { GethGenesisFile } from '../chain/genesis.js'
+import { type SpawnedNode, spawnNode } from '../conformance/spawnNode.js'
+import { type Rpc, rpcClient } from './chainGen.js'
 import { runWrk, writeBodiesScript } from './wrk.js'
 
 // anvil (npm @foundry-rs/anvil) beside Sponge in one run: started on the same genesis, asked the same requests.
@@ -37,11 +40,61 @@ export async function startAnvil(genesisFile: string): Promise<{ url: string; pr
   throw new Error('anvil did not start')
 }
 
+/**
+ * Sponge (no mining of its own: blocks come through its Engine API, `engine`) and anvil, both started on `genesis`;
+ * `stop` ends both.
+ */
+export async function startBoth(opts: { work: string; cli: string | undefined; name: string; genesis: GethGenesisFile; apis: string }): Promise<{
+  node: SpawnedNode
+  engine: Rpc
+  anvil: { url: string; proc: ChildProcess }
+  stop: () => Promise<void>
+}> {
+  const file = join(opts.work, `${opts.name}-genesis.json`)
+  writeFileSync(file, JSON.stringify(opts.genesis))
+  const jwt = join(opts.work, `${opts.name}-jwt.hex`)
+  const secret = Buffer.alloc(32, 7)
+  writeFileSync(jwt, secret.toString('hex'))
+  const node = await spawnNode(
+    ['--chain', file, '--datadir', join(opts.work, opts.name), '--http.api', opts.apis, '--no-mining', '--authrpc.jwtsecret', jwt],
+    120_000,
+    opts.cli,
+  )
+  let anvil: { url: string; proc: ChildProcess }
+  try {
+    anvil = await startAnvil(file)
+  } catch (e) {
+    await node.stop()
+    throw e
+  }
+  return {
+    node,
+    engine: rpcClient(node.authUrl!, secret),
+    anvil,
+    stop: async () => {
+      anvil.proc.kill()
+      await node.stop()
+    },
+  }
+}
+
 /** A request's result, or its error code: what two servers' replies are compared by. */
 export async function postResult(url: string, body: string): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
   const j = (await res.json()) as { result?: unknown; error?: { code: number } }
   return j.error === undefined ? j.result : { errorCode: j.error.code }
+}
+
+/** What a side-by-side workload set is run with (bench:load's flags). */
+export interface BesideAnvilOptions {
+  wrk: string
+  work: string
+  cli: string | undefined
+  connections: number[]
+  seconds: number
+  /** Only the workloads whose names match. */
+  only: RegExp | undefined
+  log: (l: string) => void
 }
 
 export interface BesideAnvilRow {

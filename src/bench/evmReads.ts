@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { spawnNode } from '../conformance/spawnNode.js'
-import { type BesideAnvilRow, measureBesideAnvil, startAnvil } from './anvil.js'
-import { type Rpc, mineOne, recipient, rpcClient, signTxs } from './chainGen.js'
+import { type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
+import { mineOne, recipient, rpcClient, signTxs } from './chainGen.js'
 import { assemble } from './workloads/asm.js'
 
 // bench:load's EVM-backed reads against anvil in the same run: eth_call (balanceOf over many holders, at latest),
@@ -39,27 +36,9 @@ function genesis() {
   return g
 }
 
-export async function runEvmReads(opts: {
-  wrk: string
-  work: string
-  cli: string | undefined
-  connections: number[]
-  seconds: number
-  only: RegExp | undefined
-  log: (l: string) => void
-}): Promise<BesideAnvilRow[]> {
+export async function runEvmReads(opts: BesideAnvilOptions): Promise<BesideAnvilRow[]> {
   const g = genesis()
-  const file = join(opts.work, 'evm-genesis.json')
-  writeFileSync(file, JSON.stringify(g))
-  const jwt = join(opts.work, 'jwt.hex')
-  const secret = Buffer.alloc(32, 7)
-  writeFileSync(jwt, secret.toString('hex'))
-  const node = await spawnNode(
-    ['--chain', file, '--datadir', join(opts.work, 'evm'), '--http.api', 'eth,net,web3,debug', '--no-mining', '--authrpc.jwtsecret', jwt],
-    120_000,
-    opts.cli,
-  )
-  const anvil = await startAnvil(file)
+  const { node, engine, anvil, stop } = await startBoth({ ...opts, name: 'evm', genesis: g, apis: 'eth,net,web3,debug' })
   try {
     // One token transfer mined on both (same signed bytes, so the same hash), for the trace workload.
     const spec = new ChainSpec(g)
@@ -67,7 +46,6 @@ export async function runEvmReads(opts: {
     const send = (url: string) => rpcClient(url)('eth_sendRawTransaction', [raw]) as Promise<string>
     const hash = await send(node.httpUrl)
     await send(anvil.url)
-    const engine: Rpc = rpcClient(node.authUrl!, secret)
     await mineOne(engine, rpcClient(node.httpUrl))
     const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
     const from = Object.keys(g.alloc).slice(-10)
@@ -84,7 +62,6 @@ export async function runEvmReads(opts: {
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
     return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })
   } finally {
-    anvil.proc.kill()
-    await node.stop()
+    await stop()
   }
 }

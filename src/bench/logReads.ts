@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { spawnNode } from '../conformance/spawnNode.js'
-import { type BesideAnvilRow, measureBesideAnvil, startAnvil } from './anvil.js'
-import { type Rpc, mineOne, rpcClient, signTxs } from './chainGen.js'
+import { type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
+import { mineOne, rpcClient, signTxs } from './chainGen.js'
 import { assemble } from './workloads/asm.js'
 
 // bench:load's log and fee reads against anvil in the same run: a chain of BLOCKS blocks, one transaction each,
@@ -26,32 +23,13 @@ function withoutHeaderFields(result: unknown): unknown {
   return result.map((l: Record<string, unknown>) => ({ ...l, blockHash: undefined, blockTimestamp: undefined }))
 }
 
-export async function runLogReads(opts: {
-  wrk: string
-  work: string
-  cli: string | undefined
-  connections: number[]
-  seconds: number
-  only: RegExp | undefined
-  log: (l: string) => void
-}): Promise<BesideAnvilRow[]> {
+export async function runLogReads(opts: BesideAnvilOptions): Promise<BesideAnvilRow[]> {
   const g = devGenesis()
   g.alloc[RARE] = { balance: '0x0', code: EMITTER }
   g.alloc[NOISY] = { balance: '0x0', code: EMITTER }
-  const file = join(opts.work, 'logs-genesis.json')
-  writeFileSync(file, JSON.stringify(g))
-  const jwt = join(opts.work, 'jwt-logs.hex')
-  const secret = Buffer.alloc(32, 9)
-  writeFileSync(jwt, secret.toString('hex'))
-  const node = await spawnNode(
-    ['--chain', file, '--datadir', join(opts.work, 'logs'), '--http.api', 'eth,net,web3', '--no-mining', '--authrpc.jwtsecret', jwt],
-    120_000,
-    opts.cli,
-  )
-  const anvil = await startAnvil(file)
+  const { node, engine, anvil, stop } = await startBoth({ ...opts, name: 'logs', genesis: g, apis: 'eth,net,web3' })
   try {
     const raws = signTxs(new ChainSpec(g), BLOCKS, (i) => ({ to: i % 10 === 0 ? RARE : NOISY, gasLimit: 50_000n }))
-    const engine: Rpc = rpcClient(node.authUrl!, secret)
     const [ours, theirs] = [rpcClient(node.httpUrl), rpcClient(anvil.url)]
     const started = Date.now()
     // One block per transaction on both: anvil mines each as it arrives; Sponge through its Engine API.
@@ -77,7 +55,6 @@ export async function runLogReads(opts: {
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
     return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })
   } finally {
-    anvil.proc.kill()
-    await node.stop()
+    await stop()
   }
 }

@@ -1,4 +1,4 @@
-import { numberKey } from '../store/layout.js'
+import { numberKey, readUint32, writeUint32 } from '../store/layout.js'
 
 /**
  * A block's logs as stored (`blockLogs`, by block hash): per log its address and topics, which filters match on
@@ -29,7 +29,7 @@ export function encodeBlockLogs(logs: LogEntry[]): Uint8Array {
       at += 32
     }
     const json = jsons[i]!
-    writeU32(out, at, json.length)
+    writeUint32(out, at, json.length)
     out.set(json, at + 4)
     at += 4 + json.length
   })
@@ -53,7 +53,7 @@ export function forEachLog(rec: Uint8Array, visit: (s: LogSlice) => boolean | vo
     const topicCount = rec[at + 20]!
     const topicsAt = at + 21
     const lenAt = topicsAt + 32 * topicCount
-    const len = readU32(rec, lenAt)
+    const len = readUint32(rec, lenAt)
     const s = { addressAt: at, topicCount, topicsAt, jsonAt: lenAt + 4, jsonEnd: lenAt + 4 + len }
     if (visit(s) === false) return
     at = s.jsonEnd
@@ -101,15 +101,4 @@ export function blockIndexKeys(logs: LogEntry[], number: bigint, blockHash: Uint
     l.topics.forEach((t, i) => add(1 + i, t))
   }
   return keys
-}
-
-function writeU32(b: Uint8Array, at: number, v: number): void {
-  b[at] = v >>> 24
-  b[at + 1] = (v >>> 16) & 0xff
-  b[at + 2] = (v >>> 8) & 0xff
-  b[at + 3] = v & 0xff
-}
-
-function readU32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0
 }

@@ -73,14 +73,14 @@ export function writeIndexedKey(into: Uint8Array, blockHash: Uint8Array, index: 
   return into
 }
 
-function writeUint32(k: Uint8Array, at: number, v: number): void {
+export function writeUint32(k: Uint8Array, at: number, v: number): void {
   k[at] = v >>> 24
   k[at + 1] = (v >>> 16) & 0xff
   k[at + 2] = (v >>> 8) & 0xff
   k[at + 3] = v & 0xff
 }
 
-function readUint32(k: Uint8Array, at: number): number {
+export function readUint32(k: Uint8Array, at: number): number {
   return ((k[at]! << 24) | (k[at + 1]! << 16) | (k[at + 2]! << 8) | k[at + 3]!) >>> 0
 }
 
