@@ -45,6 +45,15 @@ export class DevDriver {
     if (this.timer !== undefined) clearInterval(this.timer)
   }
 
+  /**
+   * Settles once a transaction pooled just before has had its block: the block being made when it arrived may have
+   * read the pool before it, the one its arrival triggered (`again`) did not. At most two blocks, so a steady stream
+   * of transactions cannot keep a sender waiting.
+   */
+  async afterNextBlock(): Promise<void> {
+    for (let i = 0; i < 2 && this.running !== undefined; i++) await this.running
+  }
+
   /** Settles when no block is being made (after stop(), none will be again). */
   async idle(): Promise<void> {
     while (this.running !== undefined) await this.running
