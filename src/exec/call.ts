@@ -286,6 +286,22 @@ function conventionalMessage(message: string): string {
 }
 
 /**
+ * geth refuses a call whose fields need a fork the call's block does not have (the type field itself is ignored):
+ * 1559 fee fields before London, an access list before Berlin, blob fields before Cancun, authorizations before
+ * Prague — with its messages, as -32000.
+ */
+function checkFieldsActive(c: CallRequest, common: Common): void {
+  if ((c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined) && !common.isActivatedEIP(1559)) {
+    throw new TxRejectedError('maxFeePerGas and maxPriorityFeePerGas are not valid before London is active')
+  }
+  if (c.authorizationList !== undefined && !common.isActivatedEIP(7702)) throw new TxRejectedError('transaction type not supported: setcode tx')
+  if ((c.blobVersionedHashes !== undefined || c.maxFeePerBlobGas !== undefined) && !common.isActivatedEIP(4844)) {
+    throw new TxRejectedError('transaction type not supported: blob tx')
+  }
+  if (c.accessList !== undefined && !common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx')
+}
+
+/**
  * The unsigned transaction a call object describes (its type from the fields given, as geth's ToTransaction), with
  * the nonce given (calls do not check it). Unfrozen: a caller sets its sender, having no signature to recover.
  */
@@ -296,6 +312,7 @@ export function callTransaction(
   accessList: AccessListEntry[] | undefined,
   nonce = 0n,
 ): TypedTransaction {
+  checkFieldsActive(c, common)
   const list = accessList ?? c.accessList?.map((a) => ({ address: bytesToHex(a.address), storageKeys: a.storageKeys.map((k) => bytesToHex(k)) }))
   const base = {
     nonce,
