@@ -6,6 +6,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
 import { hexToBytes } from '../util/hex.js'
 import { type CallInput, type CallRequest, CallRunner } from './call.js'
+import { createAccessList } from './estimate.js'
 import { TxRejectedError } from './errors.js'
 import { genesisBlock } from './genesis.js'
 import { decodeChainFile, importChain } from './importChain.js'
@@ -43,6 +44,10 @@ describe('call fields and forks', () => {
     await refused(0x29n, { blobVersionedHashes: [new Uint8Array(32).fill(1)] })
     await refused(0x29n, { maxFeePerBlobGas: 1n })
     await refused(0x2cn, { authorizationList: [{ chainId: 0n, address: TO, nonce: 0n, yParity: 0n, r: 0n, s: 0n }] })
+    // An access list is itself an access-list transaction's: none before Berlin.
+    const at = (n: bigint): CallInput => ({ blockHash: store.getCanonicalHash(n)!, call: { from: FROM, to: TO }, gasCap: 50_000_000n })
+    await expect(createAccessList(runner, at(0x17n))).rejects.toBeInstanceOf(TxRejectedError)
+    expect((await createAccessList(runner, at(0x18n))).gasUsed).toBe(21_000n)
   })
 
   it('runs the same fields where their forks are active, and a gas price at any fork', async () => {

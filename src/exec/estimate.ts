@@ -58,6 +58,8 @@ export interface AccessListResult {
 /** eth_createAccessList as geth does it: run, take what was touched as the list, and again until it no longer grows. */
 export async function createAccessList(runner: CallRunner, input: CallInput): Promise<AccessListResult> {
   const block = await runner.prepare(input)
+  // geth builds an access-list transaction to run: before Berlin there is none.
+  if (!block.common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx')
   const gas = runner.gasLimitOf(input, block)
   let list: AccessListEntry[] = normalize(
     (input.call.accessList ?? []).map((a) => ({
