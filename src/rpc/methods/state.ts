@@ -46,6 +46,7 @@ export function storageAt([address, slot, block]: StorageParams, ctx: NodeContex
 /** eth_getStorageValues: for each address, its slots' values in the order asked. */
 export async function storageValues([slots, block]: StorageValuesParams, ctx: NodeContext): Promise<Reply> {
   const addresses = Object.keys(slots)
+  if (addresses.length === 0) throw new InvalidParamsError('empty request')
   let total = 0
   for (const a of addresses) {
     if (!ADDRESS.test(a)) throw new InvalidParamsError(`invalid address ${a.slice(0, 50)}`)

@@ -35,6 +35,7 @@ describe('state reads with an omitted block, eth_getStorageValues and eth_getPro
     const r = await n.http<Record<string, string[]>>('eth_getStorageValues', [{ [account]: ['0x0', '0x1'], [beaconRoots]: ['0x0'] }])
     expect(r.result).toEqual({ [account]: [`0x${'00'.repeat(32)}`, `0x${'00'.repeat(32)}`], [beaconRoots]: [expect.stringMatching(/^0x[0-9a-f]{64}$/)] })
     expect(code(await n.http('eth_getStorageValues', [{ [account]: Array.from({ length: 1025 }, () => '0x0') }]))).toBe(-32602)
+    expect(code(await n.http('eth_getStorageValues', [{}, 'latest']))).toBe(-32602)
     expect(code(await n.http('eth_getStorageValues', [{ '0x12': ['0x0'] }]))).toBe(-32602)
     expect(code(await n.http('eth_getStorageValues', [{ [account]: ['0x0'] }, '0x999']))).toBe(-32000)
   })
