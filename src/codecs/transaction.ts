@@ -44,7 +44,7 @@ export function transactionJson(tx: TypedTransaction, from: Address, ctx: TxCont
   const fields: [string, string | undefined][] = [
     ['blockHash', ctx === undefined ? 'null' : h(ctx.blockHash)],
     ['blockNumber', ctx === undefined ? 'null' : q(ctx.blockNumber)],
-    ['blockTimestamp', ctx === undefined ? undefined : q(ctx.blockTimestamp)],
+    ['blockTimestamp', ctx === undefined ? 'null' : q(ctx.blockTimestamp)],
     ['from', h(from.bytes)],
     ['gas', q(tx.gasLimit)],
     ['gasPrice', q(effectiveGasPrice(tx, ctx?.baseFee))],

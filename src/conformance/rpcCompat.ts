@@ -45,7 +45,8 @@ export async function runRpcCompat(opts: RpcCompatOptions, print: (line: string)
     '--chain', join(opts.dir, 'genesis.json'),
     '--import', join(opts.dir, 'chain.rlp'),
     '--datadir', datadir,
-    '--http.api', 'eth,net,web3,debug,testing',
+    // The namespaces geth serves in the reference harness (its txpool cases among them).
+    '--http.api', 'eth,net,web3,debug,txpool,testing',
     ...extra,
   ])
   const verdicts: Verdict[] = []

@@ -1,3 +1,4 @@
+import { toChecksumAddress } from '@ethereumjs/util'
 import type { NodeContext } from '../../node/context.js'
 import type { PooledTx } from '../../txpool/txPool.js'
 import { toQuantity } from '../../util/hex.js'
@@ -13,7 +14,8 @@ function grouped(split: Split, kind: 'pending' | 'queued', value: (t: PooledTx) 
   for (const s of split) {
     const txs = s[kind]
     if (txs.length === 0) continue
-    out[s.sender] = Object.fromEntries(txs.map((t) => [t.nonce.toString(), value(t)]))
+    // geth keys the map by address, which it writes with its EIP-55 checksum.
+    out[toChecksumAddress(s.sender)] = Object.fromEntries(txs.map((t) => [t.nonce.toString(), value(t)]))
   }
   return out
 }
@@ -40,7 +42,7 @@ export function contentFrom([address]: [string], ctx: NodeContext): Reply {
 /** geth's one-line summaries: "<to>: <value> wei + <gas> gas × <price> wei". */
 function summary(t: PooledTx): string {
   const tx = JSON.parse(t.json) as { to: string | null; value: string; gas: string; gasPrice?: string; maxFeePerGas?: string }
-  const to = tx.to ?? 'contract creation'
+  const to = tx.to === null ? 'contract creation' : toChecksumAddress(tx.to)
   return `${to}: ${BigInt(tx.value)} wei + ${BigInt(tx.gas)} gas × ${BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0')} wei`
 }
 
