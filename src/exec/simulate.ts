@@ -12,7 +12,7 @@ import { blockSize, readBlock } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex } from '../util/hex.js'
 import { appendTransaction } from './builder.js'
-import { type BlockOverrides, type CallInput, type CallRequest, applyStateOverrides, callTransaction, movePrecompiles } from './call.js'
+import { type BlockOverrides, type CallInput, type CallRequest, applyStateOverrides, asEoa, callTransaction, movePrecompiles } from './call.js'
 import type { BlockExecutor } from './executor.js'
 import { orderedTrieRoot } from './orderedTrie.js'
 import { type NumberedLog, TransferLogTracer } from './transferLogs.js'
@@ -281,27 +281,6 @@ async function buildWithoutTransactions(builder: BlockBuilder, txs: TypedTransac
   Object.defineProperty(builder, 'receiptTrie', { value: () => Promise.resolve(receiptRoot) })
   ;(builder as unknown as { transactions: TypedTransaction[] }).transactions = []
   return (await builder.build()).block
-}
-
-/**
- * Runs a transaction from an account that may have code: geth never applies EIP-3607 to simulated calls, EthereumJS
- * always does. The sender's code is set aside for the run and put back after (a call into the sender itself sees
- * no code meanwhile).
- */
-async function asEoa<T>(sm: BlockExecutor['state'], from: Address, run: () => Promise<T>): Promise<T> {
-  const code = await sm.getCode(from)
-  if (code.length === 0 || isDelegation(code)) return run()
-  await sm.putCode(from, new Uint8Array())
-  try {
-    return await run()
-  } finally {
-    await sm.putCode(from, code)
-  }
-}
-
-/** An EIP-7702 delegation designator, which EthereumJS already lets send. */
-function isDelegation(code: Uint8Array): boolean {
-  return code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
 }
 
 /** geth's checks before a simulated call runs, with its messages and the spec's codes. */

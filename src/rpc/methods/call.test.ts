@@ -52,6 +52,12 @@ describe('eth_call', () => {
     expect((await n.http('eth_call', [{ from, to: devAccounts()[1]!.address, value: '0x1' }])).result).toBe('0x')
   })
 
+  it('runs a call from an account with code, as geth does (no EIP-3607 for calls), and leaves its code alone', async () => {
+    expect(await n.http('eth_call', [{ from: NUMBER, to: SLOT0 }])).toMatchObject({ result: w32(42) })
+    expect((await n.http('eth_estimateGas', [{ from: NUMBER, to: devAccounts()[1]!.address }])).result).toBe('0x5208')
+    expect((await n.http<string>('eth_getCode', [NUMBER])).result).toBe(CODE[NUMBER])
+  })
+
   it('answers a revert as geth: 3 with the data and the decoded reason, -32000 when there is no data', async () => {
     const e = err(await n.http('eth_call', [{ to: ERROR }]))!
     expect(e.code).toBe(3)
