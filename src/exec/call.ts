@@ -14,6 +14,7 @@ import { TxRejectedError } from './errors.js'
 import { createStoreVm } from './storeVm.js'
 import { type TraceOptions, attachTracer } from './trace.js'
 import { setBounded } from '../util/boundedMap.js'
+import { CallReadCache } from './readCache.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
 // thrown away, in a worker. The sender needs no signature; nonces are not checked; with no fee given the call is
@@ -93,7 +94,10 @@ export class CallRunner {
     private readonly sm: MerkleStateManager,
     private readonly vm: VM,
     private readonly ancestors: AncestorView,
-  ) {}
+  ) {
+    // Installs itself on the state manager: the reads calls make are kept from call to call.
+    new CallReadCache(sm, () => this.currentRoot)
+  }
 
   static async create(spec: ChainSpec, store: ChainStore): Promise<CallRunner> {
     const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)

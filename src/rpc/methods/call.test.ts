@@ -52,6 +52,20 @@ describe('eth_call', () => {
     expect((await n.http('eth_call', [{ from, to: devAccounts()[1]!.address, value: '0x1' }])).result).toBe('0x')
   })
 
+  it('keeps reads between calls, never a write: each call sees the block’s state and its own overrides only', async () => {
+    const readSlot1 = assemble(['0x01', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN'])
+    const slot1 = (overrides: object = {}) => n.http('eth_call', [{ to: WRITER }, 'latest', { [WRITER]: { code: readSlot1, ...overrides } }])
+    expect((await slot1()).result).toBe(w32(0))
+    // WRITER stores CALLVALUE + 1 at slot 1 in its call; the next call must not see it.
+    expect((await n.http('eth_call', [{ from, to: WRITER, value: '0x5' }])).result).toBe(w32(42))
+    expect((await slot1()).result).toBe(w32(0))
+    expect((await slot1({ stateDiff: { [w32(1)]: w32(7) } })).result).toBe(w32(7))
+    expect((await slot1({ state: { [w32(2)]: w32(9) } })).result).toBe(w32(0))
+    expect((await n.http('eth_call', [{ to: SLOT0 }, 'latest', { [SLOT0]: { state: {} } }])).result).toBe(w32(0))
+    expect((await n.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
+    expect((await slot1()).result).toBe(w32(0))
+  })
+
   it('runs a call from an account with code, as geth does (no EIP-3607 for calls), and leaves its code alone', async () => {
     expect(await n.http('eth_call', [{ from: NUMBER, to: SLOT0 }])).toMatchObject({ result: w32(42) })
     expect((await n.http('eth_estimateGas', [{ from: NUMBER, to: devAccounts()[1]!.address }])).result).toBe('0x5208')
