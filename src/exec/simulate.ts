@@ -135,126 +135,129 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
         const message = (e as Error).message
         throw new SimulationError(/already been overridden/.test(message) ? -38023 : -32000, message)
       }
-      // Written through to the trie now: EthereumJS's cache drops writes made outside a checkpoint once the
-      // builder's checkpoint commits, unless the account is touched again (measured: an override of an untouched
-      // account left the state root unchanged).
-      await sm.flush()
-      const o = block.blockOverrides ?? {}
-      const baseFee = common.isActivatedEIP(1559)
-        ? (o.baseFeePerGas ?? (input.validation ? parent.header.calcNextBaseFee() : 0n))
-        : undefined
-      const headerData = {
-        number,
-        timestamp: time,
-        gasLimit: o.gasLimit ?? parent.header.gasLimit,
-        coinbase: new Address(o.feeRecipient ?? parent.header.coinbase.bytes),
-        difficulty: parent.header.difficulty,
-        mixHash: o.prevRandao ?? ZERO32,
-        ...(baseFee === undefined ? {} : { baseFeePerGas: baseFee }),
-        ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
-      }
-      const withdrawals = common.isActivatedEIP(4895) ? (o.withdrawals ?? []) : undefined
-      const builder = await buildBlock(vm, {
-        parentBlock: parent,
-        headerData,
-        ...(withdrawals === undefined ? {} : { withdrawals }),
-        blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common, skipConsensusFormatValidation: true },
-      })
-      const contextWith = (fee: bigint | undefined) =>
-        createBlock(
-          {
-            header: {
-              ...headerData,
-              ...(fee === undefined ? {} : { baseFeePerGas: fee }),
-              parentHash: parent.hash(),
-              ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.header.calcNextExcessBlobGas(common) } : {}),
-            },
-          },
-          { common, skipConsensusFormatValidation: true },
-        )
-      const context = contextWith(undefined)
-      /** geth's NoBaseFee without validation: a call paying less than the base fee runs as if the base fee were 0. */
-      let freeContext: Block | undefined
-      const txs: { tx: TypedTransaction; from: Address; hash: Uint8Array }[] = []
-      const calls: Omit<SimCallResult, 'logs'>[] = []
-      const callLogs: NumberedLog[][] = []
-      let logCount = 0
-      let gasUsed = 0n
-      const transfers = input.traceTransfers ? new TransferLogTracer(vm) : undefined
       try {
-        for (const call of block.calls) {
-          const from = new Address(call.from ?? ZERO_ADDRESS)
-          const stateNonce = (await sm.getAccount(from))?.nonce ?? 0n
-          const nonce = call.nonce ?? stateNonce
-          if (input.validation && nonce < stateNonce) {
-            throw new SimulationError(-38010, `nonce too low: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`)
-          }
-          if (input.validation && nonce > stateNonce) {
-            throw new SimulationError(-38011, `nonce too high: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`)
-          }
-          const remaining = context.header.gasLimit - gasUsed
-          let gas = call.gas ?? remaining
-          if (gas > gasPool) gas = gasPool
-          if (gasUsed + gas > context.header.gasLimit) {
-            throw new SimulationError(-38015, `block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`)
-          }
-          // Made within EIP-7825's cap (EthereumJS refuses more at construction), then given its gas: geth runs
-          // simulated calls with their whole gas whatever the fork.
-          // geth's defaults: no tip unless one is given.
-          const fees = call.gasPrice === undefined && call.maxPriorityFeePerGas === undefined ? { maxPriorityFeePerGas: 0n } : {}
-          const tx = callTransaction({ ...call, ...fees }, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
-          Object.defineProperty(tx, 'gasLimit', { value: gas })
-          const hash = keccak256(tx.serialize())
-          Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
-          Object.defineProperty(tx, 'hash', { value: () => hash })
-          await precheck(tx, from, sm, context, input.validation)
-          let result
-          try {
-            const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
-            const runIn = !input.validation && baseFee !== undefined && feeCap < baseFee ? (freeContext ??= contextWith(0n)) : context
-            result = await asEoa(sm, from, () => appendTransaction(builder, runIn, tx, true, { skipNonce: true }))
-          } catch (e) {
-            throw asSimulationError(e as Error)
-          }
-          gasUsed += result.totalGasSpent
-          gasPool -= result.totalGasSpent
-          txs.push({ tx, from, hash })
-          const exec = result.execResult
-          const failed = exec.exceptionError !== undefined
-          const reverted = exec.exceptionError?.error === 'revert'
-          calls.push({
-            returnData: exec.returnValue,
-            gasUsed: result.totalGasSpent,
-            maxUsedGas: result.totalGasSpent + result.gasRefund,
-            status: failed ? 0 : 1,
-            ...(reverted ? { revert: exec.returnValue } : {}),
-            ...(failed && !reverted ? { halt: exec.exceptionError!.error } : {}),
-          })
-          callLogs.push(transfers?.take() ?? result.receipt.logs.map((log) => ({ log, index: logCount++ })))
+        // Written through to the trie now: EthereumJS's cache drops writes made outside a checkpoint once the
+        // builder's checkpoint commits, unless the account is touched again (measured: an override of an untouched
+        // account left the state root unchanged).
+        await sm.flush()
+        const o = block.blockOverrides ?? {}
+        const baseFee = common.isActivatedEIP(1559)
+          ? (o.baseFeePerGas ?? (input.validation ? parent.header.calcNextBaseFee() : 0n))
+          : undefined
+        const headerData = {
+          number,
+          timestamp: time,
+          gasLimit: o.gasLimit ?? parent.header.gasLimit,
+          coinbase: new Address(o.feeRecipient ?? parent.header.coinbase.bytes),
+          difficulty: parent.header.difficulty,
+          mixHash: o.prevRandao ?? ZERO32,
+          ...(baseFee === undefined ? {} : { baseFeePerGas: baseFee }),
+          ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
         }
-        transfers?.detach()
-        const built = await buildWithoutTransactions(builder, txs.map((t) => t.tx))
-        const blockHash = built.hash()
-        const withLogs = calls.map((c, i) => {
-          const place: LogPlace = { blockHash, blockNumber: number, blockTimestamp: time, txHash: txs[i]!.hash, index: i }
-          return { ...c, logs: callLogs[i]!.map((l) => logJson(l.log, place, l.index)) }
+        const withdrawals = common.isActivatedEIP(4895) ? (o.withdrawals ?? []) : undefined
+        const builder = await buildBlock(vm, {
+          parentBlock: parent,
+          headerData,
+          ...(withdrawals === undefined ? {} : { withdrawals }),
+          blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common, skipConsensusFormatValidation: true },
         })
-        const raw = built.raw()
-        raw[1] = txs.map(({ tx }) => (tx.type === 0 ? tx.raw() : tx.serialize())) as never
-        const size = blockSize(built.header.serialize(), RLP.encode(raw.slice(1) as never))
-        const transactions = txs.map(({ tx, from, hash }, index) =>
-          input.fullTransactions
-            ? transactionJson(tx, from, { blockHash, blockNumber: number, blockTimestamp: time, index, baseFee: built.header.baseFeePerGas })
-            : `"${bytesToHex(hash)}"`,
-        )
-        results.push({ blockJson: blockJsonPrefix(built, size), transactions, calls: withLogs })
-        executor.ancestors.advance(blockHash, number, parent.hash())
-        parent = built
-      } catch (e) {
-        await builder.revert()
-        throw e
+        const contextWith = (fee: bigint | undefined) =>
+          createBlock(
+            {
+              header: {
+                ...headerData,
+                ...(fee === undefined ? {} : { baseFeePerGas: fee }),
+                parentHash: parent.hash(),
+                ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.header.calcNextExcessBlobGas(common) } : {}),
+              },
+            },
+            { common, skipConsensusFormatValidation: true },
+          )
+        const context = contextWith(undefined)
+        /** geth's NoBaseFee without validation: a call paying less than the base fee runs as if the base fee were 0. */
+        let freeContext: Block | undefined
+        const txs: { tx: TypedTransaction; from: Address; hash: Uint8Array }[] = []
+        const calls: Omit<SimCallResult, 'logs'>[] = []
+        const callLogs: NumberedLog[][] = []
+        let logCount = 0
+        let gasUsed = 0n
+        const transfers = input.traceTransfers ? new TransferLogTracer(vm) : undefined
+        try {
+          for (const call of block.calls) {
+            const from = new Address(call.from ?? ZERO_ADDRESS)
+            const stateNonce = (await sm.getAccount(from))?.nonce ?? 0n
+            const nonce = call.nonce ?? stateNonce
+            if (input.validation && nonce < stateNonce) {
+              throw new SimulationError(-38010, `nonce too low: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`)
+            }
+            if (input.validation && nonce > stateNonce) {
+              throw new SimulationError(-38011, `nonce too high: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`)
+            }
+            const remaining = context.header.gasLimit - gasUsed
+            let gas = call.gas ?? remaining
+            if (gas > gasPool) gas = gasPool
+            if (gasUsed + gas > context.header.gasLimit) {
+              throw new SimulationError(-38015, `block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`)
+            }
+            // geth's defaults: no tip unless one is given. The transaction is made within EIP-7825's cap (EthereumJS
+            // refuses more at construction), then given its gas: geth runs simulated calls with all of it, whatever
+            // the fork.
+            const fees = call.gasPrice === undefined && call.maxPriorityFeePerGas === undefined ? { maxPriorityFeePerGas: 0n } : {}
+            const tx = callTransaction({ ...call, ...fees }, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
+            Object.defineProperty(tx, 'gasLimit', { value: gas })
+            const hash = keccak256(tx.serialize())
+            Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
+            Object.defineProperty(tx, 'hash', { value: () => hash })
+            await precheck(tx, from, sm, context, input.validation)
+            let result
+            try {
+              const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+              const runIn = !input.validation && baseFee !== undefined && feeCap < baseFee ? (freeContext ??= contextWith(0n)) : context
+              result = await asEoa(sm, from, () => appendTransaction(builder, runIn, tx, true, { skipNonce: true }))
+            } catch (e) {
+              throw asSimulationError(e as Error)
+            }
+            gasUsed += result.totalGasSpent
+            gasPool -= result.totalGasSpent
+            txs.push({ tx, from, hash })
+            const exec = result.execResult
+            const failed = exec.exceptionError !== undefined
+            const reverted = exec.exceptionError?.error === 'revert'
+            calls.push({
+              returnData: exec.returnValue,
+              gasUsed: result.totalGasSpent,
+              maxUsedGas: result.totalGasSpent + result.gasRefund,
+              status: failed ? 0 : 1,
+              ...(reverted ? { revert: exec.returnValue } : {}),
+              ...(failed && !reverted ? { halt: exec.exceptionError!.error } : {}),
+            })
+            callLogs.push(transfers?.take() ?? result.receipt.logs.map((log) => ({ log, index: logCount++ })))
+          }
+          transfers?.detach()
+          const built = await buildWithoutTransactions(builder, txs.map((t) => t.tx))
+          const blockHash = built.hash()
+          const withLogs = calls.map((c, i) => {
+            const place: LogPlace = { blockHash, blockNumber: number, blockTimestamp: time, txHash: txs[i]!.hash, index: i }
+            return { ...c, logs: callLogs[i]!.map((l) => logJson(l.log, place, l.index)) }
+          })
+          const raw = built.raw()
+          raw[1] = txs.map(({ tx }) => (tx.type === 0 ? tx.raw() : tx.serialize())) as never
+          const size = blockSize(built.header.serialize(), RLP.encode(raw.slice(1) as never))
+          const transactions = txs.map(({ tx, from, hash }, index) =>
+            input.fullTransactions
+              ? transactionJson(tx, from, { blockHash, blockNumber: number, blockTimestamp: time, index, baseFee: built.header.baseFeePerGas })
+              : `"${bytesToHex(hash)}"`,
+          )
+          results.push({ blockJson: blockJsonPrefix(built, size), transactions, calls: withLogs })
+          executor.ancestors.advance(blockHash, number, parent.hash())
+          parent = built
+        } catch (e) {
+          await builder.revert()
+          throw e
+        } finally {
+          transfers?.detach()
+        }
       } finally {
-        transfers?.detach()
         restorePrecompiles()
       }
     }
