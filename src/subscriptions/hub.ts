@@ -73,7 +73,10 @@ export class SubscriptionHub {
     this.counts[kind] += delta
   }
 
-  /** The canonical chain changed: `removed` blocks left it, `added` joined it (ascending). */
+  /**
+   * The canonical chain changed: `removed` blocks left it, `added` joined it, both ascending (geth too sends removed
+   * logs oldest first).
+   */
   canonicalChanged(added: Uint8Array[], removed: Uint8Array[]): void {
     if (this.counts.newHeads > 0) {
       for (const hash of added) {
@@ -87,7 +90,7 @@ export class SubscriptionHub {
       for (const c of this.connections) {
         for (const [id, sub] of c.subs) {
           if (sub.kind !== 'logs') continue
-          const gone = removed.length === 0 ? [] : this.logs(removed.slice().reverse(), sub.criteria, true)
+          const gone = removed.length === 0 ? [] : this.logs(removed, sub.criteria, true)
           const fresh = added.length === 0 ? [] : this.logs(added, sub.criteria, false)
           for (const log of [...gone, ...fresh]) if (!c.send(notification(id, log))) break
         }
