@@ -203,7 +203,13 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
             // refuses more at construction), then given its gas: geth runs simulated calls with all of it, whatever
             // the fork.
             const fees = call.gasPrice === undefined && call.maxPriorityFeePerGas === undefined ? { maxPriorityFeePerGas: 0n } : {}
-            const tx = callTransaction({ ...call, ...fees }, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
+            let tx: TypedTransaction
+            try {
+              tx = callTransaction({ ...call, ...fees }, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
+            } catch (e) {
+              // EthereumJS refuses an oversized init code (EIP-3860) when the transaction is made.
+              throw e instanceof SimulationError ? e : asSimulationError(e as Error)
+            }
             Object.defineProperty(tx, 'gasLimit', { value: gas })
             const hash = keccak256(tx.serialize())
             Object.defineProperty(tx, 'getSenderAddress', { value: () => from })

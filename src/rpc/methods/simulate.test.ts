@@ -101,6 +101,7 @@ describe('eth_simulateV1', () => {
     expect(await code({ blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ from: A, to: B, gas: '0x5209' }] }] })).toBe(-38015)
     expect(await code({ blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0x7' }, calls: [{ from: A, to: B, maxFeePerGas: '0x1' }] }], validation: true })).toBe(-38012)
     expect(await code({ blockStateCalls: [{ stateOverrides: { [B]: { movePrecompileToAddress: A } } }] })).toBe(-32000)
+    expect(await code({ blockStateCalls: [{ calls: [{ from: A, input: `0x${'00'.repeat(49_153)}` }] }] })).toBe(-38025)
     expect((await node.http('eth_simulateV1', [{ blockStateCalls: 'x' }])).error?.code).toBe(-32602)
   })
 
