@@ -130,6 +130,15 @@ describe('WebSocket', () => {
     expect((await dev.http('eth_chainId')).result).toBe('0x539')
   })
 
+  it('closes open connections with 1001 when the node shuts down', async () => {
+    const own = await startTestNode()
+    const c = await Client.open(`ws://127.0.0.1:${own.node.httpPort}`)
+    await c.call('eth_subscribe', ['newHeads'])
+    const closed = once(c.ws, 'close') as Promise<[number, Buffer]>
+    await own.close()
+    expect((await closed)[0]).toBe(1001)
+  })
+
   it('answers eth_subscribe over HTTP with geth’s "notifications not supported"', async () => {
     expect((await dev.http('eth_subscribe', ['newHeads'])).error?.code).toBe(-32601)
   })
