@@ -151,6 +151,40 @@ export function fuzzCases(spec: ChainSpec, maxBatch: number): fc.Arbitrary<FuzzC
       return { port: 'auth' as const, body: text({ jsonrpc: '2.0', id: 7, method: 'engine_newPayloadV4', params: [p, [], ZERO32, []] }), kind: `payload.${field}` }
     })
   const engineCall = request.map((r) => ({ port: 'auth' as const, body: text(r), kind: 'engine request' }))
+  // Log filters of every shape: ranges (reversed, past the head, tags), block hashes, addresses, topic positions.
+  const bound = fc.oneof(hexish, tags, fc.constantFrom(null, '0x0', '0x1', '0x3'))
+  const filter = fc.record(
+    {
+      fromBlock: bound,
+      toBlock: bound,
+      blockHash: fc.oneof(hexish, fc.constant(ZERO32)),
+      address: fc.oneof(hexish, fc.array(hexish, { maxLength: 3 }), fc.constant(null), fc.constant(`0x${'00'.repeat(20)}`)),
+      topics: fc.oneof(fc.constant(null), fc.array(fc.oneof(fc.constant(null), hexish, fc.array(hexish, { maxLength: 3 })), { maxLength: 6 })),
+    },
+    { requiredKeys: [] },
+  )
+  const logs = fc
+    .tuple(fc.constantFrom('eth_getLogs', 'eth_newFilter'), filter)
+    .map(([m, f]) => ({ port: 'http' as const, body: text({ jsonrpc: '2.0', id: 3, method: m, params: [f] }), kind: m }))
+  // Simulations: block numbers and times in and out of order, gaps, calls with odd fields, validation on and off.
+  const simCall = fc.record(
+    { from: fc.oneof(hexish, fc.constant(`0x${'c0'.repeat(20)}`)), to: fc.oneof(hexish, fc.constant(null)), gas: hexish, value: hexish, nonce: hexish, input: hexish },
+    { requiredKeys: [] },
+  )
+  const simulate = fc
+    .record({
+      blockStateCalls: fc.array(
+        fc.record(
+          { blockOverrides: fc.record({ number: hexish, time: hexish, gasLimit: hexish, baseFeePerGas: hexish }, { requiredKeys: [] }), calls: fc.array(simCall, { maxLength: 3 }) },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 4 },
+      ),
+      validation: fc.boolean(),
+      traceTransfers: fc.boolean(),
+      returnFullTransactions: fc.boolean(),
+    })
+    .map((payload) => ({ port: 'http' as const, body: text({ jsonrpc: '2.0', id: 4, method: 'eth_simulateV1', params: [payload, 'latest'] }), kind: 'eth_simulateV1' }))
   return fc.oneof(
     { weight: 30, arbitrary: single },
     { weight: 8, arbitrary: batch },
@@ -160,6 +194,8 @@ export function fuzzCases(spec: ChainSpec, maxBatch: number): fc.Arbitrary<FuzzC
     { weight: 12, arbitrary: sendRaw },
     { weight: 10, arbitrary: newPayload },
     { weight: 10, arbitrary: engineCall },
+    { weight: 6, arbitrary: logs },
+    { weight: 4, arbitrary: simulate },
   )
 }
 
