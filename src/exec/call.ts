@@ -132,7 +132,13 @@ export class CallRunner {
     const o = input.blockOverrides ?? {}
     const number = o.number ?? header.number
     const timestamp = o.time ?? header.timestamp
-    const common = this.spec.commonAt(number, timestamp)
+    let common: Common
+    try {
+      common = this.spec.commonAt(number, timestamp)
+    } catch (e) {
+      // Overrides no fork schedule puts together (a pre-merge number with a far-future time).
+      throw new TxRejectedError(`invalid block overrides: ${(e as Error).message}`)
+    }
     const baseFee = paysFee ? (o.baseFeePerGas ?? header.baseFeePerGas) : header.baseFeePerGas === undefined ? undefined : 0n
     const block = createBlock(
       {

@@ -125,7 +125,12 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
     const results: SimBlockResult[] = []
     let parent = base
     for (const { number, time, block } of planned) {
-      vm.common.setHardforkBy({ blockNumber: number, timestamp: time })
+      try {
+        vm.common.setHardforkBy({ blockNumber: number, timestamp: time })
+      } catch (e) {
+        // A number and time no fork schedule puts together (a pre-merge number with a far-future time).
+        throw new SimulationError(-32602, `invalid block number ${number} and time ${time}: ${(e as Error).message}`)
+      }
       const common = vm.common
       await applyStateOverrides(sm, block.stateOverrides)
       let restorePrecompiles: () => void

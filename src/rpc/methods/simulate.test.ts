@@ -103,6 +103,9 @@ describe('eth_simulateV1', () => {
     expect(await code({ blockStateCalls: [{ stateOverrides: { [B]: { movePrecompileToAddress: A } } }] })).toBe(-32000)
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, input: `0x${'00'.repeat(49_153)}` }] }] })).toBe(-38025)
     expect((await node.http('eth_simulateV1', [{ blockStateCalls: 'x' }])).error?.code).toBe(-32602)
+    // Found by the fuzzer: a time beyond uint64 reached EthereumJS's fork selection and came back -32603.
+    expect(await code({ blockStateCalls: [{ blockOverrides: { time: `0x${'f'.repeat(20)}` } }] })).toBe(-32602)
+    expect((await node.http('eth_call', [{ to: A }, 'latest', null, { time: `0x${'f'.repeat(20)}` }])).error?.code).toBe(-32602)
   })
 
   it('without validation, a call paying less than an overridden base fee runs free (as geth)', async () => {

@@ -8,6 +8,7 @@ import type {
   Hash32,
   Quantity,
   Quantity64,
+  Quantity256,
   StorageSlot,
 } from './primitives.js'
 
@@ -61,14 +62,15 @@ export type StateOverrides = Record<
   }
 >
 
+/** geth's types: time and gas limit are uint64 (a larger value is -32602), the others up to 256 bits. */
 export interface BlockOverridesWire {
-  number?: Quantity
-  time?: Quantity
-  gasLimit?: Quantity
+  number?: Quantity256
+  time?: Quantity64
+  gasLimit?: Quantity64
   feeRecipient?: Address
   prevRandao?: Hash32
-  baseFeePerGas?: Quantity
-  blobBaseFee?: Quantity
+  baseFeePerGas?: Quantity256
+  blobBaseFee?: Quantity256
 }
 
 export type CallParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides | null, blockOverrides?: BlockOverridesWire | null]
