@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { indexStoredLogs } from '../logs/backfill.js'
 import { genesisBlock } from '../exec/genesis.js'
 import { ImportError } from '../exec/importChain.js'
 import { importFile } from '../node/importFile.js'
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
       const store = new ChainStore(datadir)
       try {
         await genesisBlock(spec, store)
+        indexStoredLogs(store)
         await importFile(spec, store, file, !args.flags.has('no-progress'), stderrLogger(logLevelFlag(args)))
       } finally {
         await store.close()

@@ -1,3 +1,4 @@
+import { indexStoredLogs } from '../logs/backfill.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import { FilterRegistry } from '../logs/filters.js'
 import type { ChainSpec } from '../chain/spec.js'
@@ -86,6 +87,8 @@ const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
 export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<RunningNode> {
   const store = new ChainStore(opts.datadir)
   const genesis = await genesisBlock(spec, store)
+  const backfilled = indexStoredLogs(store)
+  if (backfilled > 0) opts.log.info('indexed the logs of blocks stored before the log index existed', { blocks: backfilled })
   if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
   const lanes: Lanes = {

@@ -42,6 +42,8 @@ export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
 const utf8 = new TextEncoder()
 /** The value of a key whose presence is the record (LMDB stores no empty values through lmdb-js). */
 const PRESENT = new Uint8Array([1])
+/** The meta key that says every stored block's logs are in the log index. */
+const LOGS_INDEXED = 'logsIndexed'
 const utf8d = new TextDecoder()
 
 /**
@@ -253,6 +255,8 @@ export class ChainStore {
         this.dbs.meta.putSync(utf8.encode(label), rec.hash)
       }
       this.dbs.meta.putSync(utf8.encode('chainId'), utf8.encode(chainId.toString()))
+      // Every block of this store will have its logs indexed as it is stored.
+      this.dbs.meta.putSync(utf8.encode(LOGS_INDEXED), PRESENT)
     })
   }
 
@@ -277,6 +281,30 @@ export class ChainStore {
       for (const b of branch) this.indexCanonicalInTxn(b.number, b.hash, this.getTxHashes(b.hash) ?? [])
       for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(utf8.encode(label), hash)
     })
+  }
+
+  /** Whether every stored block's logs are indexed (stores made before the log index need a backfill). */
+  logsIndexed(): boolean {
+    return this.getMeta(LOGS_INDEXED) !== undefined
+  }
+
+  /**
+   * Indexes the logs of blocks stored before there was a log index, in one transaction; `done` marks the store as
+   * fully indexed in the same transaction.
+   */
+  putBlockLogsSync(blocks: { hash: Uint8Array; logs: Uint8Array | undefined; keys: Uint8Array[] }[], done: boolean): void {
+    this.root.transactionSync(() => {
+      for (const b of blocks) {
+        if (b.logs !== undefined) this.dbs.blockLogs.putSync(b.hash, b.logs)
+        for (const k of b.keys) this.dbs.logIndex.putSync(k, PRESENT)
+      }
+      if (done) this.dbs.meta.putSync(utf8.encode(LOGS_INDEXED), PRESENT)
+    })
+  }
+
+  /** Every stored block's hash (canonical or not), in key order. */
+  *blockHashes(): Iterable<Uint8Array> {
+    for (const k of this.dbs.headers.getKeys()) yield k as Uint8Array
   }
 
   /** Remembers a block found invalid, so that it and its descendants are refused without re-execution. */

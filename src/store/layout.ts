@@ -4,7 +4,7 @@
  *
  * | database     | key                              | value                                                     |
  * |--------------|----------------------------------|-----------------------------------------------------------|
- * | `meta`       | ascii name                       | `head`, `safe`, `finalized`, `genesis`: a 32-byte block hash; `chainId`: ascii decimal |
+ * | `meta`       | ascii name                       | `head`, `safe`, `finalized`, `genesis`: a 32-byte block hash; `chainId`: ascii decimal; `logsIndexed`: present once every stored block's logs are indexed |
  * | `headers`    | block hash (32)                  | RLP of the header                                         |
  * | `bodies`     | block hash (32)                  | RLP of [transactions, uncles, withdrawals?]               |
  * | `numbers`    | block hash (32)                  | block number, uint64 big-endian (8)                       |
