@@ -66,6 +66,11 @@ describe('viem with its defaults', () => {
       expect({ type: receipt.type, status: receipt.status, from: receipt.from }).toEqual({ type, status: 'success', from: account.address.toLowerCase() })
       const tx = await client.getTransaction({ blockNumber: receipt.blockNumber, index: receipt.transactionIndex })
       expect({ hash: tx.hash, type: tx.type }).toEqual({ hash, type })
+      // Gas: within what viem estimated and set, and the block's own (one transaction a block on demand).
+      const block = await client.getBlock({ blockNumber: receipt.blockNumber })
+      expect(receipt.gasUsed <= tx.gas && receipt.gasUsed === block.gasUsed && receipt.cumulativeGasUsed === receipt.gasUsed).toBe(true)
+      if (type === 'legacy' || type === 'eip1559') expect(receipt.gasUsed).toBe(21_000n)
+      if (type === 'eip2930') expect(receipt.gasUsed).toBe(21_000n + 2_400n)
       if (type === 'eip4844') expect(receipt.blobGasUsed).toBe(131072n)
     }
     expect(await client.getCode({ address: account.address })).toBe(`0xef0100${to.slice(2).toLowerCase()}`)
