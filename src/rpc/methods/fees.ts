@@ -17,15 +17,16 @@ const IGNORE_UNDER = 2n
 const MAX_TIP = 500_000_000_000n
 const DEFAULT_TIP = 1_000_000_000n
 
-/** The oracle's memory: the last answer, and each recent block's lowest tips (blocks do not change). */
+/** The oracle's memory: the last answer, and each block's fee facts by hash (a block's are fixed once stored). */
 export class FeeOracle {
   lastTip = DEFAULT_TIP
-  readonly lowestTips = new Map<string, bigint[]>()
-  /** eth_feeHistory's facts of each block, by hash: a block's are fixed once it is stored. */
   readonly blockFees = new Map<string, BlockFees>()
 }
 
-/** What eth_feeHistory reports of one block, and its transactions' tips ordered for the reward percentiles. */
+/**
+ * What eth_feeHistory reports of one block, and its transactions' tips ordered for the reward percentiles and the
+ * tip oracle.
+ */
 interface BlockFees {
   header: HeaderView
   baseFee: string
@@ -34,31 +35,21 @@ interface BlockFees {
   blobGasUsedRatio: number
   /** Tip and gas used of each transaction, by tip ascending (read from the receipts on first use). */
   tips?: { tip: bigint; gas: bigint }[]
+  /** The oracle's sample of the block: its lowest tips of at least IGNORE_UNDER, at most PER_BLOCK of them. */
+  lowestTips?: bigint[]
 }
 
-/** Blocks whose fee facts are kept: five times the most one eth_feeHistory asks for. */
+/** Blocks whose fee facts are kept: five times the most one eth_feeHistory asks for (and far more than the oracle's). */
 const FEE_FACTS_KEPT = 5 * 1024
 
 /** Bigint order for sort (the default compares as strings). */
 const ascending = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
 
-function tipsOf(ctx: NodeContext, hash: Uint8Array, baseFee: bigint): bigint[] {
-  const lowestTips = ctx.fees.lowestTips
-  const key = Buffer.from(hash).toString('hex')
-  const cached = lowestTips.get(key)
-  if (cached !== undefined) return cached
-  const decoder = new TextDecoder()
-  const tips: bigint[] = []
-  const count = ctx.store.getTxCount(hash) ?? 0
-  for (let i = 0; i < count; i++) {
-    const r = JSON.parse(decoder.decode(ctx.store.getReceiptJsonBytes(hash, i)!)) as { effectiveGasPrice: string }
-    const tip = BigInt(r.effectiveGasPrice) - baseFee
-    if (tip >= IGNORE_UNDER) tips.push(tip)
-  }
-  tips.sort(ascending)
-  const out = tips.slice(0, PER_BLOCK)
-  setBounded(lowestTips, key, out, 4 * BLOCKS)
-  return out
+/** The oracle's sample of a block, from the same receipts eth_feeHistory's rewards read (read once per block). */
+function tipsOf(ctx: NodeContext, hash: Uint8Array): bigint[] {
+  const f = blockFeesOf(ctx, hash)
+  f.tips ??= tipsByGas(ctx, hash, f.header.baseFee)
+  return (f.lowestTips ??= f.tips.filter((t) => t.tip >= IGNORE_UNDER).slice(0, PER_BLOCK).map((t) => t.tip))
 }
 
 /** The suggested tip per gas. */
@@ -68,7 +59,7 @@ export function suggestTip(ctx: NodeContext): bigint {
   for (let n = head; n >= 0n && n > head - BigInt(BLOCKS); n--) {
     const ref = ctx.chain.byNumber(n)
     if (ref === undefined) break
-    samples.push(...tipsOf(ctx, ref.hash, HeaderView.read(ctx.store, ref.hash)!.baseFee))
+    samples.push(...tipsOf(ctx, ref.hash))
   }
   if (samples.length > 0) {
     samples.sort(ascending)
