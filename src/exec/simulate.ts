@@ -14,6 +14,7 @@ import { bytesToHex } from '../util/hex.js'
 import { appendTransaction } from './builder.js'
 import { type BlockOverrides, type CallInput, type CallRequest, applyStateOverrides, asEoa, callTransaction, movePrecompiles } from './call.js'
 import type { BlockExecutor } from './executor.js'
+import { maxFeeOf } from './fees.js'
 import { orderedTrieRoot } from './orderedTrie.js'
 import { type NumberedLog, TransferLogTracer } from './transferLogs.js'
 
@@ -222,8 +223,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
             await precheck(tx, from, sm, context, input.validation)
             let result
             try {
-              const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
-              const runIn = !input.validation && baseFee !== undefined && feeCap < baseFee ? (freeContext ??= contextWith(0n)) : context
+              const runIn = !input.validation && baseFee !== undefined && maxFeeOf(tx) < baseFee ? (freeContext ??= contextWith(0n)) : context
               result = await asEoa(sm, from, () => appendTransaction(builder, runIn, tx, true, { skipNonce: true }))
             } catch (e) {
               throw asSimulationError(e as Error)
@@ -308,7 +308,7 @@ async function precheck(
   const intrinsic = tx.getIntrinsicGas()
   if (tx.gasLimit < intrinsic) throw new SimulationError(-38013, `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`)
   const baseFee = context.header.baseFeePerGas ?? 0n
-  const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+  const feeCap = maxFeeOf(tx)
   if (validation && feeCap < baseFee) {
     throw new SimulationError(
       -38012,
