@@ -1,10 +1,10 @@
 import type { EVMResult, InterpreterStep, Log, Message } from '@ethereumjs/evm'
+import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 
 // eth_simulateV1's traceTransfers: every ether transfer (a call's or creation's value, not a DELEGATECALL's, and a
-// SELFDESTRUCT's balance) is
-// reported as an ERC-20 Transfer log of 0xeeee…eeee, in order among the contract's own logs; a frame that fails
-// takes its logs with it. Logs are numbered as they are seen, across the block, as geth's tracer numbers them.
+// SELFDESTRUCT's balance) is reported as an ERC-20 Transfer log of 0xeeee…eeee, in order among the contract's own
+// logs; a frame that fails takes its logs with it. Logs are numbered as they are seen, across the block, as geth's tracer numbers them.
 
 const TRANSFER_ADDRESS = new Uint8Array(20).fill(0xee)
 const TRANSFER_TOPIC = Buffer.from('ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', 'hex')
@@ -14,15 +14,9 @@ export interface NumberedLog {
   index: number
 }
 
-function word(bytes: Uint8Array): Uint8Array {
-  const w = new Uint8Array(32)
-  w.set(bytes, 32 - bytes.length)
-  return w
-}
-
-function valueWord(v: bigint): Uint8Array {
-  return word(Buffer.from(v.toString(16).padStart(64, '0'), 'hex'))
-}
+const word = (bytes: Uint8Array): Uint8Array => setLengthLeft(bytes, 32)
+const valueWord = (v: bigint): Uint8Array => setLengthLeft(bigIntToBytes(v), 32)
+const ADDRESS_MASK = (1n << 160n) - 1n
 
 /** Listens to a VM's EVM for one block's transactions; `take` hands over each transaction's logs when it ends. */
 export class TransferLogTracer {
@@ -62,7 +56,8 @@ export class TransferLogTracer {
       this.capture([s.address.bytes, topics, data])
     } else if (name === 'SELFDESTRUCT' && s.account.balance > 0n) {
       // geth reports the balance moving to the beneficiary as a transfer (a frame of its own that cannot fail).
-      const beneficiary = Buffer.from(s.stack[s.stack.length - 1]!.toString(16).padStart(40, '0'), 'hex')
+      // SELFDESTRUCT takes the low 20 bytes of its stack word.
+      const beneficiary = setLengthLeft(bigIntToBytes(s.stack[s.stack.length - 1]! & ADDRESS_MASK), 20)
       this.transfer(s.address.bytes, beneficiary, s.account.balance)
     }
     resolve?.()
