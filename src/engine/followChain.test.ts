@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import { isBlob4844Tx } from '@ethereumjs/tx'
-import { bytesToHex as ejsBytesToHex } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
@@ -35,7 +34,7 @@ beforeAll(async () => {
   for (const block of blocks) {
     const { record, result } = await executor.execute(block, readHeader(spec, ref, block.header.parentHash)!)
     ref.putCanonicalHeadSync(record)
-    const requests = (result.requests ?? []).filter((r) => r.bytes.length > 1).map((r) => ejsBytesToHex(r.bytes))
+    const requests = result.requests.filter((r) => r.length > 1).map((r) => bytesToHex(r))
     requestsOf.set(bytesToHex(block.hash()), requests)
   }
   await ref.close()

@@ -1,7 +1,7 @@
 import { type Block, type BlockHeader } from '@ethereumjs/block'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { EthereumJSError } from '@ethereumjs/util'
-import { type RunBlockResult, type VM, runBlock } from '@ethereumjs/vm'
+import type { TxReceipt, VM } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
@@ -9,6 +9,7 @@ import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import type { OverlayTrieDB } from '../store/trieDb.js'
 import type { AncestorView } from './ancestors.js'
 import { primeRootCache } from './blockRoots.js'
+import { type ProcessedBlock, processBlock } from './blockProcessor.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
@@ -19,7 +20,7 @@ import { checkRequestContractsExist } from './systemCalls.js'
 export interface ExecutedBlock {
   block: Block
   record: BlockRecord
-  result: RunBlockResult
+  result: ProcessedBlock
 }
 
 /**
@@ -54,17 +55,13 @@ export class BlockExecutor {
     primeRootCache(block)
     this.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
     this.trieDb.pending.clear()
-    let result: RunBlockResult
+    let result: ProcessedBlock
     const missesBefore = this.trieDb.misses
     try {
       this.vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
       await this.stateManager.setStateRoot(parent.stateRoot, true)
       await checkRequestContractsExist(this.vm)
-      result = await runBlock(this.vm, {
-        block,
-        skipHeaderValidation: true,
-        setHardfork: true,
-      })
+      result = await processBlock(this.vm, block, this.spec.depositContract)
     } catch (e) {
       this.trieDb.pending.clear()
       throw classifyFailure(e, this.trieDb.misses !== missesBefore)
@@ -73,7 +70,7 @@ export class BlockExecutor {
   }
 
   /** The record of a block executed here (by execute, or by a builder sharing this executor's state). */
-  recordOf(block: Block, result: { receipts: RunBlockResult['receipts'] }): BlockRecord {
+  recordOf(block: Block, result: { receipts: TxReceipt[] }): BlockRecord {
     const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, result.receipts)
     const headerRlp = block.header.serialize()
     const body = bodyRlp(block)

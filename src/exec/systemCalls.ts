@@ -1,4 +1,5 @@
-import { Address } from '@ethereumjs/util'
+import type { BlockHeader } from '@ethereumjs/block'
+import { Address, bigIntToAddressBytes, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { hexToBytes } from '../util/hex.js'
 import { InvalidBlockError } from './errors.js'
@@ -40,5 +41,33 @@ export async function checkRequestContractsExist(vm: VM): Promise<void> {
     if (!vm.common.isActivatedEIP(eip)) continue
     const code = await vm.stateManager.getCode(new Address(hexToBytes(address)))
     if (code.length === 0) throw new InvalidBlockError(`system contract empty: no code at EIP-${eip} request contract ${address}`)
+  }
+}
+
+const BEACON_ROOTS = new Address(hexToBytes('0x000f3df6d732807ef1319fb7b8bb8522d0beac02'))
+const word = (n: bigint): Uint8Array => setLengthLeft(bigIntToBytes(n), 32)
+
+/**
+ * The start-of-block system writes, as EthereumJS's runBlock makes them (two storage writes to the contracts'
+ * ring buffers, not a call into their code; nothing when the contract has no code): EIP-4788's beacon root
+ * (Cancun on) and EIP-2935's parent hash (Prague on).
+ */
+export async function applyStartOfBlockSystemWrites(vm: VM, header: BlockHeader): Promise<void> {
+  const state = vm.stateManager
+  if (vm.common.isActivatedEIP(4788)) {
+    if ((await state.getCode(BEACON_ROOTS)).length !== 0) {
+      const length = vm.common.param('historicalRootsLength')
+      const index = header.timestamp % length
+      await state.putStorage(BEACON_ROOTS, word(index), bigIntToBytes(header.timestamp))
+      await state.putStorage(BEACON_ROOTS, word(index + length), header.parentBeaconBlockRoot!)
+    }
+    await vm.evm.journal.cleanup()
+  }
+  if (vm.common.isActivatedEIP(2935)) {
+    const history = new Address(bigIntToAddressBytes(vm.common.param('historyStorageAddress')))
+    if ((await state.getCode(history)).length !== 0) {
+      await state.putStorage(history, word((header.number - 1n) % vm.common.param('historyServeWindow')), header.parentHash)
+    }
+    await vm.evm.journal.cleanup()
   }
 }

@@ -1,0 +1,115 @@
+import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts, devGenesis } from '../chain/dev.js'
+import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
+import { readHeader } from '../store/blockCodec.js'
+import { ChainStore } from '../store/chainStore.js'
+import { tempDatadir } from '../testing/paths.js'
+import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { BlockExecutor } from './executor.js'
+import { genesisBlock } from './genesis.js'
+import { payloadToBlock } from './payloadImport.js'
+
+// Blocks built by the node's builder, which runs every transaction through EthereumJS's runTx and the interpreter,
+// executed again by Sponge's block processor, which applies plain transfers without them. The header's state root,
+// receipts root and gas used are the builder's: execute() throws unless the processor arrives at the same.
+
+const genesis = devGenesis()
+const EMPTY = '0x00000000000000000000000000000000000000e0'
+genesis.alloc[EMPTY] = { balance: '0x0' }
+const fresh = (n: number) => `0x${n.toString(16).padStart(40, 'f')}`
+const dev = devAccounts()
+const GWEI = 1_000_000_000n
+
+let builder: TestNode
+beforeAll(async () => {
+  builder = await startTestNode({ genesis, apis: ['eth', 'testing'] })
+})
+afterAll(async () => {
+  await builder.close()
+})
+
+function signed(from: number, nonce: number, kind: 'legacy' | 'accessList' | 'dynamic', fields: { to: string; value?: bigint; data?: string }): string {
+  const common = builder.spec.commonAt(1n, BigInt(Math.floor(Date.now() / 1000)))
+  const key = hexToBytes(dev[from]!.privateKey)
+  const base = { nonce: BigInt(nonce), gasLimit: 100_000n, to: fields.to as `0x${string}`, value: fields.value ?? 0n, data: (fields.data ?? '0x') as `0x${string}` }
+  const tx =
+    kind === 'legacy'
+      ? createLegacyTx({ ...base, gasPrice: 10n * GWEI }, { common })
+      : kind === 'accessList'
+        ? createAccessList2930Tx({ ...base, gasPrice: 10n * GWEI, chainId: builder.spec.chainId, accessList: [] }, { common })
+        : createFeeMarket1559Tx({ ...base, maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI, chainId: builder.spec.chainId }, { common })
+  return bytesToHex(tx.sign(key).serialize())
+}
+
+interface Built {
+  executionPayload: { blockHash: string; transactions: string[] } & Record<string, unknown>
+  executionRequests?: string[]
+}
+
+async function build(parentHash: string, feeRecipient: string, timestamp: number, txs: string[], withdrawals: unknown[] = []): Promise<Built> {
+  const built = await builder.http<Built>('testing_buildBlockV1', [
+    parentHash,
+    { timestamp: `0x${timestamp.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: feeRecipient, withdrawals, parentBeaconBlockRoot: ZERO32 },
+    txs,
+    null,
+  ])
+  expect(built.error).toBeUndefined()
+  expect(built.result!.executionPayload.transactions).toHaveLength(txs.length)
+  const accepted = await builder.engine<{ status: string }>('engine_newPayloadV4', [built.result!.executionPayload, [], ZERO32, built.result!.executionRequests ?? []])
+  expect(accepted.result?.status).toBe('VALID')
+  return built.result!
+}
+
+describe("the block processor's plain transfers", () => {
+  it('leave the state, receipts and gas exactly as the interpreter does, in every corner of a transfer', async () => {
+    const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
+    const coinbase = dev[1]!.address
+    const first = await build(g.hash, coinbase, 0x1000, [
+      signedTransfer(builder.spec, 0, 0, { to: fresh(1), value: 1000n }), // creates an account
+      signedTransfer(builder.spec, 0, 1, { to: fresh(2), value: 0n }), // touches a missing account: not created
+      signedTransfer(builder.spec, 0, 2, { to: dev[0]!.address, value: 5n }), // to itself
+      signedTransfer(builder.spec, 1, 0, { to: fresh(3), value: 7n, tip: 0n }), // from the fee recipient, no tip
+      signed(2, 0, 'dynamic', { to: '0x0000000000000000000000000000000000000001', value: 1n }), // a precompile: interpreter
+      signed(2, 1, 'dynamic', { to: MULTICALL3_ADDRESS }), // code: interpreter
+      signed(3, 0, 'legacy', { to: dev[4]!.address, value: 1n }),
+      signed(3, 1, 'accessList', { to: fresh(4), value: 2n }),
+      signedTransfer(builder.spec, 2, 2, { to: coinbase, value: 3n }), // to the fee recipient
+      signedTransfer(builder.spec, 2, 3, { to: fresh(5), value: 4n, gas: 30_000n }), // unused gas returned
+      signed(2, 4, 'dynamic', { to: fresh(6), data: '0x1234' }), // calldata: interpreter
+    ], [
+      { index: '0x0', validatorIndex: '0x0', address: fresh(7), amount: '0x0' },
+      { index: '0x1', validatorIndex: '0x1', address: fresh(8), amount: '0x5' },
+    ])
+    // No tip at all and a fee recipient that does not exist: it is touched and stays absent; an existing empty
+    // account touched by a zero-value transfer is removed (EIP-158).
+    const second = await build(first.executionPayload.blockHash, fresh(9), 0x1010, [
+      signedTransfer(builder.spec, 5, 0, { to: fresh(10), value: 1n, tip: 0n }),
+      signedTransfer(builder.spec, 5, 1, { to: EMPTY, value: 0n, tip: 0n }),
+      signedTransfer(builder.spec, 6, 0, { to: dev[7]!.address, value: 1n, tip: 0n }),
+    ])
+
+    const store = new ChainStore(tempDatadir('processor'))
+    try {
+      await genesisBlock(builder.spec, store)
+      const executor = await BlockExecutor.create(builder.spec, store)
+      const counts: number[] = []
+      for (const built of [first, second]) {
+        const block = await payloadToBlock(builder.spec, {
+          version: 4,
+          payload: built.executionPayload as never,
+          versionedHashes: [],
+          parentBeaconBlockRoot: ZERO32,
+          executionRequests: built.executionRequests ?? [],
+        })
+        const { record, result } = await executor.execute(block, readHeader(builder.spec, store, block.header.parentHash)!)
+        store.putBlockSync(record)
+        counts.push(result.plainTransfers)
+      }
+      expect(counts).toEqual([8, 3])
+    } finally {
+      await store.close()
+    }
+  })
+})
