@@ -1,6 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { BuiltPayload } from '../exec/builder.js'
-import type { PayloadStatus } from '../exec/payloadImport.js'
+import type { PayloadData, PayloadStatus } from '../exec/payloadImport.js'
+import { createSenderSlots } from '../exec/senderRecovery.js'
 import type { ExecutionPayload, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -12,6 +13,8 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 /** engine_getBlobsV1/V2 must serve at least 128 hashes; more is -38004. */
 const MAX_BLOBS_REQUEST = 128
+/** Below this many transactions a payload's senders are recovered by the engine worker alone (a hop costs ~50 µs). */
+const MIN_SHARED_RECOVERY = 64
 import type { WorkerPool } from '../workers/pool.js'
 import { EngineError } from './errors.js'
 import { type ForkchoiceState, applyForkchoice } from './forkchoice.js'
@@ -53,6 +56,8 @@ export class EngineService {
     private readonly txs: TxSubmission,
     private readonly txPool: TxPool,
     private readonly log: Logger,
+    /** The public lane, whose idle workers recover a payload's senders alongside the engine worker. */
+    private readonly helpers?: WorkerPool,
   ) {}
 
   /**
@@ -92,7 +97,8 @@ export class EngineService {
       if (reason !== undefined) throw new EngineError('invalidParams', reason)
     }
     const started = performance.now()
-    const status = await this.lane.run({ op: 'newPayload', input: { version, payload: checked, ...extras } })
+    const senders = this.recoverSendersAlongside(checked)
+    const status = await this.lane.run({ op: 'newPayload', input: { version, payload: checked, ...extras, ...(senders === undefined ? {} : { senders }) } })
     const seconds = (performance.now() - started) / 1000
     // The worker committed; without this the serving thread may keep reading its older snapshot for a while.
     this.store.refreshSnapshot()
@@ -111,6 +117,20 @@ export class EngineService {
       this.log.info('validated block', facts)
     }
     return status
+  }
+
+  /**
+   * Starts a public worker recovering the payload's senders into memory shared with the engine worker, which claims
+   * the other half (senderRecovery.ts). Only when the public lane would admit it: the engine never waits for the
+   * public lane, it recovers whatever the helper has not started on.
+   */
+  private recoverSendersAlongside(payload: PayloadData): SharedArrayBuffer | undefined {
+    const n = payload.transactions.length
+    if (this.helpers === undefined || n < MIN_SHARED_RECOVERY || !this.helpers.canAdmit(1)) return undefined
+    const slots = createSenderSlots(n)
+    const task = { op: 'recoverSenders', slots, transactions: payload.transactions, number: payload.blockNumber, timestamp: payload.timestamp } as const
+    this.helpers.run(task).catch((e: unknown) => this.log.debug('sender recovery helper failed', { error: String(e) }))
+    return slots
   }
 
   /** engine_newPayloadV4, as the dev driver calls it. */

@@ -11,6 +11,7 @@ import { primeRootCache, withdrawalsRoot } from './blockRoots.js'
 import type { BlockExecutor } from './executor.js'
 import { orderedTrieRoot } from './orderedTrie.js'
 import { InvalidBlockError } from './errors.js'
+import { takeSenders } from './senderRecovery.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED' | 'INVALID_BLOCK_HASH'
 
@@ -48,6 +49,8 @@ export interface NewPayloadInput {
   versionedHashes?: string[]
   parentBeaconBlockRoot?: string
   executionRequests?: string[]
+  /** Shared with a public worker recovering the transactions' senders alongside (senderRecovery.ts). */
+  senders?: SharedArrayBuffer
 }
 
 /** The payload's blockHash is not the hash of the block it describes. */
@@ -166,6 +169,7 @@ export async function importPayload(
   }
   const parent = readHeader(spec, store, block.header.parentHash)
   if (parent === undefined) return { status: 'SYNCING', latestValidHash: null, validationError: null }
+  if (input.senders !== undefined) takeSenders(input.senders, block.transactions)
   try {
     const { record } = await executor.execute(block, parent)
     store.putBlockSync(record)

@@ -103,7 +103,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   })
   const txs = new TxSubmission(store, chain, txPool, lanes, opts.log)
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, { gasLimitTarget: opts.minerGasLimit, extraData: EXTRA_DATA })
-  const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log)
+  const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
   const subscriptions = new SubscriptionHub(store)
   engine.onCanonicalChange = (added, removed) => subscriptions.canonicalChanged(added, removed)

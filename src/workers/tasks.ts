@@ -29,6 +29,8 @@ export interface TaskMap {
   trace: { in: { blockHash: Uint8Array; opts: TraceOptions; only?: number }; out: { txHash: string; result: unknown }[] | null }
   traceCall: { in: { input: CallInput; opts: TraceOptions }; out: unknown }
   simulate: { in: { input: SimulateInput }; out: SimulateOutcome }
+  /** Helps an engine worker's newPayload: recovers senders into the shared slots (senderRecovery.ts). */
+  recoverSenders: { in: { slots: SharedArrayBuffer; transactions: string[]; number: string; timestamp: string }; out: null }
   logs: { in: { scope: LogScope; criteria: LogCriteria; maxResults: number; removed?: boolean }; out: LogQueryResult }
 }
 

@@ -8,6 +8,7 @@ import { TraceRunner } from '../exec/trace.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../exec/payloadImport.js'
+import { recoverRawSenders } from '../exec/senderRecovery.js'
 import { simulate } from '../exec/simulate.js'
 import { validateRawTx } from '../exec/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
@@ -48,6 +49,10 @@ async function dispatch(task: SingleTask): Promise<unknown> {
       return runCallTask(task)
     case 'simulate':
       return simulate(spec, store, executor, task.input)
+    case 'recoverSenders': {
+      recoverRawSenders(task.slots, task.transactions, spec.commonAt(BigInt(task.number), BigInt(task.timestamp)))
+      return null
+    }
     case 'logs':
       return queryLogs(store, task.scope, task.criteria, task.maxResults, task.removed)
     case 'trace':

@@ -1,0 +1,64 @@
+import { type TypedTransaction, createFeeMarket1559Tx, createTxFromRLP } from '@ethereumjs/tx'
+import { describe, expect, it } from 'vitest'
+import { devAccounts, devGenesis } from '../chain/dev.js'
+import { ChainSpec } from '../chain/spec.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { createSenderSlots, recoverRawSenders, recoverSenders, takeSenders } from './senderRecovery.js'
+
+const spec = new ChainSpec(devGenesis())
+const common = spec.commonAt(1n, 1n)
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
+function raws(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const from = devAccounts()[i % 10]!
+    const tx = createFeeMarket1559Tx(
+      { chainId: spec.chainId, nonce: BigInt(i), maxFeePerGas: 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: devAccounts()[9]!.address as `0x${string}` },
+      { common },
+    ).sign(hexToBytes(from.privateKey))
+    return bytesToHex(tx.serialize())
+  })
+}
+const decode = (list: string[]): TypedTransaction[] => list.map((r) => createTxFromRLP(hexToBytes(r), { common }))
+const expectedSenders = (count: number) => Array.from({ length: count }, (_, i) => devAccounts()[i % 10]!.address.toLowerCase())
+const senders = (txs: TypedTransaction[]) => txs.map((t) => t.getSenderAddress().toString())
+
+describe('sender recovery shared with a helper', () => {
+  const list = raws(70)
+
+  it('takes every key a helper recovered, and they are the senders', () => {
+    const slots = createSenderSlots(list.length)
+    recoverRawSenders(slots, list, common)
+    const txs = decode(list)
+    expect(takeSenders(slots, txs)).toBe(list.length)
+    expect(senders(txs)).toEqual(expectedSenders(list.length))
+  })
+
+  it('recovers everything itself when no helper started', () => {
+    const txs = decode(list)
+    expect(takeSenders(createSenderSlots(list.length), txs)).toBe(0)
+    expect(senders(txs)).toEqual(expectedSenders(list.length))
+  })
+
+  it('leaves what the helper failed on to EthereumJS, which recovers it when asked', () => {
+    const slots = createSenderSlots(list.length)
+    recoverSenders(slots, (i) => {
+      if (i % 3 === 0) throw new Error('helper failed')
+      return createTxFromRLP(hexToBytes(list[i]!), { common }).getSenderPublicKey()
+    })
+    const txs = decode(list)
+    expect(takeSenders(slots, txs)).toBe(list.filter((_, i) => i % 3 !== 0).length)
+    expect(senders(txs)).toEqual(expectedSenders(list.length))
+  })
+
+  it('gives no key to a transaction whose signature does not recover', () => {
+    const good = createTxFromRLP(hexToBytes(list[0]!), { common })
+    const bad = createFeeMarket1559Tx({ ...good.toJSON(), r: SECP256K1_N + 1n } as never, { common })
+    const badRaw = bytesToHex(bad.serialize())
+    const slots = createSenderSlots(1)
+    recoverRawSenders(slots, [badRaw], common)
+    const [tx] = decode([badRaw])
+    expect(takeSenders(slots, [tx!])).toBe(0)
+    expect(() => tx!.getSenderPublicKey()).toThrow(/Invalid Signature/)
+  })
+})

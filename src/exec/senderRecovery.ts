@@ -1,0 +1,80 @@
+import type { Common } from '@ethereumjs/common'
+import { type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx'
+import { hexToBytes } from '../util/hex.js'
+
+// Sender recovery of a payload's transactions, shared between the engine worker that executes the payload and a
+// public worker that helps it. Both claim chunks of transactions from one counter in shared memory and write each
+// sender's public key there; the engine worker then takes the keys the helper recovered. A helper that never
+// starts (the public lane is busy) costs nothing: the engine worker claims every chunk itself.
+//
+// Layout of the SharedArrayBuffer: Int32 [next unclaimed index, status of each transaction…], then 64 bytes of
+// public key per transaction.
+
+const PENDING = 0
+const DONE = 1
+const FAILED = 2
+const CHUNK = 16
+const KEY_BYTES = 64
+/** How long the engine worker waits for a transaction the helper claimed, once, before recovering the rest itself. */
+const HELPER_WAIT_MS = 2000
+
+export function createSenderSlots(count: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 * (1 + count) + KEY_BYTES * count)
+}
+
+function view(slots: SharedArrayBuffer): { control: Int32Array; keys: Uint8Array; count: number } {
+  const count = (slots.byteLength - 4) / (4 + KEY_BYTES)
+  return { control: new Int32Array(slots, 0, 1 + count), keys: new Uint8Array(slots, 4 * (1 + count)), count }
+}
+
+/**
+ * Claims chunks until none is left and recovers each claimed transaction's sender public key with `recover`; a
+ * transaction it cannot recover is marked failed (EthereumJS recovers it again when asked, and gives its verdict).
+ */
+export function recoverSenders(slots: SharedArrayBuffer, recover: (index: number) => Uint8Array): void {
+  const { control, keys, count } = view(slots)
+  for (;;) {
+    const start = Atomics.add(control, 0, CHUNK)
+    if (start >= count) return
+    for (let i = start; i < Math.min(count, start + CHUNK); i++) {
+      let key: Uint8Array | undefined
+      try {
+        key = recover(i)
+      } catch {
+        key = undefined
+      }
+      if (key?.length === KEY_BYTES) keys.set(key, i * KEY_BYTES)
+      Atomics.store(control, 1 + i, key?.length === KEY_BYTES ? DONE : FAILED)
+      Atomics.notify(control, 1 + i)
+    }
+  }
+}
+
+/**
+ * The engine worker's side: recovers what the helper has not claimed (EthereumJS caches each key on the
+ * transaction), then gives each transaction the key the helper recovered for it. Returns how many came from the helper.
+ */
+export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[]): number {
+  recoverSenders(slots, (i) => txs[i]!.getSenderPublicKey())
+  const { control, keys } = view(slots)
+  let helped = 0
+  let waiting = true
+  for (let i = 0; i < txs.length; i++) {
+    const tx = txs[i]!
+    if (tx.cache.senderPubKey !== undefined) continue
+    // A chunk the helper claimed and is still working on: a short wait. A helper that died mid-chunk: one timeout,
+    // then EthereumJS recovers whatever is left when it is first asked.
+    while (waiting && Atomics.load(control, 1 + i) === PENDING) {
+      if (Atomics.wait(control, 1 + i, PENDING, HELPER_WAIT_MS) === 'timed-out') waiting = false
+    }
+    if (Atomics.load(control, 1 + i) !== DONE) continue
+    tx.cache.senderPubKey = keys.slice(i * KEY_BYTES, (i + 1) * KEY_BYTES)
+    helped++
+  }
+  return helped
+}
+
+/** The helper's side: decodes the payload's raw transactions it claims and recovers their senders. */
+export function recoverRawSenders(slots: SharedArrayBuffer, transactions: string[], common: Common): void {
+  recoverSenders(slots, (i) => createTxFromRLP(hexToBytes(transactions[i]!), { common }).getSenderPublicKey())
+}
