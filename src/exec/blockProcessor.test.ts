@@ -1,3 +1,4 @@
+import { Block, createBlockHeader } from '@ethereumjs/block'
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
@@ -62,6 +63,15 @@ async function build(parentHash: string, feeRecipient: string, timestamp: number
   return built.result!
 }
 
+const blockOf = (built: Built): Promise<Block> =>
+  payloadToBlock(builder.spec, {
+    version: 4,
+    payload: built.executionPayload as never,
+    versionedHashes: [],
+    parentBeaconBlockRoot: ZERO32,
+    executionRequests: built.executionRequests ?? [],
+  })
+
 describe("the block processor's plain transfers", () => {
   it('leave the state, receipts and gas exactly as the interpreter does, in every corner of a transfer', async () => {
     const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
@@ -96,18 +106,43 @@ describe("the block processor's plain transfers", () => {
       const executor = await BlockExecutor.create(builder.spec, store)
       const counts: number[] = []
       for (const built of [first, second]) {
-        const block = await payloadToBlock(builder.spec, {
-          version: 4,
-          payload: built.executionPayload as never,
-          versionedHashes: [],
-          parentBeaconBlockRoot: ZERO32,
-          executionRequests: built.executionRequests ?? [],
-        })
+        const block = await blockOf(built)
         const { record, result } = await executor.execute(block, readHeader(builder.spec, store, block.header.parentHash)!)
         store.putBlockSync(record)
         counts.push(result.plainTransfers)
       }
       expect(counts).toEqual([8, 3])
+    } finally {
+      await store.close()
+    }
+  })
+})
+
+describe("the executor's warm caches", () => {
+  it('serve only the child of the block executed last: a sibling, a failed block and a block after it see their own parent', async () => {
+    const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
+    const a = await blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(21), value: 9n })]))
+    const sibling = await blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(22), value: 8n })]))
+    const child = await blockOf(await build(bytesToHex(a.hash()), fresh(20), 0x2010, [signedTransfer(builder.spec, 8, 1, { to: fresh(21), value: 7n })]))
+    // The child with another state root in its header: executes, then fails the root check.
+    const badHeader = createBlockHeader({ ...child.header.toJSON(), stateRoot: a.header.stateRoot }, { common: child.common })
+    const bad = new Block(badHeader, child.transactions, [], child.withdrawals, { common: child.common })
+
+    const store = new ChainStore(tempDatadir('warm'))
+    try {
+      await genesisBlock(builder.spec, store)
+      const executor = await BlockExecutor.create(builder.spec, store)
+      const run = async (block: Block) => {
+        const { record } = await executor.execute(block, readHeader(builder.spec, store, block.header.parentHash)!)
+        store.putBlockSync(record)
+      }
+      await run(a)
+      await run(sibling) // on genesis, not on a's state
+      await run(a) // a again, after its sibling
+      await expect(run(bad)).rejects.toThrow(/stateRoot/)
+      await run(child) // on a's state, as it was before the failed block
+      void executor.vm // a build or simulation takes the VM: the next block must not trust the caches
+      await run(child)
     } finally {
       await store.close()
     }

@@ -15,6 +15,7 @@ import { validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
 import { blockIndexKeys, encodeBlockLogs } from '../logs/blockLogs.js'
 import { createStoreVm } from './storeVm.js'
+import { equalBytes } from '../util/hex.js'
 import { checkRequestContractsExist } from './systemCalls.js'
 
 export interface ExecutedBlock {
@@ -26,13 +27,21 @@ export interface ExecutedBlock {
 /**
  * Executes blocks on top of stored state with EthereumJS's VM and turns the outcome into a BlockRecord ready to
  * be stored. One executor per thread: it keeps one VM and one trie over the store, re-rooted for every block.
+ *
+ * A block whose parent is the block this executor executed last runs on the caches that block left warm (accounts
+ * and slots it read or wrote need no trie walk): the state manager is then exactly at the parent's state. Anything
+ * else clears them — another parent, a failed block, or any other user of the VM (builds, simulations), which is
+ * why the VM and state are reached only through getters that forget the warm state.
  */
 export class BlockExecutor {
+  /** The state root the caches hold, if they hold one block's post-state untouched since. */
+  private warmRoot: Uint8Array | undefined
+
   private constructor(
     private readonly spec: ChainSpec,
     private readonly trieDb: OverlayTrieDB,
     private readonly stateManager: MerkleStateManager,
-    readonly vm: VM,
+    private readonly ownVm: VM,
     readonly ancestors: AncestorView,
   ) {}
 
@@ -41,11 +50,18 @@ export class BlockExecutor {
     return new BlockExecutor(spec, trieDb, state, vm, ancestors)
   }
 
+  get vm(): VM {
+    this.warmRoot = undefined
+    return this.ownVm
+  }
+
   get state(): MerkleStateManager {
+    this.warmRoot = undefined
     return this.stateManager
   }
 
   get trieOverlay(): OverlayTrieDB {
+    this.warmRoot = undefined
     return this.trieDb
   }
 
@@ -57,15 +73,19 @@ export class BlockExecutor {
     this.trieDb.pending.clear()
     let result: ProcessedBlock
     const missesBefore = this.trieDb.misses
+    const warm = this.warmRoot !== undefined && equalBytes(this.warmRoot, parent.stateRoot)
+    this.warmRoot = undefined
+    const vm = this.ownVm
     try {
-      this.vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
-      await this.stateManager.setStateRoot(parent.stateRoot, true)
-      await checkRequestContractsExist(this.vm)
-      result = await processBlock(this.vm, block, this.spec.depositContract)
+      vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
+      await this.stateManager.setStateRoot(parent.stateRoot, !warm)
+      await checkRequestContractsExist(vm)
+      result = await processBlock(vm, block, this.spec.depositContract)
     } catch (e) {
       this.trieDb.pending.clear()
       throw classifyFailure(e, this.trieDb.misses !== missesBefore)
     }
+    this.warmRoot = block.header.stateRoot
     return { block, result, record: this.recordOf(block, result) }
   }
 
