@@ -114,13 +114,20 @@ export interface PayloadCall {
   payload: { blockHash: string; blockNumber: string; gasUsed: string; transactions: string[] }
 }
 
+/**
+ * The last block timestamp mineAll asked for. Each call asks for a later one: the same attributes on the same head
+ * name the same payload, and a build is made once (a second call within the same second got the empty build that
+ * ended the first, whatever had been pooled since).
+ */
+let lastTimestamp = 0
+
 /** Makes blocks through the engine until the pool is empty; returns each block's payload (for replay). */
 export async function mineAll(engine: Rpc, http: Rpc): Promise<PayloadCall[]> {
   const out: PayloadCall[] = []
-  let t = Math.floor(Date.now() / 1000)
   for (let guard = 0; guard < 1000; guard++) {
     const head = (await http('eth_getBlockByNumber', ['latest', false])) as { hash: string; timestamp: string }
-    t = Math.max(t + 1, Number(BigInt(head.timestamp)) + 1)
+    const t = Math.max(lastTimestamp + 1, Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)) + 1)
+    lastTimestamp = t
     const fc = (await engine('engine_forkchoiceUpdatedV3', [
       { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash },
       { timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },

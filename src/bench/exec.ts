@@ -10,17 +10,22 @@ import { spawnNode } from '../conformance/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, post, rpcClient, sendAll, signTxs } from './chainGen.js'
 import { type ReplayResult, describeReplay, replayAgainstPlain, replayTable } from './replay.js'
-import { WORKLOADS, type Workload } from './workloads/workloads.js'
+import { WORKLOADS, type Workload, tokensOverState } from './workloads/workloads.js'
 
-// `npm run bench:exec [-- --blocks 3 --only <regexp> --save <dir>]`: for each execution workload (src/bench/workloads), generates
-// full 36 M-gas blocks on one Sponge node through the engine, then replays them through engine_newPayloadV4 on a
-// fresh node and through plain EthereumJS runBlock (default crypto) in the same run. Writes
-// bench/results/exec.{json,html}. --save keeps each workload's genesis and payloads (to profile a replay).
+// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir>]`: for each execution workload
+// (src/bench/workloads), generates full 36 M-gas blocks (the mixed workload: a stream of ~15 M-gas ones) on one
+// Sponge node through the engine, then replays them through engine_newPayloadV4 on a fresh node and through plain
+// EthereumJS runBlock (default crypto) in the same run. Writes bench/results/exec.{json,html}. --save keeps each
+// workload's genesis and payloads (to profile a replay).
 
 const GAS_LIMIT = 36_000_000
-const args = parseFlags(process.argv.slice(2), { blocks: 'string', only: 'string', save: 'string' })
+const args = parseFlags(process.argv.slice(2), { blocks: 'string', 'mixed-blocks': 'string', state: 'string', only: 'string', save: 'string' })
 const blocks = Number(args.flags.get('blocks') ?? 3)
+/** The mixed workload's stream: enough blocks for its latency percentiles. */
+const mixedBlocks = Number(args.flags.get('mixed-blocks') ?? 40)
 const only = args.flags.get('only')
+/** --state 10000,100000: the token workload again over that many more accounts and holders each (the cost curve). */
+const stateSizes = (args.flags.get('state') ?? '').split(',').filter((s) => s !== '').map(Number)
 const saveDir = args.flags.get('save')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
@@ -43,15 +48,25 @@ async function checkReceipts(url: string, hashes: string[]): Promise<void> {
 
 async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Promise<PayloadCall[]> {
   // The builder stops once a transaction's gas limit no longer fits: keep that margin so that blocks come out full.
-  const count = blocks * Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx)
+  const perBlock = w.blockGas === undefined ? Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx) : Math.floor(w.blockGas / w.gasPerTx)
+  const blockCount = w.blockGas === undefined ? blocks : mixedBlocks
+  const count = blockCount * perBlock
   const node = await spawnNode([
     '--chain', genesisFile, '--datadir', join(work, `${w.name}-gen`), '--no-mining', '--miner.gaslimit', String(GAS_LIMIT),
     '--authrpc.jwtsecret', jwtFile, '--txpool.size', String(count + 100), '--txpool.accountslots', String(count + 100),
   ])
   try {
     log(`${w.name}: signing ${count} transactions (${w.description})…`)
-    const hashes = await sendAll(node.httpUrl, signTxs(spec, count, (i) => w.tx(i)))
-    const payloads = await mineAll(rpcClient(node.authUrl!, secret), rpcClient(node.httpUrl))
+    const raws = signTxs(spec, count, (i) => w.tx(i))
+    const engine = rpcClient(node.authUrl!, secret)
+    const http = rpcClient(node.httpUrl)
+    const hashes: string[] = []
+    const payloads: PayloadCall[] = []
+    // Full blocks: pool everything and mine until empty. Partial ones: one block's worth at a time.
+    for (let i = 0; i < raws.length; i += w.blockGas === undefined ? raws.length : perBlock) {
+      hashes.push(...(await sendAll(node.httpUrl, raws.slice(i, w.blockGas === undefined ? raws.length : i + perBlock))))
+      payloads.push(...(await mineAll(engine, http)))
+    }
     await checkReceipts(node.httpUrl, hashes)
     return payloads
   } finally {
@@ -61,11 +76,12 @@ async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Prom
 
 interface Row {
   workload: string
+  description: string
   result: ReplayResult
 }
 
 const rows: Row[] = []
-for (const w of WORKLOADS) {
+for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
   if (only !== undefined && !new RegExp(only).test(w.name)) continue
   const genesis: GethGenesisFile = devGenesis()
   genesis.alloc = { ...genesis.alloc, ...w.alloc }
@@ -85,7 +101,17 @@ for (const w of WORKLOADS) {
     log,
   })
   log(`${w.name}: ${describeReplay(result)}`)
-  rows.push({ workload: w.name, result })
+  rows.push({ workload: w.name, description: w.description, result })
+}
+
+/**
+ * newPayload's latency over the blocks after the first, and the first apart: the first block of a fresh node pays
+ * for compiling the execution path, which a running node paid long ago.
+ */
+function latency(ms: number[]): Record<string, number> {
+  const rest = ms.slice(1).sort((a, b) => a - b)
+  const at = (q: number) => +(rest[Math.min(rest.length - 1, Math.ceil(q * rest.length) - 1)] ?? Number.NaN).toFixed(0)
+  return { 'first ms': +ms[0]!.toFixed(0), 'p50 ms': at(0.5), 'p99 ms': at(0.99) }
 }
 
 const summary = rows.map(({ workload, result: r }) => {
@@ -100,6 +126,7 @@ const summary = rows.map(({ workload, result: r }) => {
     'Sponge Mgas/s': +r.sponge.mgasPerSec.toFixed(1),
     'plain tx/s': Math.round(r.plain.txPerSec),
     ratio: +r.speedup.toFixed(2),
+    ...latency(r.blocks.map((b) => b.newPayloadMs)),
   }
 })
 console.table(summary)
@@ -110,7 +137,7 @@ writeFileSync(join(out, 'exec.json'), `${JSON.stringify({ date, node: process.ve
 const html = `<!doctype html><meta charset="utf-8"><title>Sponge bench:exec ${date}</title>
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}</style>
 <h1>Sponge bench:exec ${date}</h1>
-${rows.map((r) => replayTable(`${r.workload}: ${WORKLOADS.find((w) => w.name === r.workload)!.description}`, r.result)).join('\n')}`
+${rows.map((r) => replayTable(`${r.workload}: ${r.description}`, r.result)).join('\n')}`
 writeFileSync(join(out, 'exec.html'), html)
 log(`wrote ${join(out, 'exec.json')} and exec.html`)
 rmSync(work, { recursive: true, force: true })

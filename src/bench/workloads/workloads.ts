@@ -12,6 +12,11 @@ export interface Workload {
   alloc: GethGenesisFile['alloc']
   /** Roughly the gas one transaction uses, to size the generated chain. */
   gasPerTx: number
+  /**
+   * Gas of each generated block, when not full ones: the transactions are sent one block's worth at a time and a
+   * block made of each, as a consensus client's stream would bring them.
+   */
+  blockGas?: number
   tx(i: number): TxShape
 }
 
@@ -78,26 +83,56 @@ function callsAlloc(): GethGenesisFile['alloc'] {
   }
 }
 
+const transfer = (i: number): TxShape => ({ to: recipient(i), value: 1n, gasLimit: 21_000n })
+const tokenTransfer = (i: number): TxShape => ({ to: TOKEN, data: `${word(recipient(i))}${word(1).slice(2)}`, gasLimit: 60_000n })
+const contractCall = (i: number): TxShape => ({ to: CALLER, data: word(i + 1), gasLimit: 100_000n })
+/** Of every ten transactions of a mixed block: five transfers, three token transfers, two contract calls. */
+const MIXED = [transfer, transfer, transfer, transfer, transfer, tokenTransfer, tokenTransfer, tokenTransfer, contractCall, contractCall]
+
 export const WORKLOADS: Workload[] = [
   {
     name: 'transfers',
     description: 'ETH transfers of 1 wei, each to a new account',
     alloc: {},
     gasPerTx: 21_000,
-    tx: (i) => ({ to: recipient(i), value: 1n, gasLimit: 21_000n }),
+    tx: transfer,
   },
   {
     name: 'tokens',
     description: 'token transfers: two storage reads, an existing slot updated, a new slot created, a LOG3',
     alloc: tokenAlloc(),
     gasPerTx: 50_300,
-    tx: (i) => ({ to: TOKEN, data: `${word(recipient(i))}${word(1).slice(2)}`, gasLimit: 60_000n }),
+    tx: tokenTransfer,
   },
   {
     name: 'calls',
     description: `contract calls: ${CALLS_PER_TX} STATICCALLs to a contract reading a cold slot each, one storage write`,
     alloc: callsAlloc(),
     gasPerTx: 66_300,
-    tx: (i) => ({ to: CALLER, data: word(i + 1), gasLimit: 100_000n }),
+    tx: contractCall,
+  },
+  {
+    name: 'mixed',
+    description: 'blocks of ~15 M gas, of every ten transactions five ETH transfers, three token transfers and two contract calls',
+    alloc: { ...tokenAlloc(), ...callsAlloc() },
+    gasPerTx: 38_900,
+    blockGas: 15_000_000,
+    tx: (i) => MIXED[i % MIXED.length]!(i),
   },
 ]
+
+/**
+ * The token workload over a bigger state, for the cost curve: `n` more funded accounts and `n` more token holders
+ * at genesis, so every account and slot the blocks touch sits deeper in its trie.
+ */
+export function tokensOverState(n: number): Workload {
+  const base = WORKLOADS.find((w) => w.name === 'tokens')!
+  const alloc = tokenAlloc()
+  const storage = alloc[TOKEN]!.storage!
+  for (let i = 0; i < n; i++) {
+    const holder = `0x${(0x40000000 + i).toString(16).padStart(40, '0')}`
+    alloc[holder] = { balance: '0x1' }
+    storage[word(holder)] = word(1)
+  }
+  return { ...base, name: `tokens@${n}`, description: `${base.description}; ${n} more funded accounts and holders in the state`, alloc }
+}
