@@ -6,15 +6,16 @@ import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
 import { readHeader } from '../store/blockCodec.js'
 import { ChainStore } from '../store/chainStore.js'
 import { tempDatadir } from '../testing/paths.js'
+import { runPlainEthereumjs } from '../bench/plainEthereumjs.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { BlockExecutor } from './executor.js'
 import { genesisBlock } from './genesis.js'
 import { payloadToBlock } from './payloadImport.js'
 
-// Blocks built by the node's builder, which runs every transaction through EthereumJS's runTx and the interpreter,
-// executed again by Sponge's block processor, which applies plain transfers without them. The header's state root,
-// receipts root and gas used are the builder's: execute() throws unless the processor arrives at the same.
+// Blocks built by the node's builder, checked first by plain EthereumJS (runBlock: every transaction through runTx
+// and the interpreter, every root of the header compared), then executed by Sponge's block processor, which applies
+// plain transfers without them: execute() throws unless it arrives at the same state root, receipts root and gas.
 
 const genesis = devGenesis()
 const EMPTY = '0x00000000000000000000000000000000000000e0'
@@ -99,6 +100,8 @@ describe("the block processor's plain transfers", () => {
       signedTransfer(builder.spec, 5, 1, { to: EMPTY, value: 0n, tip: 0n }),
       signedTransfer(builder.spec, 6, 0, { to: dev[7]!.address, value: 1n, tip: 0n }),
     ])
+
+    await runPlainEthereumjs(genesis, [first, second].map((b) => ({ payload: b.executionPayload })))
 
     const store = new ChainStore(tempDatadir('processor'))
     try {

@@ -45,14 +45,14 @@ export async function processBlock(vm: VM, block: Block, depositContract: Uint8A
   await journal.checkpoint()
   try {
     await applyStartOfBlockSystemWrites(vm, header)
-    const plainTransfers = vm.common.isActivatedEIP(1559)
+    const plainTransfers = canApplyPlainTransfers(vm)
     const receipts: TxReceipt[] = []
     const bloom = new Uint8Array(256)
     let gasUsed = 0n
     let plainTransferCount = 0
     for (const tx of block.transactions) {
       if (header.gasLimit < tx.gasLimit + gasUsed) throw new InvalidBlockError('tx has a higher gas limit than the block')
-      if (plainTransfers && (await applyPlainTransfer(vm, tx, header))) {
+      if (plainTransfers && (await applyPlainTransfer(vm, tx, header)) !== undefined) {
         gasUsed += TRANSFER_GAS
         plainTransferCount++
         receipts.push({ status: 1, cumulativeBlockGasUsed: gasUsed, bitvector: EMPTY_BLOOM, logs: [] })
@@ -91,6 +91,11 @@ export async function processBlock(vm: VM, block: Block, depositContract: Uint8A
     await journal.revert()
     throw e
   }
+}
+
+/** Whether plain transfers may bypass `runTx` in blocks of the VM's current fork (the builder asks too). */
+export function canApplyPlainTransfers(vm: VM): boolean {
+  return ownProcessorApplies(vm) && vm.common.isActivatedEIP(1559)
 }
 
 function ownProcessorApplies(vm: VM): boolean {

@@ -8,14 +8,18 @@ import {
   isBlob4844Tx,
 } from '@ethereumjs/tx'
 import { Address, bytesToHex as ejsBytesToHex } from '@ethereumjs/util'
-import { type BlockBuilder, type RunTxResult, type TxReceipt, buildBlock, runTx } from '@ethereumjs/vm'
+import { Bloom, type BlockBuilder, type RunTxResult, type TxReceipt, buildBlock, encodeReceipt, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { executionPayloadJson } from '../codecs/payload.js'
 import { readBlock } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
 import type { BlockExecutor } from './executor.js'
+import { transactionsRoot } from './blockRoots.js'
+import { canApplyPlainTransfers } from './blockProcessor.js'
+import { orderedTrieRoot } from './orderedTrie.js'
 import { nextGasLimit } from './gasLimit.js'
+import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer } from './plainTransfer.js'
 import { TxRejectedError, UnknownParentError } from './errors.js'
 import { checkTxAgainstState } from './txChecks.js'
 
@@ -81,7 +85,7 @@ export async function appendTransaction(
   context: Block,
   tx: TypedTransaction,
   allowNoBlobs: boolean,
-  runOpts: { skipNonce?: boolean } = {},
+  runOpts: { skipNonce?: boolean; plainTransfers?: boolean } = {},
 ): Promise<RunTxResult> {
   const b = builder as unknown as BuilderInternals
   const vm = b.vm
@@ -103,7 +107,11 @@ export async function appendTransaction(
       throw new TxRejectedError('block blob gas limit reached')
     }
   }
-  const result = await runTx(vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: b.gasUsed, ...runOpts })
+  const plain = runOpts.plainTransfers === true && canApplyPlainTransfers(vm) ? await applyPlainTransfer(vm, tx, context.header) : undefined
+  const result =
+    plain !== undefined
+      ? plainTransferResult(vm, plain, b.gasUsed)
+      : await runTx(vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: b.gasUsed, skipNonce: runOpts.skipNonce })
   let included = tx
   if (isBlob4844Tx(tx)) {
     b.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * perBlob
@@ -114,6 +122,31 @@ export async function appendTransaction(
   b.gasUsed += result.blockGasSpent
   b._minerValue += result.minerValue
   return result
+}
+
+/**
+ * BlockBuilder.build() takes the transactions and receipts roots from these two methods, each filling EthereumJS's
+ * general Merkle trie one entry at a time; our ordered trie gives the same roots in one pass (as import does).
+ */
+function withOrderedTries(builder: BlockBuilder): void {
+  const b = builder as unknown as BuilderInternals & { transactionsTrie(): Promise<Uint8Array>; receiptTrie(): Promise<Uint8Array> }
+  b.transactionsTrie = () => Promise.resolve(transactionsRoot(b.transactions))
+  b.receiptTrie = () => Promise.resolve(orderedTrieRoot(b.transactionResults.map((r, i) => encodeReceipt(r.receipt, b.transactions[i]!.type))))
+}
+
+/** What runTx would have returned for a plain transfer, as far as BlockBuilder and its callers read it. */
+function plainTransferResult(vm: BlockBuilder['vm'], plain: PlainTransfer, gasUsedBefore: bigint): RunTxResult {
+  const bloom = new Bloom(undefined, vm.common)
+  return {
+    execResult: { executionGasUsed: 0n, returnValue: new Uint8Array(), logs: [], gasRefund: 0n },
+    bloom,
+    amountSpent: TRANSFER_GAS * plain.gasPrice,
+    receipt: { status: 1, cumulativeBlockGasUsed: gasUsedBefore + TRANSFER_GAS, bitvector: bloom.bitvector, logs: [] },
+    totalGasSpent: TRANSFER_GAS,
+    blockGasSpent: TRANSFER_GAS,
+    gasRefund: 0n,
+    minerValue: plain.minerValue,
+  }
 }
 
 function decodeRaw(raw: Uint8Array, header: BlockHeader): TypedTransaction {
@@ -172,6 +205,7 @@ export async function buildPayload(
     })),
     blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: vm.common },
   })
+  withOrderedTries(builder)
   // The header the transactions run in, for our own pre-checks (base fee as the builder derives it).
   const draft = createBlock(
     {
@@ -200,7 +234,7 @@ export async function buildPayload(
       try {
         const sender = tx.getSenderAddress()
         checkTxAgainstState(tx, sender.bytes, await executor.state.getAccount(sender), draft, true)
-        receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact')).receipt)
+        receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact', { plainTransfers: true })).receipt)
       } catch (e) {
         if (input.mode === 'exact') throw e instanceof TxRejectedError ? e : new TxRejectedError((e as Error).message)
         continue
