@@ -46,6 +46,9 @@ async function checkReceipts(url: string, hashes: string[]): Promise<void> {
   }
 }
 
+/** A node's start-up time grows with its genesis state (written to the trie at the first start). */
+const startTimeout = (w: Workload) => 120_000 + Object.keys(w.alloc).length
+
 async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Promise<PayloadCall[]> {
   // The builder stops once a transaction's gas limit no longer fits: keep that margin so that blocks come out full.
   const perBlock = w.blockGas === undefined ? Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx) : Math.floor(w.blockGas / w.gasPerTx)
@@ -54,7 +57,7 @@ async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Prom
   const node = await spawnNode([
     '--chain', genesisFile, '--datadir', join(work, `${w.name}-gen`), '--no-mining', '--miner.gaslimit', String(GAS_LIMIT),
     '--authrpc.jwtsecret', jwtFile, '--txpool.size', String(count + 100), '--txpool.accountslots', String(count + 100),
-  ])
+  ], startTimeout(w))
   try {
     log(`${w.name}: signing ${count} transactions (${w.description})…`)
     const raws = signTxs(spec, count, (i) => w.tx(i))
@@ -99,6 +102,7 @@ for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
     genesis,
     payloads,
     log,
+    startTimeoutMs: startTimeout(w),
   })
   log(`${w.name}: ${describeReplay(result)}`)
   rows.push({ workload: w.name, description: w.description, result })

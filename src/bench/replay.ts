@@ -40,9 +40,11 @@ export async function replayAgainstPlain(opts: {
   payloads: PayloadCall[]
   cli?: string
   log: (line: string) => void
+  /** How long the node may take to start: writing a large genesis state takes minutes. */
+  startTimeoutMs?: number
 }): Promise<ReplayResult> {
   opts.log(`replaying ${opts.payloads.length} blocks through engine_newPayloadV4 on a fresh node…`)
-  const node = await spawnNode(opts.nodeArgs, 120_000, opts.cli)
+  const node = await spawnNode(opts.nodeArgs, opts.startTimeoutMs ?? 120_000, opts.cli)
   const blocks: BlockTiming[] = []
   try {
     const engine = rpcClient(node.authUrl!, opts.jwtSecret)
