@@ -1,7 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { BuiltPayload } from '../exec/builder.js'
 import type { PayloadData, PayloadStatus } from '../exec/payloadImport.js'
-import { createSenderSlots } from '../exec/senderRecovery.js'
+import { createSenderSlots, putKnownSenders } from '../exec/senderRecovery.js'
 import type { ExecutionPayload, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -13,8 +13,6 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 /** engine_getBlobsV1/V2 must serve at least 128 hashes; more is -38004. */
 const MAX_BLOBS_REQUEST = 128
-/** Below this many transactions a payload's senders are recovered by the engine worker alone (a hop costs ~50 µs). */
-const MIN_SHARED_RECOVERY = 64
 import type { WorkerPool } from '../workers/pool.js'
 import { EngineError } from './errors.js'
 import { type ForkchoiceState, applyForkchoice } from './forkchoice.js'
@@ -30,6 +28,9 @@ import {
 } from './payloadVersions.js'
 import { payloadIdOf } from './payloadId.js'
 import { checkExecutionRequests } from './requests.js'
+
+/** Below this many transactions a payload's senders are recovered by the engine worker alone (a hop costs ~50 µs). */
+const MIN_SHARED_RECOVERY = 64
 
 export interface ForkchoiceResult {
   payloadStatus: PayloadStatus
@@ -120,16 +121,21 @@ export class EngineService {
   }
 
   /**
-   * Starts a public worker recovering the payload's senders into memory shared with the engine worker, which claims
-   * the other half (senderRecovery.ts). Only when the public lane would admit it: the engine never waits for the
-   * public lane, it recovers whatever the helper has not started on.
+   * The payload's senders, found ahead of execution in memory shared with the engine worker (senderRecovery.ts): the
+   * public keys of transactions the pool holds (recovered when they were admitted), and a public worker recovering
+   * the rest, claiming chunks alongside the engine worker — only when the public lane would admit it; the engine
+   * never waits for the public lane: it recovers whatever the helper has not claimed.
    */
   private recoverSendersAlongside(payload: PayloadData): SharedArrayBuffer | undefined {
     const n = payload.transactions.length
-    if (this.helpers === undefined || n < MIN_SHARED_RECOVERY || !this.helpers.canAdmit(1)) return undefined
+    const helper = this.helpers !== undefined && n >= MIN_SHARED_RECOVERY && this.helpers.canAdmit(1) ? this.helpers : undefined
+    if (n === 0 || (helper === undefined && this.txPool.size === 0)) return undefined
     const slots = createSenderSlots(n)
-    const task = { op: 'recoverSenders', slots, transactions: payload.transactions, number: payload.blockNumber, timestamp: payload.timestamp } as const
-    this.helpers.run(task).catch((e: unknown) => this.log.debug('sender recovery helper failed', { error: String(e) }))
+    if (this.txPool.size > 0) putKnownSenders(slots, payload.transactions, (hash) => this.txPool.get(hash)?.senderKey)
+    if (helper !== undefined) {
+      const task = { op: 'recoverSenders', slots, transactions: payload.transactions, number: payload.blockNumber, timestamp: payload.timestamp } as const
+      helper.run(task).catch((e: unknown) => this.log.debug('sender recovery helper failed', { error: String(e) }))
+    }
     return slots
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
-import { createSenderSlots, recoverRawSenders, recoverSenders, takeSenders } from './senderRecovery.js'
+import { createSenderSlots, putKnownSenders, recoverRawSenders, recoverSenders, takeSenders } from './senderRecovery.js'
 
 const spec = new ChainSpec(devGenesis())
 const common = spec.commonAt(1n, 1n)
@@ -48,6 +48,25 @@ describe('sender recovery shared with a helper', () => {
     })
     const txs = decode(list)
     expect(takeSenders(slots, txs)).toBe(list.filter((_, i) => i % 3 !== 0).length)
+    expect(senders(txs)).toEqual(expectedSenders(list.length))
+  })
+
+  it('takes the keys the pool knows by hash, and nobody recovers those again', () => {
+    const slots = createSenderSlots(list.length)
+    const pooled = new Map<string, Uint8Array>()
+    for (const raw of list.filter((_, i) => i % 2 === 0)) {
+      const tx = createTxFromRLP(hexToBytes(raw), { common })
+      pooled.set(bytesToHex(tx.hash()), tx.getSenderPublicKey())
+    }
+    expect(putKnownSenders(slots, list, (hash) => pooled.get(hash))).toBe(pooled.size)
+    const claimed: number[] = []
+    recoverSenders(slots, (i) => {
+      claimed.push(i)
+      return createTxFromRLP(hexToBytes(list[i]!), { common }).getSenderPublicKey()
+    })
+    expect(claimed).toEqual(list.map((_, i) => i).filter((i) => i % 2 === 1))
+    const txs = decode(list)
+    expect(takeSenders(slots, txs)).toBe(list.length)
     expect(senders(txs)).toEqual(expectedSenders(list.length))
   })
 

@@ -1,6 +1,7 @@
 import type { Common } from '@ethereumjs/common'
 import { type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx'
-import { hexToBytes } from '../util/hex.js'
+import { keccak256 } from '../crypto/keccak.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 // Sender recovery of a payload's transactions, shared between the engine worker that executes the payload and a
 // public worker that helps it. Both claim chunks of transactions from one counter in shared memory and write each
@@ -28,6 +29,23 @@ function view(slots: SharedArrayBuffer): { control: Int32Array; keys: Uint8Array
 }
 
 /**
+ * Keys known before anyone claims — the pool recovered them when it admitted the transactions — so nobody recovers
+ * those again. `known` looks a transaction up by its hash. Returns how many were known.
+ */
+export function putKnownSenders(slots: SharedArrayBuffer, transactions: string[], known: (hash: string) => Uint8Array | undefined): number {
+  const { control, keys } = view(slots)
+  let found = 0
+  transactions.forEach((raw, i) => {
+    const key = known(bytesToHex(keccak256(hexToBytes(raw))))
+    if (key?.length !== KEY_BYTES) return
+    keys.set(key, i * KEY_BYTES)
+    Atomics.store(control, 1 + i, DONE)
+    found++
+  })
+  return found
+}
+
+/**
  * Claims chunks until none is left and recovers each claimed transaction's sender public key with `recover`; a
  * transaction it cannot recover is marked failed (EthereumJS recovers it again when asked, and gives its verdict).
  */
@@ -37,6 +55,7 @@ export function recoverSenders(slots: SharedArrayBuffer, recover: (index: number
     const start = Atomics.add(control, 0, CHUNK)
     if (start >= count) return
     for (let i = start; i < Math.min(count, start + CHUNK); i++) {
+      if (Atomics.load(control, 1 + i) !== PENDING) continue
       let key: Uint8Array | undefined
       try {
         key = recover(i)
@@ -52,7 +71,7 @@ export function recoverSenders(slots: SharedArrayBuffer, recover: (index: number
 
 /**
  * The engine worker's side: recovers what the helper has not claimed (EthereumJS caches each key on the
- * transaction), then gives each transaction the key the helper recovered for it. Returns how many came from the helper.
+ * transaction), then gives each transaction the key the helper or the pool found for it. Returns how many it was given.
  */
 export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[]): number {
   recoverSenders(slots, (i) => txs[i]!.getSenderPublicKey())

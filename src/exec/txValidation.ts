@@ -20,6 +20,8 @@ import { checkTxAgainstState } from './txChecks.js'
 export interface ValidatedTx {
   hash: string
   sender: string
+  /** The sender's public key (64 bytes), kept by the pool for newPayload. */
+  senderKey: Uint8Array
   nonce: string
   gasLimit: string
   maxFee: string
@@ -94,6 +96,7 @@ export async function validateRawTx(
   return {
     hash: bytesToHex(tx.hash()),
     sender: bytesToHex(sender),
+    senderKey: tx.getSenderPublicKey(),
     nonce: `0x${tx.nonce.toString(16)}`,
     gasLimit: `0x${tx.gasLimit.toString(16)}`,
     maxFee: `0x${maxFeeOf(tx).toString(16)}`,

@@ -6,6 +6,8 @@ export interface PooledTx {
   hash: string
   raw: Uint8Array
   sender: string
+  /** The sender's public key as recovered at admission: a payload carrying the transaction need not recover it again. */
+  senderKey?: Uint8Array
   nonce: bigint
   maxFee: bigint
   maxPriorityFee: bigint

@@ -54,6 +54,7 @@ export class TxSubmission {
         hash: v.hash,
         raw: v.converted ?? raw,
         sender: v.sender,
+        senderKey: v.senderKey,
         nonce: BigInt(v.nonce),
         maxFee: BigInt(v.maxFee),
         maxPriorityFee: BigInt(v.maxPriorityFee),
