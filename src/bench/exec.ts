@@ -12,8 +12,8 @@ import { type PayloadCall, mineAll, post, rpcClient, sendAll, signTxs } from './
 import { type ReplayResult, describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { WORKLOADS, type Workload, tokensOverState } from './workloads/workloads.js'
 
-// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir>]`: for each execution workload
-// (src/bench/workloads), generates full 36 M-gas blocks (the mixed workload: a stream of ~15 M-gas ones) on one
+// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir>]`: for
+// each execution workload (src/bench/workloads), generates full 36 M-gas blocks (the mixed workload: a stream of ~15 M-gas ones) on one
 // Sponge node through the engine, then replays them through engine_newPayloadV4 on a fresh node and through plain
 // EthereumJS runBlock (default crypto) in the same run. Writes bench/results/exec.{json,html}. --save keeps each
 // workload's genesis and payloads (to profile a replay).
@@ -109,13 +109,20 @@ for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
 }
 
 /**
- * newPayload's latency over the blocks after the first, and the first apart: the first block of a fresh node pays
- * for compiling the execution path, which a running node paid long ago.
+ * newPayload over the blocks after the first ("warm"), and the first apart: the first block of a fresh node pays for
+ * compiling the execution path, which a running node paid long ago.
  */
-function latency(ms: number[]): Record<string, number> {
-  const rest = ms.slice(1).sort((a, b) => a - b)
-  const at = (q: number) => +(rest[Math.min(rest.length - 1, Math.ceil(q * rest.length) - 1)] ?? Number.NaN).toFixed(0)
-  return { 'first ms': +ms[0]!.toFixed(0), 'p50 ms': at(0.5), 'p99 ms': at(0.99) }
+function warm(blocks: ReplayResult['blocks']): Record<string, number> {
+  const rest = blocks.slice(1)
+  const ms = rest.map((b) => b.newPayloadMs).sort((a, b) => a - b)
+  const at = (q: number) => +(ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)] ?? Number.NaN).toFixed(0)
+  const seconds = ms.reduce((a, b) => a + b, 0) / 1000
+  return {
+    'warm tx/s': Math.round(rest.reduce((a, b) => a + b.txs, 0) / seconds),
+    'first ms': +blocks[0]!.newPayloadMs.toFixed(0),
+    'p50 ms': at(0.5),
+    'p99 ms': at(0.99),
+  }
 }
 
 const summary = rows.map(({ workload, result: r }) => {
@@ -130,7 +137,7 @@ const summary = rows.map(({ workload, result: r }) => {
     'Sponge Mgas/s': +r.sponge.mgasPerSec.toFixed(1),
     'plain tx/s': Math.round(r.plain.txPerSec),
     ratio: +r.speedup.toFixed(2),
-    ...latency(r.blocks.map((b) => b.newPayloadMs)),
+    ...warm(r.blocks),
   }
 })
 console.table(summary)
