@@ -1,12 +1,9 @@
 import { type Block, createBlock } from '@ethereumjs/block'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
-import { ValueEncoding } from '@ethereumjs/util'
 import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { OverlayTrieDB } from '../store/trieDb.js'
+import { writeGenesisState } from './genesisState.js'
 import { bodyRlp } from '../store/blockCodec.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 
@@ -31,12 +28,9 @@ export function ethereumjsAlloc(g: GethGenesisFile): Record<string, AllocEntry> 
 /** The genesis block of a spec, with its state written to the store if the store is new. */
 export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<Block> {
   const g = spec.genesis
-  const trieDb = new OverlayTrieDB(store)
+  const trieNodes = new Map<string, Uint8Array>()
   const common = spec.commonAt(0n, spec.genesisTime)
-  const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
-  const sm = new MerkleStateManager({ trie, common })
-  await sm.generateCanonicalGenesis(ethereumjsAlloc(g) as never)
-  const stateRoot = await sm.getStateRoot()
+  const stateRoot = writeGenesisState(g.alloc, (key, value) => trieNodes.set(key, value))
   const header: Record<string, unknown> = {
     number: 0n,
     timestamp: spec.genesisTime,
@@ -77,7 +71,7 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
       receiptJson: [],
       logs: undefined,
       logKeys: [],
-      trieNodes: trieDb.pending,
+      trieNodes,
     },
     spec.chainId,
   )

@@ -24,20 +24,26 @@ function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean)
   return out
 }
 
+/** Where the nodes referenced by hash go, keyed by that hash (as a trie database holds them); none for a root only. */
+export type NodeSink = (hash: Uint8Array, encoded: Uint8Array) => void
+
 /** How a child node is referenced from its parent: inline when its RLP is under 32 bytes, else by hash. */
-function ref(node: Node): Node {
+function ref(node: Node, sink: NodeSink | undefined): Node {
   const enc = RLP.encode(node as never)
-  return enc.length < 32 ? node : keccak256(enc)
+  if (enc.length < 32) return node
+  const hash = keccak256(enc)
+  sink?.(hash, enc)
+  return hash
 }
 
-function build(keys: Uint8Array[], values: Uint8Array[], lo: number, hi: number, depth: number): Node {
+function build(keys: Uint8Array[], values: Uint8Array[], lo: number, hi: number, depth: number, sink: NodeSink | undefined): Node {
   if (hi - lo === 1) return [hexPrefix(keys[lo]!, depth, keys[lo]!.length, true), values[lo]!]
   // Keys are sorted: the common prefix of the range is that of its first and last keys.
   const a = keys[lo]!
   const b = keys[hi - 1]!
   let cp = depth
   while (cp < a.length && cp < b.length && a[cp] === b[cp]) cp++
-  if (cp > depth) return [hexPrefix(a, depth, cp, false), ref(build(keys, values, lo, hi, cp))]
+  if (cp > depth) return [hexPrefix(a, depth, cp, false), ref(build(keys, values, lo, hi, cp, sink), sink)]
   const branch: Node[] = new Array(17).fill(new Uint8Array())
   let i = lo
   if (keys[i]!.length === depth) branch[16] = values[i++]!
@@ -45,7 +51,7 @@ function build(keys: Uint8Array[], values: Uint8Array[], lo: number, hi: number,
     const nib = keys[i]![depth]!
     let j = i + 1
     while (j < hi && keys[j]![depth] === nib) j++
-    branch[nib] = ref(build(keys, values, i, j, depth + 1))
+    branch[nib] = ref(build(keys, values, i, j, depth + 1, sink), sink)
     i = j
   }
   return branch
@@ -63,15 +69,27 @@ function compare(a: Uint8Array, b: Uint8Array): number {
  * re-encoding dominated block import profiles.
  */
 export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
-  if (values.length === 0) return keccak256(RLP.encode(new Uint8Array()))
-  const order = values.map((_, i) => ({ key: nibblesOf(RLP.encode(i)), value: values[i]! }))
+  return trieRoot(values.map((_, i) => RLP.encode(i)), values)
+}
+
+/**
+ * The root of the trie mapping each key to its value (keys distinct, all of one length or RLP indexes), built in one
+ * pass over the sorted keys. With a sink, every node referenced by hash — the root included — is handed to it: the
+ * nodes a trie database needs to serve the trie (how genesis state is written).
+ */
+export function trieRoot(keys: Uint8Array[], values: Uint8Array[], sink?: NodeSink): Uint8Array {
+  if (keys.length === 0) return keccak256(RLP.encode(new Uint8Array()))
+  const order = keys.map((key, i) => ({ key: nibblesOf(key), value: values[i]! }))
   order.sort((x, y) => compare(x.key, y.key))
-  const root = build(
+  const root = RLP.encode(build(
     order.map((o) => o.key),
     order.map((o) => o.value),
     0,
     order.length,
     0,
-  )
-  return keccak256(RLP.encode(root as never))
+    sink,
+  ) as never)
+  const hash = keccak256(root)
+  sink?.(hash, root)
+  return hash
 }
