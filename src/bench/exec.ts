@@ -66,8 +66,9 @@ async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Prom
     const hashes: string[] = []
     const payloads: PayloadCall[] = []
     // Full blocks: pool everything and mine until empty. Partial ones: one block's worth at a time.
-    for (let i = 0; i < raws.length; i += w.blockGas === undefined ? raws.length : perBlock) {
-      hashes.push(...(await sendAll(node.httpUrl, raws.slice(i, w.blockGas === undefined ? raws.length : i + perBlock))))
+    const batch = w.blockGas === undefined ? raws.length : perBlock
+    for (let i = 0; i < raws.length; i += batch) {
+      hashes.push(...(await sendAll(node.httpUrl, raws.slice(i, i + batch))))
       payloads.push(...(await mineAll(engine, http)))
     }
     await checkReceipts(node.httpUrl, hashes)

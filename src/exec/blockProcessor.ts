@@ -7,7 +7,7 @@ import { bytesToHex, equalBytes } from '../util/hex.js'
 import { accumulateBlockRequests } from './blockRequests.js'
 import { InvalidBlockError } from './errors.js'
 import { orderedTrieRoot } from './orderedTrie.js'
-import { TRANSFER_GAS, applyPlainTransfer } from './plainTransfer.js'
+import { TRANSFER_GAS, applyPlainTransfer, plainTransferReceipt } from './plainTransfer.js'
 import { applyStartOfBlockSystemWrites } from './systemCalls.js'
 
 /** What a processed block left behind: its receipts in transaction order, and its EIP-7685 requests (type ‖ data). */
@@ -18,7 +18,6 @@ export interface ProcessedBlock {
   plainTransfers: number
 }
 
-const EMPTY_BLOOM = new Uint8Array(256)
 const MAX_GAS_LIMIT = 1n << 63n
 /** EIPs of forks after Osaka that EthereumJS implements experimentally; a block under any of them goes to runBlock. */
 const LATER_EIPS = [7708, 7778, 7864, 7928, 8037]
@@ -55,7 +54,7 @@ export async function processBlock(vm: VM, block: Block, depositContract: Uint8A
       if (plainTransfers && (await applyPlainTransfer(vm, tx, header)) !== undefined) {
         gasUsed += TRANSFER_GAS
         plainTransferCount++
-        receipts.push({ status: 1, cumulativeBlockGasUsed: gasUsed, bitvector: EMPTY_BLOOM, logs: [] })
+        receipts.push(plainTransferReceipt(gasUsed))
         continue
       }
       const result = await runTx(vm, { tx, block, blockGasUsed: gasUsed })

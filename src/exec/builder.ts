@@ -19,7 +19,7 @@ import { transactionsRoot } from './blockRoots.js'
 import { canApplyPlainTransfers } from './blockProcessor.js'
 import { orderedTrieRoot } from './orderedTrie.js'
 import { nextGasLimit } from './gasLimit.js'
-import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer } from './plainTransfer.js'
+import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer, plainTransferReceipt } from './plainTransfer.js'
 import { TxRejectedError, UnknownParentError } from './errors.js'
 import { checkTxAgainstState } from './txChecks.js'
 
@@ -141,7 +141,7 @@ function plainTransferResult(vm: BlockBuilder['vm'], plain: PlainTransfer, gasUs
     execResult: { executionGasUsed: 0n, returnValue: new Uint8Array(), logs: [], gasRefund: 0n },
     bloom,
     amountSpent: TRANSFER_GAS * plain.gasPrice,
-    receipt: { status: 1, cumulativeBlockGasUsed: gasUsedBefore + TRANSFER_GAS, bitvector: bloom.bitvector, logs: [] },
+    receipt: plainTransferReceipt(gasUsedBefore + TRANSFER_GAS),
     totalGasSpent: TRANSFER_GAS,
     blockGasSpent: TRANSFER_GAS,
     gasRefund: 0n,

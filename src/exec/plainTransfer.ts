@@ -1,7 +1,8 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import { type TypedTransaction, TransactionType } from '@ethereumjs/tx'
 import { Account, type Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
-import type { VM } from '@ethereumjs/vm'
+import type { TxReceipt, VM } from '@ethereumjs/vm'
+import { effectiveTipAt, maxFeeOf } from './fees.js'
 
 /** A plain transfer's gas: intrinsic only (no data, no access list; EIP-7623's floor is the same 21,000). */
 export const TRANSFER_GAS = 21_000n
@@ -29,19 +30,10 @@ export async function applyPlainTransfer(vm: VM, tx: TypedTransaction, header: B
   if (vm.evm.precompiles.has(bytesToUnprefixedHex(to.bytes))) return undefined
 
   const baseFee = header.baseFeePerGas!
-  let price: bigint
-  let maxCost: bigint
-  if (tx.type === TransactionType.FeeMarketEIP1559) {
-    const { maxFeePerGas, maxPriorityFeePerGas } = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-    if (maxFeePerGas < baseFee) return undefined
-    const tip = maxFeePerGas - baseFee < maxPriorityFeePerGas ? maxFeePerGas - baseFee : maxPriorityFeePerGas
-    price = baseFee + tip
-    maxCost = tx.value + tx.gasLimit * maxFeePerGas
-  } else {
-    price = (tx as unknown as { gasPrice: bigint }).gasPrice
-    if (price < baseFee) return undefined
-    maxCost = tx.value + tx.gasLimit * price
-  }
+  const maxFee = maxFeeOf(tx)
+  if (maxFee < baseFee) return undefined
+  const price = baseFee + effectiveTipAt(tx, baseFee)
+  const maxCost = tx.value + tx.gasLimit * maxFee
 
   const state = vm.stateManager
   const senderAddress = tx.getSenderAddress()
@@ -60,6 +52,11 @@ export async function applyPlainTransfer(vm: VM, tx: TypedTransaction, header: B
   const minerValue = TRANSFER_GAS * (price - baseFee)
   await credit(vm, header.coinbase, minerValue)
   return { gasPrice: price, minerValue }
+}
+
+/** A plain transfer's receipt: successful, no logs, an empty bloom. */
+export function plainTransferReceipt(cumulativeBlockGasUsed: bigint): TxReceipt {
+  return { status: 1, cumulativeBlockGasUsed, bitvector: new Uint8Array(256), logs: [] }
 }
 
 /** Adds `amount`; the account was touched, so if it is left empty it is removed (or never created). */
