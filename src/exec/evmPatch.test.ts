@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { EVM } from '@ethereumjs/evm'
+import { setLengthLeft, setLengthRight } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 
 // scripts/patch-ethereumjs.mjs runs at `npm ci`: without it every call frame builds two objects through V8's slow
-// double-spread path (~30 µs and ~7.5 KB of garbage each, on Node 20). Nothing else would notice it missing.
-describe('the EthereumJS patch applied at install', () => {
+// double-spread path (~30 µs and ~7.5 KB of garbage each, on Node 20), and every padded word goes through array
+// spreads. Nothing else would notice it missing: the values are the same either way.
+describe('the EthereumJS rewrites applied at install', () => {
   it('builds the interpreter message and runState with Object.assign, not double spreads', () => {
     const methods = EVM.prototype as unknown as Record<string, unknown>
     const executeCall = String(methods['_executeCall'])
@@ -11,5 +16,24 @@ describe('the EthereumJS patch applied at install', () => {
     expect(executeCall).toContain('Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit })')
     expect(executeCall).not.toContain('...message,')
     expect(runInterpreter).toContain('runState: Object.assign({}, interpreterRes.runState, result, interpreter._env)')
+  })
+
+  it('pads without array spreads, to the same bytes, always in a new array', () => {
+    const input = Uint8Array.of(1, 2, 3)
+    const left = setLengthLeft(input, 6)
+    const right = setLengthRight(input, 6)
+    expect([...left]).toEqual([0, 0, 0, 1, 2, 3])
+    expect([...right]).toEqual([1, 2, 3, 0, 0, 0])
+    expect(left.buffer).not.toBe(input.buffer)
+    expect(setLengthLeft(input, 3)).toBe(input)
+    expect(() => setLengthLeft(input, 2)).toThrow()
+    expect([...setLengthLeft(input, 2, { allowTruncate: true })]).toEqual([2, 3])
+    // setLength itself is not exported: its text is checked in both builds.
+    const pkgDir = dirname(dirname(dirname(createRequire(import.meta.url).resolve('@ethereumjs/util'))))
+    for (const build of ['esm', 'cjs']) {
+      const text = readFileSync(join(pkgDir, 'dist', build, 'bytes.js'), 'utf8')
+      expect(text).toContain('padded.set(msg, right ? 0 : length - msg.length)')
+      expect(text).not.toContain('new Uint8Array([...msg')
+    }
   })
 })

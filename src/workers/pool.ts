@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
-import type { SingleTask, Task, TaskMap, TaskName, TaskOutcome, WorkerInit } from './tasks.js'
+import { createDeadlineBuffer, takeOverdue } from './deadlines.js'
+import type { Batch, SingleTask, TaskMap, TaskName, TaskOutcome, WorkerInit } from './tasks.js'
 
 export interface LaneOptions {
   /** For logs and metrics: 'engine' or 'public'. */
@@ -42,10 +43,18 @@ export function defaultPoolSize(): number {
 // Resolves to dist/workers/worker.js from both src/workers (tests) and dist/workers (the built node).
 const WORKER_FILE = new URL('../../dist/workers/worker.js', import.meta.url).href
 
+/** How often the watchdog looks for calls past their deadline, while any are admitted. */
+const WATCH_MS = 25
+
 interface Pending {
   task: SingleTask
   resolve: (value: unknown) => void
   reject: (e: Error) => void
+  /** Date.now() by which the call must be answered (its time limit counts its wait, as geth's does); 0: none. */
+  deadline: number
+  timeoutMs: number
+  /** Sent again once already, after the worker running it died for another call. */
+  retried: boolean
 }
 
 export interface LaneStats {
@@ -57,14 +66,26 @@ export interface LaneStats {
 
 /**
  * A Piscina pool of workers that execute and build blocks and read state off the serving thread. The calls made in
- * one turn of the event loop (a JSON-RPC batch, say) travel together: they are admitted or refused as a group and
- * sent as one task per worker, so a batch of 100 state reads costs a few round trips, not a hundred.
+ * one turn of the event loop (a JSON-RPC batch, say) are admitted or refused as a group; calls wait here while every
+ * worker is busy, and a worker that finishes takes all that waited (its share, when several are free) as one task —
+ * so under load a round trip between threads carries many calls, and a batch of 100 state reads costs a few.
+ * Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call whose deadline passed while
+ * it waited, and the watchdog stops a worker whose running call passes its deadline; the other calls of that task
+ * are sent again.
  */
 export class WorkerPool {
-  private readonly piscina: Piscina<Task, TaskOutcome<unknown>[]>
+  private readonly piscina: Piscina<Batch, TaskOutcome<unknown>[]>
+  private readonly deadlines = createDeadlineBuffer()
   private group: Pending[] = []
+  /** Admitted, not yet sent to a worker. */
+  private waiting: Pending[] = []
+  private tasksInFlight = 0
   private inFlightCalls = 0
+  private timedInFlight = 0
   private refusedCalls = 0
+  private watchdog: NodeJS.Timeout | undefined
+  /** close() waiting for what was admitted to be answered. */
+  private drained: (() => void) | undefined
   /** Task time observer (metrics): the lane, the ops of one task, and its duration in seconds. */
   onTaskDone: ((ops: TaskName[], seconds: number) => void) | undefined
 
@@ -74,7 +95,7 @@ export class WorkerPool {
   ) {
     this.piscina = new Piscina({
       filename: WORKER_FILE,
-      workerData: init,
+      workerData: { ...init, deadlines: this.deadlines },
       minThreads: opts.threads,
       maxThreads: opts.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
@@ -90,14 +111,21 @@ export class WorkerPool {
   }
 
   /**
-   * Runs a task in a worker; failures come back as the domain errors they were (TxRejectedError, …). A task with a
-   * time limit travels alone: stopping it stops its worker thread, which Piscina replaces.
+   * Runs a task in a worker; failures come back as the domain errors they were (TxRejectedError, …). With a time
+   * limit, a task not answered within it fails with TaskTimeoutError (its worker stopped if it was running it).
    */
   run<K extends TaskName>(task: Extract<SingleTask, { op: K }>, opts: { timeoutMs?: number } = {}): Promise<TaskMap[K]['out']> {
-    if (opts.timeoutMs !== undefined) return this.runAlone(task, opts.timeoutMs) as Promise<TaskMap[K]['out']>
     return new Promise((resolve, reject) => {
       if (this.group.length === 0) queueMicrotask(() => this.flush())
-      this.group.push({ task, resolve: resolve as (v: unknown) => void, reject })
+      const timeoutMs = opts.timeoutMs ?? 0
+      this.group.push({
+        task,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        deadline: timeoutMs > 0 ? Date.now() + timeoutMs : 0,
+        timeoutMs,
+        retried: false,
+      })
     })
   }
 
@@ -120,30 +148,6 @@ export class WorkerPool {
     return { inFlight: this.inFlightCalls, refused: this.refusedCalls }
   }
 
-  private async runAlone(task: SingleTask, timeoutMs: number): Promise<unknown> {
-    const max = this.opts.maxInFlight
-    if (max !== undefined && this.inFlightCalls > 0 && this.inFlightCalls + 1 > max) {
-      this.refusedCalls++
-      throw new PoolBusyError(this.opts.name)
-    }
-    this.inFlightCalls++
-    const started = performance.now()
-    let outcomes: TaskOutcome<unknown>[]
-    try {
-      outcomes = await this.piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) })
-    } catch (e) {
-      // Piscina rejects an aborted task with an AbortError (and stops the worker that was running it).
-      throw e instanceof Error && e.name === 'AbortError' ? new TaskTimeoutError(timeoutMs) : new WorkerTaskError(String(e))
-    } finally {
-      this.inFlightCalls--
-      this.onTaskDone?.([task.op], (performance.now() - started) / 1000)
-    }
-    const outcome = outcomes[0]
-    if (outcome === undefined) throw new WorkerTaskError('worker returned no outcome')
-    if (!outcome.ok) throw outcomeError(outcome)
-    return outcome.value
-  }
-
   private flush(): void {
     const group = this.group
     this.group = []
@@ -157,34 +161,90 @@ export class WorkerPool {
       return
     }
     this.inFlightCalls += group.length
-    const per = Math.ceil(group.length / this.opts.threads)
-    for (let i = 0; i < group.length; i += per) this.send(group.slice(i, i + per))
+    for (const p of group) if (p.deadline !== 0) this.timedInFlight++
+    this.waiting.push(...group)
+    if (this.timedInFlight > 0) this.watchdog ??= setInterval(() => this.watch(), WATCH_MS).unref()
+    this.pump()
+  }
+
+  /** Sends what waits to the free workers, an equal share each. */
+  private pump(): void {
+    const free = this.opts.threads - this.tasksInFlight
+    if (free <= 0 || this.waiting.length === 0) return
+    const per = Math.ceil(this.waiting.length / free)
+    while (this.tasksInFlight < this.opts.threads && this.waiting.length > 0) this.send(this.waiting.splice(0, per))
   }
 
   private send(part: Pending[]): void {
+    this.tasksInFlight++
     const started = performance.now()
-    const task: Task = part.length === 1 ? part[0]!.task : { op: 'many', tasks: part.map((p) => p.task) }
-    this.piscina.run(task).then(
+    const batch: Batch = { tasks: part.map((p) => p.task) }
+    if (part.some((p) => p.deadline !== 0)) batch.deadlines = part.map((p) => p.deadline)
+    this.piscina.run(batch).then(
       (outcomes) => {
-        this.inFlightCalls -= part.length
-        this.onTaskDone?.(part.map((p) => p.task.op), (performance.now() - started) / 1000)
+        this.onTaskDone?.(batch.tasks.map((t) => t.op), (performance.now() - started) / 1000)
         part.forEach((p, i) => {
           const o = outcomes[i]
-          if (o === undefined) p.reject(new WorkerTaskError('worker returned no outcome'))
-          else if (o.ok) p.resolve(o.value)
-          else p.reject(outcomeError(o))
+          if (o === undefined) this.settle(p, new WorkerTaskError('worker returned no outcome'))
+          else if (o.ok) this.settle(p, undefined, o.value)
+          else this.settle(p, o.kind === 'timeout' ? new TaskTimeoutError(p.timeoutMs) : outcomeError(o))
         })
+        this.taskEnded()
       },
       (e: unknown) => {
-        this.inFlightCalls -= part.length
-        const err = new WorkerTaskError(e instanceof Error ? e.message : String(e))
-        for (const p of part) p.reject(err)
+        // The worker died before answering: stopped by the watchdog for one of these calls, or crashed. Calls past
+        // their deadline are answered so; the others are sent once more, the task that killed it being among the
+        // former (or failing twice).
+        const now = Date.now()
+        const again: Pending[] = []
+        for (const p of part) {
+          if (p.deadline !== 0 && now >= p.deadline) this.settle(p, new TaskTimeoutError(p.timeoutMs))
+          else if (p.retried) this.settle(p, new WorkerTaskError(e instanceof Error ? e.message : String(e)))
+          else {
+            p.retried = true
+            again.push(p)
+          }
+        }
+        this.waiting.unshift(...again)
+        this.taskEnded()
       },
     )
   }
 
+  private taskEnded(): void {
+    this.tasksInFlight--
+    this.pump()
+    if (this.tasksInFlight === 0 && this.waiting.length === 0) this.drained?.()
+  }
+
+  private settle(p: Pending, error: Error | undefined, value?: unknown): void {
+    this.inFlightCalls--
+    if (p.deadline !== 0 && --this.timedInFlight === 0 && this.watchdog !== undefined) {
+      clearInterval(this.watchdog)
+      this.watchdog = undefined
+    }
+    if (error === undefined) p.resolve(value)
+    else p.reject(error)
+  }
+
+  /** Answers calls whose deadline passed while they waited, and stops the workers running one past its deadline. */
+  private watch(): void {
+    const now = Date.now()
+    if (this.waiting.some((p) => p.deadline !== 0 && now >= p.deadline)) {
+      const late = this.waiting.filter((p) => p.deadline !== 0 && now >= p.deadline)
+      this.waiting = this.waiting.filter((p) => p.deadline === 0 || now < p.deadline)
+      for (const p of late) this.settle(p, new TaskTimeoutError(p.timeoutMs))
+    }
+    const threads = this.piscina.threads
+    const overdue = takeOverdue(this.deadlines, now, new Set(threads.map((t) => t.threadId)))
+    // Piscina fails the stopped worker's task (see send) and starts a replacement.
+    for (const id of overdue) void threads.find((t) => t.threadId === id)?.terminate()
+  }
+
   /** Lets running and queued tasks finish, then stops the threads. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    if (this.tasksInFlight > 0 || this.waiting.length > 0) await new Promise<void>((resolve) => (this.drained = resolve))
+    if (this.watchdog !== undefined) clearInterval(this.watchdog)
     return this.piscina.close()
   }
 }
@@ -195,6 +255,7 @@ function outcomeError(o: Extract<TaskOutcome<unknown>, { ok: false }>): Error {
       return new TxRejectedError(o.message)
     case 'unknownParent':
       return new UnknownParentError(o.message)
+    case 'timeout':
     case 'other':
       return new WorkerTaskError(o.message.split('\n')[0])
   }

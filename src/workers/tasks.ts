@@ -13,6 +13,8 @@ import type { StateAnswer, StateQuery } from './stateReader.js'
 export interface WorkerInit {
   datadir: string
   genesisJson: string
+  /** The lane's deadline board (deadlines.ts); the pool adds it. */
+  deadlines?: SharedArrayBuffer
 }
 
 export interface TaskMap {
@@ -36,8 +38,16 @@ export interface TaskMap {
 
 export type TaskName = keyof TaskMap
 export type SingleTask = { [K in TaskName]: { op: K } & TaskMap[K]['in'] }[TaskName]
-/** One task, or several made in one turn of the serving thread, answered in order with an outcome each. */
-export type Task = SingleTask | { op: 'many'; tasks: SingleTask[] }
+/**
+ * What a worker is sent: the calls that waited for it, answered in order with an outcome each; with deadlines
+ * (Date.now() milliseconds, 0: none) when any has a time limit.
+ */
+export interface Batch {
+  tasks: SingleTask[]
+  deadlines?: number[]
+}
 
 /** Errors cross the worker boundary as data, so their class (and so their JSON-RPC code) survives. */
-export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; kind: 'txRejected' | 'unknownParent' | 'other'; message: string }
+export type TaskOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; kind: 'txRejected' | 'unknownParent' | 'timeout' | 'other'; message: string }

@@ -1,4 +1,4 @@
-import { workerData } from 'node:worker_threads'
+import { threadId, workerData } from 'node:worker_threads'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { buildPayload } from '../exec/builder.js'
@@ -14,7 +14,8 @@ import { validateRawTx } from '../exec/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
 import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from './stateReader.js'
-import type { SingleTask, Task, TaskOutcome, WorkerInit } from './tasks.js'
+import { WorkerDeadline } from './deadlines.js'
+import type { Batch, SingleTask, TaskOutcome, WorkerInit } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -81,12 +82,29 @@ async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' |
   }
 }
 
-/** Every task's outcome, in order: a group's tasks fail one by one, never together. */
-export default async function run(task: Task): Promise<TaskOutcome<unknown>[]> {
+const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(init.deadlines, threadId)
+
+/**
+ * Every task's outcome, in order: a batch's tasks fail one by one, never together. A call whose deadline passed
+ * while it waited is not started; the one running is on the deadline board, for the lane's watchdog.
+ */
+export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]> {
   store.refreshSnapshot()
-  if (task.op !== 'many') return [await settle(task)]
   const out: TaskOutcome<unknown>[] = []
-  for (const t of task.tasks) out.push(await settle(t))
+  for (let i = 0; i < batch.tasks.length; i++) {
+    const until = batch.deadlines?.[i] ?? 0
+    if (until === 0) {
+      out.push(await settle(batch.tasks[i]!))
+      continue
+    }
+    if (Date.now() >= until) {
+      out.push({ ok: false, kind: 'timeout', message: 'deadline passed before the call started' })
+      continue
+    }
+    deadline?.running(until)
+    out.push(await settle(batch.tasks[i]!))
+    deadline?.running(0)
+  }
   return out
 }
 

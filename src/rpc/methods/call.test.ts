@@ -121,6 +121,22 @@ describe('eth_call', () => {
     expect((await n.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
     expect((await n.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
   })
+
+  it('answers the calls that shared a stopped worker: state reads run again, a runaway call times out', async () => {
+    // One body, one turn: the three go to the worker as one task, and the worker is stopped in the middle of it.
+    const zero = `0x${'00'.repeat(20)}`
+    const body = [
+      { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [zero, 'latest'] },
+      { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: LOOP, gas: '0xee6b2800' }] },
+      { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: [zero, 'latest'] },
+    ]
+    const res = await fetch(`http://127.0.0.1:${n.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const replies = (await res.json()) as { id: number; result?: string; error?: { code: number; message: string } }[]
+    const byId = new Map(replies.map((r) => [r.id, r]))
+    expect(byId.get(1)?.result).toBe('0x0')
+    expect(byId.get(2)?.error).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+    expect(byId.get(3)?.result).toBe('0x0')
+  })
 })
 
 describe('eth_estimateGas', () => {
