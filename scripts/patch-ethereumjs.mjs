@@ -6,6 +6,11 @@
 //   two per call frame: the message it hands the interpreter, and the `runState` it returns.
 // - @ethereumjs/util's setLengthLeft/Right pad through array spreads (an iterator per byte); a zeroed array with the
 //   input set into it is the same bytes. They pad every stack word turned into an address or a storage key.
+// And one bug that costs a trie write per SSTORE: @ethereumjs/statemanager's putStorage reads
+// `caches.storage.put(…) ?? writeContractStorage(…)`, but put returns nothing, so every SSTORE also walked, rewrote
+// and re-hashed the account's storage trie (and its storageRoot) at once — the write the cache holds until the
+// block's one flush anyway, which writes the same slots to the same trie. Now it goes to the cache only, as the
+// code meant; without caches it still goes to the trie.
 // Measured on a bare warm EthereumJS runCall of an ERC-20 balanceOf: ~160 → ~85 µs. The script is idempotent and
 // fails loudly if a package's text is not what it expects (a new version must be looked at again). `--undo` puts the
 // packages' own text back (to measure both side by side).
@@ -36,6 +41,21 @@ const PATCHES = [
             },`,
     to: `runState: Object.assign({}, interpreterRes.runState, result, interpreter._env),`,
   },
+  ...['esm', 'cjs'].map((build) => {
+    const rlp = build === 'esm' ? 'RLP' : 'rlp_1.RLP'
+    return {
+      pkg: '@ethereumjs/statemanager',
+      file: 'merkleStateManager.js',
+      builds: [build],
+      what: "putStorage's cache-or-trie choice",
+      from: `        this._caches?.storage?.put(address, key, ${rlp}.encode(value)) ??
+            (await this._writeContractStorage(address, account, key, value));`,
+      to: `        if (this._caches?.storage !== undefined)
+            this._caches.storage.put(address, key, ${rlp}.encode(value));
+        else
+            await this._writeContractStorage(address, account, key, value);`,
+    }
+  }),
   {
     pkg: '@ethereumjs/util',
     file: 'bytes.js',
@@ -61,7 +81,7 @@ for (const pkg of new Set(PATCHES.map((p) => p.pkg))) {
     for (const file of new Set(PATCHES.filter((p) => p.pkg === pkg).map((p) => p.file))) {
       const path = join(pkgDir, 'dist', build, file)
       let text = readFileSync(path, 'utf8')
-      for (const p of PATCHES.filter((q) => q.pkg === pkg && q.file === file)) {
+      for (const p of PATCHES.filter((q) => q.pkg === pkg && q.file === file && (q.builds ?? [build]).includes(build))) {
         const [from, to] = undo ? [p.to, p.from] : [p.from, p.to]
         if (text.includes(to)) continue
         const at = text.indexOf(from)
@@ -72,4 +92,4 @@ for (const pkg of new Set(PATCHES.map((p) => p.pkg))) {
     }
   }
 }
-console.log(`patch-ethereumjs: ${PATCHES.length} rewrites ${undo ? 'undone' : 'in place'} (@ethereumjs/evm call frames, @ethereumjs/util padding)`)
+console.log(`patch-ethereumjs: ${PATCHES.length} rewrites ${undo ? 'undone' : 'in place'} (evm call frames, util padding, statemanager putStorage)`)

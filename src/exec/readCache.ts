@@ -44,6 +44,9 @@ export class CallReadCache {
       setBounded(this.slots, key, read, this.max)
       return read
     }
+    // SSTORE's gas asks the original value through a getStorage bound before the line above replaced it: every
+    // SSTORE of every call walked the storage trie again.
+    ;(sm.originalStorageCache as unknown as { getStorage: MerkleStateManager['getStorage'] }).getStorage = sm.getStorage
   }
 }
 
