@@ -92,4 +92,4 @@ for (const pkg of new Set(PATCHES.map((p) => p.pkg))) {
     }
   }
 }
-console.log(`patch-ethereumjs: ${PATCHES.length} rewrites ${undo ? 'undone' : 'in place'} (evm call frames, util padding, statemanager putStorage)`)
+console.log(`patch-ethereumjs: ${new Set(PATCHES.map((p) => p.what)).size} rewrites ${undo ? 'undone' : 'in place'} (evm call frames, util padding, statemanager putStorage)`)

@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseFlags } from '../cli/args.js'
 import { REPO_ROOT } from '../testing/paths.js'
+import type { BesideAnvilRow } from './anvil.js'
+import type { FloodRow } from './flood.js'
 import type { LoadRow } from './report.js'
 
 // `npm run bench:compare -- <git-ref-A> <git-ref-B> [--rounds 3] [--duration 3] [--connections 64] [--only re]`:
@@ -45,9 +47,20 @@ try {
       log(`round ${r + 1}/${rounds}: ${side} (${side === 'A' ? refA : refB})`)
       const p = spawnSync(process.execPath, [load, '--cli', clis[side], '--out', out, '--duration', duration, '--connections', connections, '--only', only, '--txs', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] })
       if (p.status !== 0) throw new Error(`load run failed for ${side}`)
-      const rows = (JSON.parse(readFileSync(out, 'utf8')) as { rows: LoadRow[]; execution?: { sponge: { txPerSec: number } } })
+      const rows = JSON.parse(readFileSync(out, 'utf8')) as {
+        rows: LoadRow[]
+        flood?: FloodRow[]
+        evmReads?: BesideAnvilRow[]
+        logReads?: BesideAnvilRow[]
+        execution?: { sponge: { txPerSec: number } }
+      }
       const byName: Record<string, number> = {}
       for (const row of rows.rows) byName[`${row.workload} c=${row.connections}`] = row.requestsPerSec
+      for (const row of rows.flood ?? []) byName[`flood (calls/s served) c=${row.connections}`] = row.resultsPerSec
+      // Beside anvil: Sponge's own rows (anvil's are the same binary on both sides).
+      for (const row of [...(rows.evmReads ?? []), ...(rows.logReads ?? [])]) {
+        if (row.server === 'sponge') byName[`${row.workload} c=${row.connections}`] = row.requestsPerSec
+      }
       if (rows.execution !== undefined) byName['engine_newPayloadV4 replay (tx/s)'] = rows.execution.sponge.txPerSec
       runs[side].push(byName)
     }
