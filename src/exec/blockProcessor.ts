@@ -32,7 +32,7 @@ const LATER_EIPS = [7708, 7778, 7864, 7928, 8037]
 export async function processBlock(vm: VM, block: Block, depositContract: Uint8Array | undefined): Promise<ProcessedBlock> {
   const header = block.header
   vm.common.setHardforkBy({ blockNumber: header.number, timestamp: header.timestamp })
-  if (!ownProcessorApplies(vm)) {
+  if (!processorApplies(vm)) {
     const result = await runBlock(vm, { block, skipHeaderValidation: true, setHardfork: true })
     return { receipts: result.receipts, requests: (result.requests ?? []).map((r) => r.bytes), plainTransfers: 0 }
   }
@@ -94,10 +94,11 @@ export async function processBlock(vm: VM, block: Block, depositContract: Uint8A
 
 /** Whether plain transfers may bypass `runTx` in blocks of the VM's current fork (the builder asks too). */
 export function canApplyPlainTransfers(vm: VM): boolean {
-  return ownProcessorApplies(vm) && vm.common.isActivatedEIP(1559)
+  return processorApplies(vm) && vm.common.isActivatedEIP(1559)
 }
 
-function ownProcessorApplies(vm: VM): boolean {
+/** Whether blocks of the VM's current fork run through this processor (post-merge, no experimental later EIP). */
+export function processorApplies(vm: VM): boolean {
   const common = vm.common
   if (common.consensusType() !== ConsensusType.ProofOfStake || !common.gteHardfork(Hardfork.Paris)) return false
   return LATER_EIPS.every((eip) => !common.isActivatedEIP(eip))

@@ -4,14 +4,16 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { type AfterTxEvent, type VM, runBlock } from '@ethereumjs/vm'
+import { type AfterTxEvent, type VM, runBlock, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import { readBlock, readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { OverlayTrieDB } from '../store/trieDb.js'
 import { bytesToHex } from '../util/hex.js'
 import type { AncestorView } from './ancestors.js'
+import { processorApplies } from './blockProcessor.js'
 import { createStoreVm } from './storeVm.js'
+import { applyStartOfBlockSystemWrites } from './systemCalls.js'
 
 // debug_traceTransaction / debug_traceBlockBy*: the block re-executed from its parent's state in a worker, with a
 // tracer listening while the traced transactions run: geth's struct logger (the default) or its callTracer.
@@ -405,7 +407,8 @@ export class TraceRunner {
     this.vm.events.on('beforeTx', onBeforeTx)
     this.vm.events.on('afterTx', onAfterTx)
     try {
-      await runBlock(this.vm, { block: block as Block, skipHeaderValidation: true, skipBlockValidation: true, generate: true, setHardfork: true })
+      if (processorApplies(this.vm)) await this.replayTransactions(block as Block, only)
+      else await runBlock(this.vm, { block: block as Block, skipHeaderValidation: true, skipBlockValidation: true, generate: true, setHardfork: true })
     } finally {
       attached?.detach()
       this.vm.events.off('beforeTx', onBeforeTx)
@@ -414,6 +417,26 @@ export class TraceRunner {
     }
     if (failure !== undefined) throw failure
     return out
+  }
+
+  /**
+   * A post-merge block's start-of-block writes and its transactions up to the traced one, in one checkpoint that is
+   * thrown away: what the traces see, without runBlock's state root, receipts trie and withdrawals, which no trace
+   * reads (they were most of a one-transaction block's trace).
+   */
+  private async replayTransactions(block: Block, only: number | undefined): Promise<void> {
+    const journal = this.vm.evm.journal
+    await journal.checkpoint()
+    try {
+      await applyStartOfBlockSystemWrites(this.vm, block.header)
+      let blockGasUsed = 0n
+      for (const [i, tx] of block.transactions.entries()) {
+        if (only !== undefined && i > only) break
+        blockGasUsed += (await runTx(this.vm, { tx, block, blockGasUsed })).totalGasSpent
+      }
+    } finally {
+      await journal.revert()
+    }
   }
 }
 

@@ -102,4 +102,33 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     expect(prestate[CALLER]).toBeDefined()
     expect((await n.http('debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code).toBe(-32000)
   })
+
+  it('traces a later transaction of a block on the state the earlier ones left', async () => {
+    // Blocks only on evm_mine: both transactions land in one block.
+    const genesis = devGenesis()
+    for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code }
+    const m = await startTestNode({ genesis, apis: ['eth', 'debug'], dev: { period: 3600 } })
+    try {
+      const send = (nonce: number) => m.http<string>('eth_sendRawTransaction', [signedTransfer(m.spec, 2, nonce, { to: CALLER, gas: 100_000n, value: 0n })])
+      const first = (await send(0)).result!
+      const second = (await send(1)).result!
+      await m.http('evm_mine')
+      const receipts = await Promise.all([first, second].map(async (h) => (await m.http<{ blockHash: string; transactionIndex: string }>('eth_getTransactionReceipt', [h])).result!))
+      expect(receipts[1]!.blockHash).toBe(receipts[0]!.blockHash)
+      expect(receipts[1]!.transactionIndex).toBe('0x1')
+      type Pre = Record<string, { nonce: number; storage?: Record<string, string> }>
+      const before = (await m.http<Pre>('debug_traceTransaction', [first, { tracer: 'prestateTracer' }])).result!
+      const after = (await m.http<Pre>('debug_traceTransaction', [second, { tracer: 'prestateTracer' }])).result!
+      const sender = devAccounts()[2]!.address.toLowerCase()
+      // The first transaction finds slot 5 empty; the second finds it as the first left it, and the sender's nonce moved.
+      expect(before[CALLER]?.storage?.[`0x${w(5)}`] ?? `0x${w(0)}`).toBe(`0x${w(0)}`)
+      expect(after[CALLER]?.storage?.[`0x${w(5)}`]).toBe(`0x${w(42)}`)
+      expect([before[sender]?.nonce, after[sender]?.nonce]).toEqual([0, 1])
+      const block = (await m.http<{ txHash: string }[]>('debug_traceBlockByHash', [receipts[0]!.blockHash, { tracer: 'prestateTracer' }])).result!
+      expect(block.map((t) => t.txHash)).toEqual([first, second])
+      expect(block[1]).toEqual({ txHash: second, result: after })
+    } finally {
+      await m.close()
+    }
+  })
 })
