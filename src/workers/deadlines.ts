@@ -5,7 +5,7 @@
 
 const SLOTS = 64
 
-export interface DeadlineBoard {
+interface DeadlineBoard {
   ids: Int32Array
   deadlines: Float64Array
 }
