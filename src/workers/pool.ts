@@ -57,6 +57,11 @@ interface Pending {
   retried: boolean
 }
 
+/** Whether a call's time limit has run out by `now`. */
+function expired(p: Pending, now: number): boolean {
+  return p.deadline !== 0 && now >= p.deadline
+}
+
 export interface LaneStats {
   /** Calls admitted and not yet answered. */
   inFlight: number
@@ -187,7 +192,7 @@ export class WorkerPool {
           const o = outcomes[i]
           if (o === undefined) this.settle(p, new WorkerTaskError('worker returned no outcome'))
           else if (o.ok) this.settle(p, undefined, o.value)
-          else this.settle(p, o.kind === 'timeout' ? new TaskTimeoutError(p.timeoutMs) : outcomeError(o))
+          else this.settle(p, outcomeError(o, p.timeoutMs))
         })
         this.taskEnded()
       },
@@ -198,7 +203,7 @@ export class WorkerPool {
         const now = Date.now()
         const again: Pending[] = []
         for (const p of part) {
-          if (p.deadline !== 0 && now >= p.deadline) this.settle(p, new TaskTimeoutError(p.timeoutMs))
+          if (expired(p, now)) this.settle(p, new TaskTimeoutError(p.timeoutMs))
           else if (p.retried) this.settle(p, new WorkerTaskError(e instanceof Error ? e.message : String(e)))
           else {
             p.retried = true
@@ -230,9 +235,9 @@ export class WorkerPool {
   /** Answers calls whose deadline passed while they waited, and stops the workers running one past its deadline. */
   private watch(): void {
     const now = Date.now()
-    if (this.waiting.some((p) => p.deadline !== 0 && now >= p.deadline)) {
-      const late = this.waiting.filter((p) => p.deadline !== 0 && now >= p.deadline)
-      this.waiting = this.waiting.filter((p) => p.deadline === 0 || now < p.deadline)
+    if (this.waiting.some((p) => expired(p, now))) {
+      const late = this.waiting.filter((p) => expired(p, now))
+      this.waiting = this.waiting.filter((p) => !expired(p, now))
       for (const p of late) this.settle(p, new TaskTimeoutError(p.timeoutMs))
     }
     const threads = this.piscina.threads
@@ -249,13 +254,15 @@ export class WorkerPool {
   }
 }
 
-function outcomeError(o: Extract<TaskOutcome<unknown>, { ok: false }>): Error {
+/** The domain error a failed outcome stands for; `timeoutMs` is the call's time limit (a skipped call's message). */
+function outcomeError(o: Extract<TaskOutcome<unknown>, { ok: false }>, timeoutMs: number): Error {
   switch (o.kind) {
     case 'txRejected':
       return new TxRejectedError(o.message)
     case 'unknownParent':
       return new UnknownParentError(o.message)
     case 'timeout':
+      return new TaskTimeoutError(timeoutMs)
     case 'other':
       return new WorkerTaskError(o.message.split('\n')[0])
   }
