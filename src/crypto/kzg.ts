@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type { KZG } from '@ethereumjs/util'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { nativeCalls } from './nativeCalls.js'
 
 const require = createRequire(import.meta.url)
 type CKzg = typeof import('c-kzg')
@@ -24,7 +25,19 @@ const fromHexList = (list: string[]): Uint8Array[] => list.map((h) => hexToBytes
  * the first KZG operation, not when a Common is built: most threads never verify a blob.
  */
 export function ethereumjsKzg(): KZG {
-  const k = new Proxy({} as CKzg, { get: (_t, name) => nativeKzg()[name as keyof CKzg] })
+  // Each function looked up through `k` runs as a guarded native call (nativeCalls.ts).
+  const k = new Proxy({} as CKzg, {
+    get: (_t, name) => {
+      return (...args: unknown[]) => {
+        nativeCalls.enter()
+        try {
+          return (nativeKzg()[name as keyof CKzg] as (...a: unknown[]) => unknown)(...args)
+        } finally {
+          nativeCalls.leave()
+        }
+      }
+    },
+  })
   return {
     blobToKzgCommitment: (blob) => bytesToHex(k.blobToKzgCommitment(hexToBytes(blob))),
     computeBlobProof: (blob, commitment) => bytesToHex(k.computeBlobKzgProof(hexToBytes(blob), hexToBytes(commitment))),

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { nativeCalls } from './nativeCalls.js'
 
 // The native libsecp256k1 binding: sender recovery was ~1.5 ms a transaction with EthereumJS's pure-JS default.
 const require = createRequire(import.meta.url)
@@ -29,6 +30,10 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   const sig = new Uint8Array(64)
   sig.set(leftPad32(r), 0)
   sig.set(leftPad32(s), 32)
-  const pub = native.ecdsaRecover(sig, recid, msgHash, false, new Uint8Array(65))
-  return pub.subarray(1)
+  nativeCalls.enter()
+  try {
+    return native.ecdsaRecover(sig, recid, msgHash, false, new Uint8Array(65)).subarray(1)
+  } finally {
+    nativeCalls.leave()
+  }
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
-import { createDeadlineBuffer, takeOverdue } from './deadlines.js'
+import { createDeadlineBuffer, threadsToStop } from './deadlines.js'
 import type { Batch, SingleTask, TaskMap, TaskName, TaskOutcome, WorkerInit } from './tasks.js'
 
 export interface LaneOptions {
@@ -241,9 +241,9 @@ export class WorkerPool {
       for (const p of late) this.settle(p, new TaskTimeoutError(p.timeoutMs))
     }
     const threads = this.piscina.threads
-    const overdue = takeOverdue(this.deadlines, now, new Set(threads.map((t) => t.threadId)))
+    const stop = threadsToStop(this.deadlines, now, new Set(threads.map((t) => t.threadId)))
     // Piscina fails the stopped worker's task (see send) and starts a replacement.
-    for (const id of overdue) void threads.find((t) => t.threadId === id)?.terminate()
+    for (const id of stop) void threads.find((t) => t.threadId === id)?.terminate()
   }
 
   /** Lets running and queued tasks finish, then stops the threads. */

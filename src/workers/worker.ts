@@ -1,6 +1,7 @@
 import { threadId, workerData } from 'node:worker_threads'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
+import { guardNativeCalls } from '../crypto/nativeCalls.js'
 import { buildPayload } from '../exec/builder.js'
 import { CallRunner, UnknownCallBlockError } from '../exec/call.js'
 import { createAccessList, estimateGas } from '../exec/estimate.js'
@@ -19,6 +20,8 @@ import type { Batch, SingleTask, TaskOutcome, WorkerInit } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
+const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(init.deadlines, threadId)
+if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir)
 const state = new StateReader(spec, store)
@@ -82,7 +85,6 @@ async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' |
   }
 }
 
-const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(init.deadlines, threadId)
 
 /**
  * Every task's outcome, in order: a batch's tasks fail one by one, never together. A call whose deadline passed
@@ -102,8 +104,11 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
       continue
     }
     deadline?.running(until)
-    out.push(await settle(batch.tasks[i]!))
+    const outcome = await settle(batch.tasks[i]!)
     deadline?.running(0)
+    // Past its deadline, a call's answer is the timeout, as geth's (and a native call refused to a thread being
+    // stopped may have changed its result).
+    out.push(Date.now() >= until ? { ok: false, kind: 'timeout', message: 'deadline passed while the call ran' } : outcome)
   }
   return out
 }

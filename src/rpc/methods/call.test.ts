@@ -1,7 +1,10 @@
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assemble } from '../../bench/workloads/asm.js'
 import { devAccounts, devGenesis } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { hexToBytes } from '../../util/hex.js'
 import { revertReason } from './call.js'
 
 // Contracts in the genesis, each doing one thing a call must report as geth does.
@@ -12,8 +15,13 @@ const PANIC = '0x00000000000000000000000000000000000c0004' // reverts with Panic
 const EMPTY = '0x00000000000000000000000000000000000c0005' // reverts with no data
 const LOOP = '0x00000000000000000000000000000000000c0006' // loops until out of gas
 const WRITER = '0x00000000000000000000000000000000000c0007' // SSTORE(1, CALLVALUE + 1), returns SLOAD(0)
+const RECOVER_LOOP = '0x00000000000000000000000000000000000c0008' // calls the ecrecover precompile until out of gas
 
 const word = (hex: string): `0x${string}` => `0x${hex.padEnd(64, '0')}`
+// A real signature, so each precompile call spends its time in the native secp256k1 binding.
+const DIGEST = keccak_256(new TextEncoder().encode('sponge'))
+const SIG = secp256k1.sign(DIGEST, hexToBytes(devAccounts()[0]!.privateKey), { prehash: false, format: 'recovered' })
+const sigWord = (from: number) => word(Buffer.from(SIG.subarray(from, from + 32)).toString('hex'))
 const CODE: Record<string, string> = {
   [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [NUMBER]: assemble(['NUMBER', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
@@ -22,17 +30,30 @@ const CODE: Record<string, string> = {
   [EMPTY]: assemble(['0x00', '0x00', 'REVERT']),
   [LOOP]: assemble([{ label: 'top' }, { target: 'top' }, 'JUMP']),
   [WRITER]: assemble(['CALLVALUE', '0x01', 'ADD', '0x01', 'SSTORE', '0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
+  [RECOVER_LOOP]: assemble([
+    word(Buffer.from(DIGEST).toString('hex')), '0x00', 'MSTORE',
+    `0x${(27 + SIG[0]!).toString(16)}` as const, '0x20', 'MSTORE',
+    sigWord(1), '0x40', 'MSTORE',
+    sigWord(33), '0x60', 'MSTORE',
+    { label: 'top' }, '0x20', '0x80', '0x80', '0x00', '0x01', 'GAS', 'STATICCALL', 'POP', { target: 'top' }, 'JUMP',
+  ]),
 }
 
-let n: TestNode
-beforeAll(async () => {
+/** A node with the contracts above; the time limit is the default unless given. */
+async function startCallNode(evmTimeoutMs?: number): Promise<TestNode> {
   const genesis = devGenesis()
   for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code, storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` } }
   // Prague, not Osaka: without EIP-7825's cap a call may have the billions of gas the timeout test needs.
   delete genesis.config.osakaTime
-  n = await startTestNode({ genesis, evmTimeoutMs: 300, gasCap: 4_000_000_000n })
+  const node = await startTestNode({ genesis, evmTimeoutMs, gasCap: 4_000_000_000n })
   // The worker loads EthereumJS first: the timeout is for calls, not for that.
-  await n.http('eth_getBalance', [`0x${'00'.repeat(20)}`])
+  await node.http('eth_getBalance', [`0x${'00'.repeat(20)}`])
+  return node
+}
+
+let n: TestNode
+beforeAll(async () => {
+  n = await startCallNode()
 })
 afterAll(async () => {
   await n.close()
@@ -115,28 +136,6 @@ describe('eth_call', () => {
     expect(err(await n.http('eth_call', [{ to: 'nope' }]))?.code).toBe(-32602)
   })
 
-  it('stops a call that runs past --rpc.evmtimeout, and keeps serving', async () => {
-    expect(err(await n.http('eth_call', [{ to: LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
-    // The stopped worker is replaced; a state read (no time limit) waits for the new one to load.
-    expect((await n.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
-    expect((await n.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
-  })
-
-  it('answers the calls that shared a stopped worker: state reads run again, a runaway call times out', async () => {
-    // One body, one turn: the three go to the worker as one task, and the worker is stopped in the middle of it.
-    const zero = `0x${'00'.repeat(20)}`
-    const body = [
-      { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [zero, 'latest'] },
-      { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: LOOP, gas: '0xee6b2800' }] },
-      { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: [zero, 'latest'] },
-    ]
-    const res = await fetch(`http://127.0.0.1:${n.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    const replies = (await res.json()) as { id: number; result?: string; error?: { code: number; message: string } }[]
-    const byId = new Map(replies.map((r) => [r.id, r]))
-    expect(byId.get(1)?.result).toBe('0x0')
-    expect(byId.get(2)?.error).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
-    expect(byId.get(3)?.result).toBe('0x0')
-  })
 })
 
 describe('eth_estimateGas', () => {
@@ -163,5 +162,50 @@ describe('eth_createAccessList', () => {
     expect(r.error).toBeUndefined()
     const failing = (await n.http<{ error?: string }>('eth_createAccessList', [{ from, to: ERROR }])).result!
     expect(failing.error).toBe('execution reverted: nope')
+  })
+})
+
+// A short limit on its own node: the other tests' calls must not race it on a busy machine.
+describe('--rpc.evmtimeout', () => {
+  let limited: TestNode
+  beforeAll(async () => {
+    limited = await startCallNode(300)
+  })
+  afterAll(async () => {
+    await limited.close()
+  })
+
+  it('stops a call that runs past --rpc.evmtimeout, and keeps serving', async () => {
+    expect(err(await limited.http('eth_call', [{ to: LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+    // The stopped worker is replaced; a state read (no time limit) waits for the new one to load.
+    expect((await limited.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
+    expect((await limited.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
+  })
+
+  it('stops calls that spend their time in native code (the ecrecover precompile), and keeps serving', async () => {
+    // The worker is stopped between native calls, never inside one (workers/nativeStop.test.ts shows why); a
+    // precompile call refused on the way is not taken for an answer.
+    for (let i = 0; i < 3; i++) {
+      expect(err(await limited.http('eth_call', [{ to: RECOVER_LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+      // The replacement worker loads EthereumJS before it takes a call: a state read waits for it.
+      expect((await limited.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
+    }
+    expect((await limited.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
+  })
+
+  it('answers the calls that shared a stopped worker: state reads run again, a runaway call times out', async () => {
+    // One body, one turn: the three go to the worker as one task, and the worker is stopped in the middle of it.
+    const zero = `0x${'00'.repeat(20)}`
+    const body = [
+      { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [zero, 'latest'] },
+      { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: LOOP, gas: '0xee6b2800' }] },
+      { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: [zero, 'latest'] },
+    ]
+    const res = await fetch(`http://127.0.0.1:${limited.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const replies = (await res.json()) as { id: number; result?: string; error?: { code: number; message: string } }[]
+    const byId = new Map(replies.map((r) => [r.id, r]))
+    expect(byId.get(1)?.result).toBe('0x0')
+    expect(byId.get(2)?.error).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+    expect(byId.get(3)?.result).toBe('0x0')
   })
 })
