@@ -47,6 +47,8 @@ export class EngineService {
   onValidated: ((status: string, seconds: number, gasUsed: bigint) => void) | undefined
   /** Observer of every canonical chain change (subscriptions): blocks that joined (ascending) and that left. */
   onCanonicalChange: ((added: Uint8Array[], removed: Uint8Array[]) => void) | undefined
+  /** The last forkchoice's undone transactions, back in the pool (or refused) once this resolves. */
+  private repooling: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly spec: ChainSpec,
@@ -60,6 +62,11 @@ export class EngineService {
     /** The public lane, whose idle workers recover a payload's senders alongside the engine worker. */
     private readonly helpers?: WorkerPool,
   ) {}
+
+  /** Resolves when the transactions of blocks the last forkchoice undid are back in the pool (evm_revert waits). */
+  repooled(): Promise<void> {
+    return this.repooling
+  }
 
   /**
    * engine_getBlobsV1 (cancun.md; -38005 once Osaka is active) and engine_getBlobsV2 (osaka.md): sidecars of pooled
@@ -165,7 +172,7 @@ export class EngineService {
         payloadId: null,
       }
     }
-    this.txs.afterForkchoice(outcome.added, outcome.removed)
+    this.repooling = this.txs.afterForkchoice(outcome.added, outcome.removed)
     if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
     const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
     if (attrs === undefined || attrs === null) return { payloadStatus, payloadId: null }

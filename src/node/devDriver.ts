@@ -125,6 +125,8 @@ export class DevDriver {
     await this.idle()
     const moved = await this.engine.forkchoiceUpdated({ headBlockHash: head, safeBlockHash: head, finalizedBlockHash: head }, null, 3)
     if (moved.payloadStatus.status !== 'VALID') throw new Error(`revert to ${head} failed: ${moved.payloadStatus.status}`)
+    // What was undone is pooled again before the answer: a transaction sent next gets the nonce after it.
+    await this.engine.repooled()
     return true
   }
 

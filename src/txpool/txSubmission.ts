@@ -84,9 +84,10 @@ export class TxSubmission {
   /**
    * After forkchoice: the senders of undone blocks re-learn their nonces, the new blocks' transactions leave the
    * pool, and the undone blocks' transactions are validated again against the new head — all in one task of the
-   * engine lane, which never refuses work (a full public queue used to drop them silently).
+   * engine lane, which never refuses work (a full public queue used to drop them silently). Resolves when they are
+   * back; the engine answers forkchoiceUpdated without waiting for that, evm_revert after it.
    */
-  afterForkchoice(added: Uint8Array[], removed: Uint8Array[]): void {
+  afterForkchoice(added: Uint8Array[], removed: Uint8Array[]): Promise<void> {
     if (removed.length > 0) this.txPool.forgetFloors(removed.flatMap((h) => this.blockTxs(h).map((t) => t.sender)))
     const included = added.flatMap((h) => this.blockTxs(h))
     // Blocks keep no sidecars: those of included blob transactions are kept a while, for a reorg to bring them back.
@@ -126,8 +127,8 @@ export class TxSubmission {
         )
       }
     }
-    if (pending.length === 0) return
-    void Promise.all(pending).then(() => {
+    if (pending.length === 0) return Promise.resolve()
+    return Promise.all(pending).then(() => {
       this.log.info('reorg: transactions of undone blocks re-pooled', { repooled: back, of: pending.length, refused: Object.fromEntries(refused) })
     })
   }
