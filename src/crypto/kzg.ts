@@ -27,14 +27,12 @@ const fromHexList = (list: string[]): Uint8Array[] => list.map((h) => hexToBytes
 export function ethereumjsKzg(): KZG {
   // Each function looked up through `k` runs as a guarded native call (nativeCalls.ts).
   const k = new Proxy({} as CKzg, {
-    get: (_t, name) => {
-      return (...args: unknown[]) => {
-        nativeCalls.enter()
-        try {
-          return (nativeKzg()[name as keyof CKzg] as (...a: unknown[]) => unknown)(...args)
-        } finally {
-          nativeCalls.leave()
-        }
+    get: (_t, name) => (...args: unknown[]) => {
+      nativeCalls.enter()
+      try {
+        return (nativeKzg()[name as keyof CKzg] as (...a: unknown[]) => unknown)(...args)
+      } finally {
+        nativeCalls.leave()
       }
     },
   })

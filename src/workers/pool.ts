@@ -236,9 +236,12 @@ export class WorkerPool {
   private watch(): void {
     const now = Date.now()
     if (this.waiting.some((p) => expired(p, now))) {
-      const late = this.waiting.filter((p) => expired(p, now))
-      this.waiting = this.waiting.filter((p) => !expired(p, now))
-      for (const p of late) this.settle(p, new TaskTimeoutError(p.timeoutMs))
+      const waiting = this.waiting
+      this.waiting = []
+      for (const p of waiting) {
+        if (expired(p, now)) this.settle(p, new TaskTimeoutError(p.timeoutMs))
+        else this.waiting.push(p)
+      }
     }
     const threads = this.piscina.threads
     const stop = threadsToStop(this.deadlines, now, new Set(threads.map((t) => t.threadId)))

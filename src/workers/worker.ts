@@ -85,7 +85,6 @@ async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' |
   }
 }
 
-
 /**
  * Every task's outcome, in order: a batch's tasks fail one by one, never together. A call whose deadline passed
  * while it waited is not started; the one running is on the deadline board, for the lane's watchdog.
@@ -100,7 +99,7 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
       continue
     }
     if (Date.now() >= until) {
-      out.push({ ok: false, kind: 'timeout', message: 'deadline passed before the call started' })
+      out.push(timedOut('deadline passed before the call started'))
       continue
     }
     deadline?.running(until)
@@ -108,9 +107,13 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
     deadline?.running(0)
     // Past its deadline, a call's answer is the timeout, as geth's (and a native call refused to a thread being
     // stopped may have changed its result).
-    out.push(Date.now() >= until ? { ok: false, kind: 'timeout', message: 'deadline passed while the call ran' } : outcome)
+    out.push(Date.now() >= until ? timedOut('deadline passed while the call ran') : outcome)
   }
   return out
+}
+
+function timedOut(message: string): TaskOutcome<unknown> {
+  return { ok: false, kind: 'timeout', message }
 }
 
 async function settle(task: SingleTask): Promise<TaskOutcome<unknown>> {
