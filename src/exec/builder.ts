@@ -184,6 +184,7 @@ export async function buildPayload(
   vm.common.setHardforkBy({ blockNumber: number, timestamp })
   executor.trieOverlay.pending.clear()
   await executor.state.setStateRoot(parent.header.stateRoot, true)
+  executor.stateChanges.begin()
   executor.ancestors.advance(parent.hash(), parent.header.number, parent.header.parentHash)
   const headerData = {
     number,
@@ -248,7 +249,7 @@ export async function buildPayload(
     const { block, requests } = await builder.build()
     const executionRequests = (requests ?? []).filter((r) => r.bytes.length > 1).map((r) => ejsBytesToHex(r.bytes))
     if (input.persist) {
-      store.putBlockSync(executor.recordOf(block, { receipts }))
+      store.putBlockSync(await executor.recordOf(block, { receipts }))
     }
     return {
       blockHash: bytesToHex(block.hash()),

@@ -14,6 +14,7 @@ import { InvalidBlockError, StateUnavailableError } from './errors.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
 import { materializeTransactions } from './receipts.js'
 import { blockIndexKeys, encodeBlockLogs } from '../logs/blockLogs.js'
+import { StateChangeRecorder } from './stateChangeRecorder.js'
 import { createStoreVm } from './storeVm.js'
 import { equalBytes } from '../util/hex.js'
 import { checkRequestContractsExist } from './systemCalls.js'
@@ -37,13 +38,18 @@ export class BlockExecutor {
   /** The state root the caches hold, if they hold one block's post-state untouched since. */
   private warmRoot: Uint8Array | undefined
 
+  /** What each block writes, for the store's flat state table; builds call `begin` on it too. */
+  readonly stateChanges: StateChangeRecorder
+
   private constructor(
     private readonly spec: ChainSpec,
     private readonly trieDb: OverlayTrieDB,
     private readonly stateManager: MerkleStateManager,
     private readonly ownVm: VM,
     readonly ancestors: AncestorView,
-  ) {}
+  ) {
+    this.stateChanges = new StateChangeRecorder(stateManager)
+  }
 
   static async create(spec: ChainSpec, store: ChainStore): Promise<BlockExecutor> {
     const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
@@ -79,6 +85,7 @@ export class BlockExecutor {
     try {
       vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
       await this.stateManager.setStateRoot(parent.stateRoot, !warm)
+      this.stateChanges.begin()
       await checkRequestContractsExist(vm)
       result = await processBlock(vm, block, this.spec.depositContract)
     } catch (e) {
@@ -86,11 +93,11 @@ export class BlockExecutor {
       throw classifyFailure(e, this.trieDb.misses !== missesBefore)
     }
     this.warmRoot = block.header.stateRoot
-    return { block, result, record: this.recordOf(block, result) }
+    return { block, result, record: await this.recordOf(block, result) }
   }
 
   /** The record of a block executed here (by execute, or by a builder sharing this executor's state). */
-  recordOf(block: Block, result: { receipts: TxReceipt[] }): BlockRecord {
+  async recordOf(block: Block, result: { receipts: TxReceipt[] }): Promise<BlockRecord> {
     const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, result.receipts)
     const headerRlp = block.header.serialize()
     const body = bodyRlp(block)
@@ -106,6 +113,9 @@ export class BlockExecutor {
       logs: logs.length === 0 ? undefined : encodeBlockLogs(logs),
       logKeys: blockIndexKeys(logs, block.header.number, block.hash()),
       trieNodes: new Map(this.trieDb.pending),
+      parentHash: block.header.parentHash,
+      stateRoot: block.header.stateRoot,
+      stateChanges: await this.stateChanges.take(),
     }
     this.trieDb.pending.clear()
     return record

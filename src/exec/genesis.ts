@@ -3,6 +3,7 @@ import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
 import type { ChainStore } from '../store/chainStore.js'
+import { ChangeWriter } from '../store/stateChanges.js'
 import { writeGenesisState } from './genesisState.js'
 import { bodyRlp } from '../store/blockCodec.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
@@ -30,7 +31,8 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
   const g = spec.genesis
   const trieNodes = new Map<string, Uint8Array>()
   const common = spec.commonAt(0n, spec.genesisTime)
-  const stateRoot = writeGenesisState(g.alloc, (key, value) => trieNodes.set(key, value))
+  const flat = new ChangeWriter()
+  const stateRoot = writeGenesisState(g.alloc, (key, value) => trieNodes.set(key, value), flat)
   const header: Record<string, unknown> = {
     number: 0n,
     timestamp: spec.genesisTime,
@@ -72,6 +74,9 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
       logs: undefined,
       logKeys: [],
       trieNodes,
+      parentHash: block.header.parentHash,
+      stateRoot,
+      stateChanges: flat.finish(),
     },
     spec.chainId,
   )

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Database, type RootDatabase, open } from 'lmdb'
+import { type FlatDbs, advanceFlatState, readFlatHead, seedFlatState } from './flatState.js'
 import {
   DATABASES,
   type DatabaseName,
@@ -29,6 +30,13 @@ export interface BlockRecord {
   logKeys: Uint8Array[]
   /** Trie nodes and code written while executing the block, keyed as EthereumJS keys them. */
   trieNodes: Map<string, Uint8Array>
+  parentHash: Uint8Array
+  stateRoot: Uint8Array
+  /**
+   * The block's state changes (store/stateChanges.ts) for the flat table; for genesis, its whole state. Without
+   * them the flat table cannot follow the block and stays where it is.
+   */
+  stateChanges: Uint8Array | undefined
 }
 
 export interface InvalidRecord {
@@ -45,6 +53,7 @@ const PRESENT = new Uint8Array([1])
 /** The meta key that says every stored block's logs are in the log index. */
 const LOGS_INDEXED = 'logsIndexed'
 const utf8d = new TextDecoder()
+const FLAT_HEAD_KEY = utf8.encode('flatHead')
 
 /**
  * The chain store over one LMDB environment. Every thread opens its own ChainStore on the same path; LMDB gives
@@ -198,6 +207,34 @@ export class ChainStore {
     return this.dbs.trie.getBinary(key)
   }
 
+  /**
+   * An account as the state with root `stateRoot` holds it (its RLP; null when absent), read from the flat table —
+   * or undefined when the table is not at that state. The table's block and the value are read in the same LMDB
+   * snapshot (one synchronous stretch), so a block stored meanwhile by another thread cannot mix two states.
+   */
+  flatAccount(stateRoot: Uint8Array, address: Uint8Array): Uint8Array | null | undefined {
+    if (!this.flatAt(stateRoot)) return undefined
+    return this.dbs.flatAccounts.getBinary(address) ?? null
+  }
+
+  /** A storage slot (RLP-encoded value; null when absent) by address ‖ keccak256(slot), as flatAccount. */
+  flatSlot(stateRoot: Uint8Array, addressAndHashedSlot: Uint8Array): Uint8Array | null | undefined {
+    if (!this.flatAt(stateRoot)) return undefined
+    return this.dbs.flatStorage.getBinary(addressAndHashedSlot) ?? null
+  }
+
+  /** The block whose post-state the flat table holds. */
+  flatHead(): { hash: Uint8Array; stateRoot: Uint8Array } | undefined {
+    return readFlatHead(this.dbs.meta)
+  }
+
+  private flatAt(stateRoot: Uint8Array): boolean {
+    const head = this.dbs.meta.getBinaryFast(FLAT_HEAD_KEY)
+    if (head === undefined || head.length !== 64) return false
+    for (let i = 0; i < 32; i++) if (head[32 + i] !== stateRoot[i]) return false
+    return true
+  }
+
   getInvalid(hash: Uint8Array): InvalidRecord | undefined {
     const v = this.dbs.invalid.getBinary(hash)
     return v === undefined ? undefined : (JSON.parse(utf8d.decode(v)) as InvalidRecord)
@@ -238,6 +275,19 @@ export class ChainStore {
     rec.receiptJson.forEach((j, i) => d.receipts.putSync(indexedKey(hash, i), utf8.encode(j)))
     if (rec.logs !== undefined) d.blockLogs.putSync(hash, rec.logs)
     for (const k of rec.logKeys) d.logIndex.putSync(k, PRESENT)
+    if (rec.stateChanges !== undefined && rec.number > 0n) advanceFlatState(this.flatDbs(), rec, rec.stateChanges)
+  }
+
+  private flatDbs(): FlatDbs {
+    const d = this.dbs
+    return {
+      meta: d.meta,
+      headers: d.headers,
+      flatAccounts: d.flatAccounts,
+      flatStorage: d.flatStorage,
+      stateDiffs: d.stateDiffs,
+      stateUndo: d.stateUndo,
+    }
   }
 
   private indexCanonicalInTxn(number: bigint, hash: Uint8Array, txHashes: Uint8Array[]): void {
@@ -257,6 +307,7 @@ export class ChainStore {
       this.dbs.meta.putSync(utf8.encode('chainId'), utf8.encode(chainId.toString()))
       // Every block of this store will have its logs indexed as it is stored.
       this.dbs.meta.putSync(utf8.encode(LOGS_INDEXED), PRESENT)
+      if (rec.stateChanges !== undefined) seedFlatState(this.flatDbs(), rec, rec.stateChanges)
     })
   }
 

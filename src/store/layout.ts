@@ -4,7 +4,7 @@
  *
  * | database     | key                              | value                                                     |
  * |--------------|----------------------------------|-----------------------------------------------------------|
- * | `meta`       | ascii name                       | `head`, `safe`, `finalized`, `genesis`: a 32-byte block hash; `chainId`: ascii decimal; `logsIndexed`: present once every stored block's logs are indexed |
+ * | `meta`       | ascii name                       | `head`, `safe`, `finalized`, `genesis`: a 32-byte block hash; `chainId`: ascii decimal; `logsIndexed`: present once every stored block's logs are indexed; `flatHead`: block hash ‖ state root of the flat table's block |
  * | `headers`    | block hash (32)                  | RLP of the header                                         |
  * | `bodies`     | block hash (32)                  | RLP of [transactions, uncles, withdrawals?]               |
  * | `numbers`    | block hash (32)                  | block number, uint64 big-endian (8)                       |
@@ -18,6 +18,10 @@
  * | `invalid`    | block hash (32)                  | UTF-8 JSON {latestValidHash, reason} of a block found invalid |
  * | `blockLogs`  | block hash (32)                  | the block's logs: address, topics and reply JSON of each (logs/blockLogs.ts) |
  * | `logIndex`   | kind ‖ address or topic ‖ number ‖ block hash | 0x01: the block logged that address or topic at that position (logs/blockLogs.ts) |
+ * | `flatAccounts` | address (20)                   | account RLP, as the state trie holds it, in the flat head's post-state (store/flatState.ts) |
+ * | `flatStorage`  | address (20) ‖ keccak256(slot) (32) | the slot's RLP-encoded value, as its storage trie holds it, in the flat head's post-state |
+ * | `stateDiffs`   | block number (8) ‖ block hash (32) | the block's state changes (store/stateChanges.ts), kept for the flat window |
+ * | `stateUndo`    | block number (8) ‖ block hash (32) | what applying them to the flat table replaced, kept for the flat window |
  *
  * Receipts and transaction JSON are written once, when the block is executed, inside the same write transaction as
  * its header, body and state: a block is known only when all of it is durable. Reads never re-execute anything;
@@ -39,6 +43,10 @@ export const DATABASES = [
   'invalid',
   'blockLogs',
   'logIndex',
+  'flatAccounts',
+  'flatStorage',
+  'stateDiffs',
+  'stateUndo',
 ] as const
 
 export type DatabaseName = (typeof DATABASES)[number]

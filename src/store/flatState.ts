@@ -1,0 +1,189 @@
+import type { Database } from 'lmdb'
+import { HeaderView } from './headerView.js'
+import { numberKey } from './layout.js'
+import { ACCOUNT, ChangeWriter, SLOT, WIPE, readChanges } from './stateChanges.js'
+
+type Db = Database<Uint8Array, Uint8Array>
+
+export interface FlatDbs {
+  meta: Db
+  headers: Db
+  flatAccounts: Db
+  flatStorage: Db
+  stateDiffs: Db
+  stateUndo: Db
+}
+
+/**
+ * How many blocks below the newest applied one keep their change lists: the flat state can move back (a reorg) or
+ * onto a side branch within this many blocks; beyond it, execution on other blocks reads the tries only.
+ */
+export const FLAT_WINDOW = 128n
+
+/** meta key of the flat head: block hash (32) ‖ state root (32) of the block whose post-state the table holds. */
+export const FLAT_HEAD = new TextEncoder().encode('flatHead')
+
+export interface FlatHead {
+  hash: Uint8Array
+  stateRoot: Uint8Array
+}
+
+/** The block the flat table is at, if the store keeps one (stores made before it do not). */
+export function readFlatHead(meta: Db): FlatHead | undefined {
+  const v = meta.getBinary(FLAT_HEAD)
+  return v === undefined || v.length !== 64 ? undefined : { hash: v.subarray(0, 32), stateRoot: v.subarray(32, 64) }
+}
+
+function writeFlatHead(meta: Db, hash: Uint8Array, stateRoot: Uint8Array): void {
+  const v = new Uint8Array(64)
+  v.set(hash, 0)
+  v.set(stateRoot, 32)
+  meta.putSync(FLAT_HEAD, v)
+}
+
+function changeKey(number: bigint, hash: Uint8Array): Uint8Array {
+  const k = new Uint8Array(40)
+  k.set(numberKey(number), 0)
+  k.set(hash, 8)
+  return k
+}
+
+/**
+ * Applies a change list to the flat table and returns its undo list (the values it replaced, in the order it
+ * replaced them). Entries that change nothing leave no undo entry. Must run inside a write transaction.
+ */
+export function applyChanges(dbs: FlatDbs, encoded: Uint8Array): Uint8Array {
+  const undo = new ChangeWriter()
+  for (const c of readChanges(encoded)) {
+    if (c.kind === WIPE) {
+      const end = prefixEnd(c.key)
+      const slots: [Uint8Array, Uint8Array][] = []
+      for (const { key, value } of dbs.flatStorage.getRange({ start: c.key, end })) slots.push([key as Uint8Array, value as Uint8Array])
+      for (const [key, value] of slots) {
+        undo.add(SLOT, key, value)
+        dbs.flatStorage.removeSync(key)
+      }
+      continue
+    }
+    const db = c.kind === ACCOUNT ? dbs.flatAccounts : dbs.flatStorage
+    const before = db.getBinary(c.key)
+    if (sameValue(before, c.value)) continue
+    undo.add(c.kind, c.key, before)
+    if (c.value === undefined) db.removeSync(c.key)
+    else db.putSync(c.key, c.value)
+  }
+  return undo.finish()
+}
+
+/** Puts back what an undo list records, last entry first. */
+export function applyUndo(dbs: FlatDbs, encoded: Uint8Array): void {
+  const changes = readChanges(encoded)
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const c = changes[i]!
+    const db = c.kind === ACCOUNT ? dbs.flatAccounts : dbs.flatStorage
+    if (c.value === undefined) db.removeSync(c.key)
+    else db.putSync(c.key, c.value)
+  }
+}
+
+/**
+ * Records a stored block's state changes and, when the flat table is at its parent (or can be moved there within the
+ * window), applies them: the table then holds this block's post-state. Runs inside the block's write transaction,
+ * so the table never holds a state the store does not.
+ */
+export function advanceFlatState(
+  dbs: FlatDbs,
+  block: { hash: Uint8Array; number: bigint; parentHash: Uint8Array; stateRoot: Uint8Array },
+  changes: Uint8Array,
+): void {
+  dbs.stateDiffs.putSync(changeKey(block.number, block.hash), changes)
+  if (!moveFlatState(dbs, block.parentHash)) return
+  dbs.stateUndo.putSync(changeKey(block.number, block.hash), applyChanges(dbs, changes))
+  writeFlatHead(dbs.meta, block.hash, block.stateRoot)
+  if (block.number > FLAT_WINDOW) prune(dbs, block.number - FLAT_WINDOW)
+}
+
+/** Starts the flat table at a genesis block: `state` lists its whole state (no wipes). */
+export function seedFlatState(dbs: FlatDbs, block: { hash: Uint8Array; stateRoot: Uint8Array }, state: Uint8Array): void {
+  for (const c of readChanges(state)) {
+    if (c.kind === WIPE || c.value === undefined) continue
+    ;(c.kind === ACCOUNT ? dbs.flatAccounts : dbs.flatStorage).putSync(c.key, c.value)
+  }
+  writeFlatHead(dbs.meta, block.hash, block.stateRoot)
+}
+
+/**
+ * Moves the flat table to `target`'s post-state: undoes blocks down to the common ancestor of the table's block and
+ * `target`, then applies the blocks from there up to `target`. Does nothing and returns false when the table is
+ * elsewhere and the way there is longer than the window or a change list on it is gone.
+ */
+export function moveFlatState(dbs: FlatDbs, target: Uint8Array): boolean {
+  const head = readFlatHead(dbs.meta)
+  if (head === undefined) return false
+  if (equal(head.hash, target)) return true
+  const down: { number: bigint; hash: Uint8Array }[] = []
+  const up: { number: bigint; hash: Uint8Array }[] = []
+  let a = located(dbs, head.hash)
+  let b = located(dbs, target)
+  if (a === undefined || b === undefined) return false
+  for (let steps = 0n; !equal(a.hash, b.hash); steps++) {
+    if (steps > 2n * FLAT_WINDOW) return false
+    if (a.number >= b.number) {
+      down.push(a)
+      a = located(dbs, a.parentHash)
+    } else {
+      up.push(b)
+      b = located(dbs, b.parentHash)
+    }
+    if (a === undefined || b === undefined) return false
+  }
+  const undos = down.map((x) => dbs.stateUndo.getBinary(changeKey(x.number, x.hash)))
+  const diffs = up.map((x) => dbs.stateDiffs.getBinary(changeKey(x.number, x.hash)))
+  if (undos.some((u) => u === undefined) || diffs.some((d) => d === undefined)) return false
+  for (const u of undos) applyUndo(dbs, u!)
+  for (let i = up.length - 1; i >= 0; i--) {
+    dbs.stateUndo.putSync(changeKey(up[i]!.number, up[i]!.hash), applyChanges(dbs, diffs[i]!))
+  }
+  const stateRoot = HeaderView.of(dbs.headers.getBinary(target)!).stateRoot
+  writeFlatHead(dbs.meta, target, stateRoot)
+  return true
+}
+
+function located(dbs: FlatDbs, hash: Uint8Array): { number: bigint; hash: Uint8Array; parentHash: Uint8Array } | undefined {
+  const rlp = dbs.headers.getBinary(hash)
+  if (rlp === undefined) return undefined
+  const header = HeaderView.of(rlp)
+  return { number: header.number, hash, parentHash: header.parentHash }
+}
+
+/** Drops the change lists of blocks below `below`: the table will not move back that far. */
+function prune(dbs: FlatDbs, below: bigint): void {
+  const end = numberKey(below)
+  for (const db of [dbs.stateDiffs, dbs.stateUndo]) {
+    const old = [...db.getKeys({ end })] as Uint8Array[]
+    for (const k of old) db.removeSync(k)
+  }
+}
+
+/** The first key after every key that starts with `prefix` (the prefix is an address: never all 0xff in practice). */
+function prefixEnd(prefix: Uint8Array): Uint8Array {
+  const end = prefix.slice()
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i] !== 0xff) {
+      end[i]!++
+      return end.subarray(0, i + 1)
+    }
+  }
+  return new Uint8Array(prefix.length + 53).fill(0xff)
+}
+
+function sameValue(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return equal(a, b)
+}
+
+function equal(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
