@@ -96,6 +96,8 @@ export function advanceFlatState(
   block: { hash: Uint8Array; number: bigint; parentHash: Uint8Array; stateRoot: Uint8Array },
   changes: Uint8Array,
 ): void {
+  // A store made before the table has none to follow.
+  if (readFlatHead(dbs.meta) === undefined) return
   dbs.stateDiffs.putSync(changeKey(block.number, block.hash), changes)
   if (!moveFlatState(dbs, block.parentHash)) return
   dbs.stateUndo.putSync(changeKey(block.number, block.hash), applyChanges(dbs, changes))
