@@ -3,7 +3,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
-import { equalBytes, hexToBytes } from '../util/hex.js'
+import { concatBytes, equalBytes, hexToBytes } from '../util/hex.js'
 
 type AccountItem = [string, { accountRLP: Uint8Array | undefined }]
 type StorageItem = [string, string, Uint8Array | undefined]
@@ -70,7 +70,7 @@ export class StateChangeRecorder {
       const storageRoot = createAccountFromRLP(rlp).storageRoot
       if (equalBytes(storageRoot, KECCAK256_RLP)) continue
       for (const [hashedSlot, value] of await this.storageOf(storageRoot)) {
-        out.add(SLOT, concat(addressBytes, hashedSlot), value)
+        out.add(SLOT, concatBytes(addressBytes, hashedSlot), value)
       }
     }
     for (const [address, slots] of this.slots) {
@@ -79,7 +79,7 @@ export class StateChangeRecorder {
       const addressBytes = hexToBytes(`0x${address}`)
       for (const [slot, value] of slots) {
         const present = value !== undefined && !(value.length === 1 && value[0] === RLP_EMPTY)
-        out.add(SLOT, concat(addressBytes, keccak256(hexToBytes(`0x${slot}`))), present ? value : undefined)
+        out.add(SLOT, concatBytes(addressBytes, keccak256(hexToBytes(`0x${slot}`))), present ? value : undefined)
       }
     }
     for (const [address, rlp] of this.accounts) out.add(ACCOUNT, hexToBytes(`0x${address}`), rlp)
@@ -98,11 +98,4 @@ export class StateChangeRecorder {
 interface OwnCaches {
   account?: { flush(): AccountItem[]; del(address: Address): void }
   storage?: { flush(): StorageItem[] }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a, 0)
-  out.set(b, a.length)
-  return out
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'lmdb'
+import { equalBytes } from '../util/hex.js'
 import { HeaderView } from './headerView.js'
 import { numberKey } from './layout.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE, readChanges } from './stateChanges.js'
@@ -122,13 +123,13 @@ export function seedFlatState(dbs: FlatDbs, block: { hash: Uint8Array; stateRoot
 export function moveFlatState(dbs: FlatDbs, target: Uint8Array): boolean {
   const head = readFlatHead(dbs.meta)
   if (head === undefined) return false
-  if (equal(head.hash, target)) return true
+  if (equalBytes(head.hash, target)) return true
   const down: { number: bigint; hash: Uint8Array }[] = []
   const up: { number: bigint; hash: Uint8Array }[] = []
   let a = located(dbs, head.hash)
   let b = located(dbs, target)
   if (a === undefined || b === undefined) return false
-  for (let steps = 0n; !equal(a.hash, b.hash); steps++) {
+  for (let steps = 0n; !equalBytes(a.hash, b.hash); steps++) {
     if (steps > 2n * FLAT_WINDOW) return false
     if (a.number >= b.number) {
       down.push(a)
@@ -181,11 +182,5 @@ function prefixEnd(prefix: Uint8Array): Uint8Array {
 
 function sameValue(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
   if (a === undefined || b === undefined) return a === b
-  return equal(a, b)
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
+  return equalBytes(a, b)
 }
