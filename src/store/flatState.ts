@@ -100,10 +100,11 @@ export function advanceFlatState(
   // A store made before the table has none to follow.
   if (readFlatHead(dbs.meta) === undefined) return
   dbs.stateDiffs.putSync(changeKey(block.number, block.hash), changes)
+  // Pruned whether or not the table follows: one left behind on a branch deeper than the window stays there.
+  if (block.number > FLAT_WINDOW) prune(dbs, block.number - FLAT_WINDOW)
   if (!moveFlatState(dbs, block.parentHash)) return
   dbs.stateUndo.putSync(changeKey(block.number, block.hash), applyChanges(dbs, changes))
   writeFlatHead(dbs.meta, block.hash, block.stateRoot)
-  if (block.number > FLAT_WINDOW) prune(dbs, block.number - FLAT_WINDOW)
 }
 
 /** Starts the flat table at a genesis block: `state` lists its whole state (no wipes). */
