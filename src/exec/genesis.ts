@@ -31,7 +31,9 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
   const g = spec.genesis
   const trieNodes = new Map<string, Uint8Array>()
   const common = spec.commonAt(0n, spec.genesisTime)
-  const flat = new ChangeWriter()
+  const existing = store.getLabel('genesis')
+  // The flat table's list of the whole state only for a new store: a restart writes nothing.
+  const flat = existing === undefined ? new ChangeWriter() : undefined
   const stateRoot = writeGenesisState(g.alloc, (key, value) => trieNodes.set(key, value), flat)
   const header: Record<string, unknown> = {
     number: 0n,
@@ -52,7 +54,6 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
   const block = createBlock({ header: header as never, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, {
     common,
   })
-  const existing = store.getLabel('genesis')
   if (existing !== undefined) {
     if (!equalBytes(existing, block.hash())) {
       throw new Error(
@@ -76,7 +77,7 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
       trieNodes,
       parentHash: block.header.parentHash,
       stateRoot,
-      stateChanges: flat.finish(),
+      stateChanges: flat?.finish(),
     },
     spec.chainId,
   )

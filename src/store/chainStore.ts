@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Database, type RootDatabase, open } from 'lmdb'
-import { type FlatDbs, advanceFlatState, readFlatHead, seedFlatState } from './flatState.js'
+import { type FlatDbs, type FlatHead, advanceFlatState, flatHeadIsAt, readFlatHead, seedFlatState } from './flatState.js'
 import {
   DATABASES,
   type DatabaseName,
@@ -53,7 +53,6 @@ const PRESENT = new Uint8Array([1])
 /** The meta key that says every stored block's logs are in the log index. */
 const LOGS_INDEXED = 'logsIndexed'
 const utf8d = new TextDecoder()
-const FLAT_HEAD_KEY = utf8.encode('flatHead')
 
 /**
  * The chain store over one LMDB environment. Every thread opens its own ChainStore on the same path; LMDB gives
@@ -213,26 +212,19 @@ export class ChainStore {
    * snapshot (one synchronous stretch), so a block stored meanwhile by another thread cannot mix two states.
    */
   flatAccount(stateRoot: Uint8Array, address: Uint8Array): Uint8Array | null | undefined {
-    if (!this.flatAt(stateRoot)) return undefined
+    if (!flatHeadIsAt(this.dbs.meta, stateRoot)) return undefined
     return this.dbs.flatAccounts.getBinary(address) ?? null
   }
 
   /** A storage slot (RLP-encoded value; null when absent) by address ‖ keccak256(slot), as flatAccount. */
   flatSlot(stateRoot: Uint8Array, addressAndHashedSlot: Uint8Array): Uint8Array | null | undefined {
-    if (!this.flatAt(stateRoot)) return undefined
+    if (!flatHeadIsAt(this.dbs.meta, stateRoot)) return undefined
     return this.dbs.flatStorage.getBinary(addressAndHashedSlot) ?? null
   }
 
   /** The block whose post-state the flat table holds. */
-  flatHead(): { hash: Uint8Array; stateRoot: Uint8Array } | undefined {
+  flatHead(): FlatHead | undefined {
     return readFlatHead(this.dbs.meta)
-  }
-
-  private flatAt(stateRoot: Uint8Array): boolean {
-    const head = this.dbs.meta.getBinaryFast(FLAT_HEAD_KEY)
-    if (head === undefined || head.length !== 64) return false
-    for (let i = 0; i < 32; i++) if (head[32 + i] !== stateRoot[i]) return false
-    return true
   }
 
   getInvalid(hash: Uint8Array): InvalidRecord | undefined {

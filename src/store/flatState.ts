@@ -35,6 +35,14 @@ export function readFlatHead(meta: Db): FlatHead | undefined {
   return v === undefined || v.length !== 64 ? undefined : { hash: v.subarray(0, 32), stateRoot: v.subarray(32, 64) }
 }
 
+/** Whether the flat table holds the state with this root; read on every flat read, so in LMDB's buffer (no copy). */
+export function flatHeadIsAt(meta: Db, stateRoot: Uint8Array): boolean {
+  const v = meta.getBinaryFast(FLAT_HEAD)
+  if (v === undefined || v.length !== 64) return false
+  for (let i = 0; i < 32; i++) if (v[32 + i] !== stateRoot[i]) return false
+  return true
+}
+
 function writeFlatHead(meta: Db, hash: Uint8Array, stateRoot: Uint8Array): void {
   const v = new Uint8Array(64)
   v.set(hash, 0)
@@ -97,12 +105,13 @@ export function advanceFlatState(
   block: { hash: Uint8Array; number: bigint; parentHash: Uint8Array; stateRoot: Uint8Array },
   changes: Uint8Array,
 ): void {
+  const head = readFlatHead(dbs.meta)
   // A store made before the table has none to follow.
-  if (readFlatHead(dbs.meta) === undefined) return
+  if (head === undefined) return
   dbs.stateDiffs.putSync(changeKey(block.number, block.hash), changes)
   // Pruned whether or not the table follows: one left behind on a branch deeper than the window stays there.
   if (block.number > FLAT_WINDOW) prune(dbs, block.number - FLAT_WINDOW)
-  if (!moveFlatState(dbs, block.parentHash)) return
+  if (!moveFlatState(dbs, head, block.parentHash)) return
   dbs.stateUndo.putSync(changeKey(block.number, block.hash), applyChanges(dbs, changes))
   writeFlatHead(dbs.meta, block.hash, block.stateRoot)
 }
@@ -121,15 +130,14 @@ export function seedFlatState(dbs: FlatDbs, block: { hash: Uint8Array; stateRoot
  * `target`, then applies the blocks from there up to `target`. Does nothing and returns false when the table is
  * elsewhere and the way there is longer than the window or a change list on it is gone.
  */
-export function moveFlatState(dbs: FlatDbs, target: Uint8Array): boolean {
-  const head = readFlatHead(dbs.meta)
-  if (head === undefined) return false
+function moveFlatState(dbs: FlatDbs, head: FlatHead, target: Uint8Array): boolean {
   if (equalBytes(head.hash, target)) return true
-  const down: { number: bigint; hash: Uint8Array }[] = []
-  const up: { number: bigint; hash: Uint8Array }[] = []
+  const down: Located[] = []
+  const up: Located[] = []
+  const to = located(dbs, target)
   let a = located(dbs, head.hash)
-  let b = located(dbs, target)
-  if (a === undefined || b === undefined) return false
+  if (a === undefined || to === undefined) return false
+  let b: Located | undefined = to
   for (let steps = 0n; !equalBytes(a.hash, b.hash); steps++) {
     if (steps > 2n * FLAT_WINDOW) return false
     if (a.number >= b.number) {
@@ -148,16 +156,22 @@ export function moveFlatState(dbs: FlatDbs, target: Uint8Array): boolean {
   for (let i = up.length - 1; i >= 0; i--) {
     dbs.stateUndo.putSync(changeKey(up[i]!.number, up[i]!.hash), applyChanges(dbs, diffs[i]!))
   }
-  const stateRoot = HeaderView.of(dbs.headers.getBinary(target)!).stateRoot
-  writeFlatHead(dbs.meta, target, stateRoot)
+  writeFlatHead(dbs.meta, target, to.stateRoot)
   return true
 }
 
-function located(dbs: FlatDbs, hash: Uint8Array): { number: bigint; hash: Uint8Array; parentHash: Uint8Array } | undefined {
+interface Located {
+  number: bigint
+  hash: Uint8Array
+  parentHash: Uint8Array
+  stateRoot: Uint8Array
+}
+
+function located(dbs: FlatDbs, hash: Uint8Array): Located | undefined {
   const rlp = dbs.headers.getBinary(hash)
   if (rlp === undefined) return undefined
   const header = HeaderView.of(rlp)
-  return { number: header.number, hash, parentHash: header.parentHash }
+  return { number: header.number, hash, parentHash: header.parentHash, stateRoot: header.stateRoot }
 }
 
 /** Drops the change lists of blocks below `below`: the table will not move back that far. */
