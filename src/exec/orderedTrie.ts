@@ -1,28 +1,8 @@
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../crypto/keccak.js'
+import { hexPrefix, nibblesOf } from './trieCodec.js'
 
 type Node = Uint8Array | Node[]
-
-function nibblesOf(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i]! >> 4
-    out[2 * i + 1] = key[i]! & 15
-  }
-  return out
-}
-
-/** Compact (hex-prefix) encoding of a nibble path, with the leaf flag. */
-function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean): Uint8Array {
-  const len = to - from
-  const odd = len % 2
-  const out = new Uint8Array(1 + (len >> 1))
-  out[0] = ((leaf ? 2 : 0) + odd) << 4
-  let j = from
-  if (odd === 1) out[0] |= nibbles[j++]!
-  for (let i = 1; i < out.length; i++, j += 2) out[i] = (nibbles[j]! << 4) | nibbles[j + 1]!
-  return out
-}
 
 /** Where the nodes referenced by hash go, keyed by that hash (as a trie database holds them); none for a root only. */
 export type NodeSink = (hash: Uint8Array, encoded: Uint8Array) => void

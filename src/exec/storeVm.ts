@@ -7,6 +7,7 @@ import type { ChainStore } from '../store/chainStore.js'
 import { OverlayTrieDB } from '../store/trieDb.js'
 import { AncestorView } from './ancestors.js'
 import { installFlatReads } from './flatReads.js'
+import { installBatchedCommit } from './stateCommit.js'
 import { enforceCheckedSystemCalls } from './systemCalls.js'
 
 /** An EthereumJS VM over the store's state: its own trie view (writes kept in `trieDb.pending`), caches, ancestors. */
@@ -27,6 +28,7 @@ export async function createStoreVm(spec: ChainSpec, store: ChainStore): Promise
   const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common })
   const state = new MerkleStateManager({ trie, common, caches: new Caches() })
   installFlatReads(state, store)
+  installBatchedCommit(state, trieDb)
   const ancestors = new AncestorView(store, new Uint8Array(32), 0n)
   const vm = await createVM({ common, stateManager: state, blockchain: ancestors as never, setHardfork: true })
   // Failing EIP-7002/7251 system calls make a block invalid (EthereumJS would accept it); calls never make them.

@@ -38,6 +38,15 @@ export class OverlayTrieDB implements DB<string, Value> {
     return stored
   }
 
+  /** A node by its hash, for Sponge's own trie code (exec/trieBatch.ts), which works in bytes. */
+  getNode(hash: Uint8Array): Uint8Array | undefined {
+    return this.getSync(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'))
+  }
+
+  putNode(hash: Uint8Array, encoded: Uint8Array): void {
+    this.pending.set(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'), encoded)
+  }
+
   put(key: string, val: Value, _opts?: EncodingOpts): Promise<void> {
     this.pending.set(key, typeof val === 'string' ? Buffer.from(val, 'hex') : val)
     return Promise.resolve()
