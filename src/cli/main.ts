@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: it sets a V8 flag that must be in place before the other modules load (see the module).
+import '../node/heapGrowth.js'
 import { indexStoredLogs } from '../logs/backfill.js'
 import { genesisBlock } from '../exec/genesis.js'
 import { ImportError } from '../exec/importChain.js'
