@@ -1,13 +1,11 @@
 import { RLP } from '@ethereumjs/rlp'
+import { CODEHASH_PREFIX } from '@ethereumjs/statemanager'
 import { KECCAK256_NULL, KECCAK256_RLP, bigIntToBytes, bigIntToUnpaddedBytes, setLengthLeft } from '@ethereumjs/util'
 import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
 import { ACCOUNT, type ChangeWriter, SLOT } from '../store/stateChanges.js'
 import { trieRoot } from './orderedTrie.js'
-
-/** EthereumJS's state manager keeps code under 'c' ‖ code hash in the trie database. */
-const CODE_PREFIX = Uint8Array.of(0x63)
 
 /**
  * Writes a genesis alloc's state as EthereumJS's state manager lays it out — account trie, storage tries, code — and
@@ -31,7 +29,7 @@ export function writeGenesisState(
     const addressBytes = hexToBytes(address)
     const code = account.code === undefined ? new Uint8Array() : hexToBytes(account.code)
     const codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
-    if (code.length !== 0) put(unprefixed(concatBytes(CODE_PREFIX, codeHash)), code)
+    if (code.length !== 0) put(unprefixed(concatBytes(CODEHASH_PREFIX, codeHash)), code)
     const slotKeys: Uint8Array[] = []
     const slotValues: Uint8Array[] = []
     for (const [slot, value] of Object.entries(account.storage ?? {})) {

@@ -1,4 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { hexPrefix, nibblesOf } from './trieCodec.js'
 
@@ -58,7 +59,7 @@ export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
  * nodes a trie database needs to serve the trie (how genesis state is written).
  */
 export function trieRoot(keys: Uint8Array[], values: Uint8Array[], sink?: NodeSink): Uint8Array {
-  if (keys.length === 0) return keccak256(RLP.encode(new Uint8Array()))
+  if (keys.length === 0) return KECCAK256_RLP
   const order = keys.map((key, i) => ({ key: nibblesOf(key), value: values[i]! }))
   order.sort((x, y) => compare(x.key, y.key))
   const root = RLP.encode(build(

@@ -1,14 +1,12 @@
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, createAddressFromString, utf8ToBytes } from '@ethereumjs/util'
+import { CODEHASH_PREFIX, type MerkleStateManager } from '@ethereumjs/statemanager'
+import { Account, createAddressFromString } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
 import type { NodeSink } from './orderedTrie.js'
 import { type NodeLoader, TrieBatch } from './trieBatch.js'
 
-/** EthereumJS's key prefix for contract code in the trie database (its `prefixCodeHashes`, on by default). */
-const CODE_PREFIX = utf8ToBytes('c')
 const NO_BYTES = new Uint8Array()
 
 /**
@@ -31,7 +29,7 @@ export function installBatchedCommit(sm: MerkleStateManager, trieDb: NodeStore):
       if (elem.code === undefined) continue
       const address = createAddressFromString(`0x${addressHex}`)
       const codeHash = keccak256(elem.code)
-      await internals._trie.database().put(internals._prefixCodeHashes ? concatBytes(CODE_PREFIX, codeHash) : codeHash, elem.code)
+      await internals._trie.database().put(internals._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, elem.code)
       if ((await sm.getAccount(address)) === undefined) await sm.putAccount(address, new Account())
       await sm.modifyAccountFields(address, { codeHash })
     }

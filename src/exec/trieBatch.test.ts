@@ -1,9 +1,9 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { MapDB, ValueEncoding, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { KECCAK256_RLP, MapDB, ValueEncoding, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex } from '../util/hex.js'
-import { EMPTY_TRIE_ROOT, MissingTrieNodeError, TrieBatch } from './trieBatch.js'
+import { MissingTrieNodeError, TrieBatch } from './trieBatch.js'
 
 /** A small deterministic generator, so a failure names the case that made it. */
 function prng(seed: number): () => number {
@@ -56,7 +56,7 @@ async function compareRounds(
   const reference = new MerklePatriciaTrie()
   const nodes = new Nodes()
   const present = new Map<string, Uint8Array>()
-  let root = EMPTY_TRIE_ROOT
+  let root = KECCAK256_RLP
   for (let round = 0; round < 6; round++) {
     const batch = new TrieBatch(root, nodes.load)
     for (let op = 0; op < 150; op++) {
@@ -110,7 +110,7 @@ describe('batched trie updates', () => {
 
   it('load only the nodes on a changed path, and none for a root left as it was', async () => {
     const nodes = new Nodes()
-    const full = new TrieBatch(EMPTY_TRIE_ROOT, nodes.load)
+    const full = new TrieBatch(KECCAK256_RLP, nodes.load)
     for (let i = 0; i < 2000; i++) full.put(keccak256(Uint8Array.of(i >> 8, i & 255)), Uint8Array.of(1, i & 255))
     const root = full.commit(nodes.sink)
 
@@ -130,11 +130,11 @@ describe('batched trie updates', () => {
   it('delete everything back to the empty root', () => {
     const nodes = new Nodes()
     const keys = Array.from({ length: 300 }, (_, i) => keccak256(Uint8Array.of(i >> 8, i & 255)))
-    const fill = new TrieBatch(EMPTY_TRIE_ROOT, nodes.load)
+    const fill = new TrieBatch(KECCAK256_RLP, nodes.load)
     for (const k of keys) fill.put(k, Uint8Array.of(7))
     const emptyAgain = new TrieBatch(fill.commit(nodes.sink), nodes.load)
     for (const k of keys) emptyAgain.del(k)
-    expect(emptyAgain.commit(nodes.sink)).toEqual(EMPTY_TRIE_ROOT)
+    expect(emptyAgain.commit(nodes.sink)).toEqual(KECCAK256_RLP)
   })
 
   it('fails on a node the store lacks instead of treating it as empty', () => {

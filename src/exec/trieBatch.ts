@@ -1,4 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { concatBytes, equalBytes } from '../util/hex.js'
 import type { NodeSink } from './orderedTrie.js'
@@ -29,8 +30,6 @@ interface Branch {
 type Node = Leaf | Extension | Branch
 type Child = Node | Stored
 
-/** keccak256(rlp('')): the root of a trie with nothing in it. */
-export const EMPTY_TRIE_ROOT = keccak256(RLP.encode(new Uint8Array()))
 const EMPTY = new Uint8Array()
 
 /** Reads a stored node's RLP by its hash; undefined when the store lacks it. */
@@ -55,7 +54,7 @@ export class TrieBatch {
     root: Uint8Array,
     private readonly load: NodeLoader,
   ) {
-    this.root = equalBytes(root, EMPTY_TRIE_ROOT) ? undefined : { kind: 'stored', ref: root }
+    this.root = equalBytes(root, KECCAK256_RLP) ? undefined : { kind: 'stored', ref: root }
   }
 
   put(key: Uint8Array, value: Uint8Array): void {
@@ -70,7 +69,7 @@ export class TrieBatch {
   /** The root hash after the changes so far; every new node referenced by hash (the root too) goes to the sink. */
   commit(sink: NodeSink): Uint8Array {
     const root = this.root
-    if (root === undefined) return EMPTY_TRIE_ROOT
+    if (root === undefined) return KECCAK256_RLP
     if (root.kind === 'stored') return root.ref as Uint8Array
     const encoded = RLP.encode(this.rawOf(root, sink) as never)
     const hash = keccak256(encoded)

@@ -1,10 +1,10 @@
-import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
+import { type BatchDBOp, type DB, type EncodingOpts, KECCAK256_RLP } from '@ethereumjs/util'
 import type { ChainStore } from './chainStore.js'
 
 type Value = string | Uint8Array
 
 /** keccak256(rlp('')): EthereumJS looks the empty trie up like any other root, and finds nothing by design. */
-const EMPTY_TRIE_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+const EMPTY_TRIE_ROOT = nodeKey(KECCAK256_RLP)
 
 /**
  * The key-value store EthereumJS's trie sees: reads fall through to LMDB's `trie` database, writes collect in
@@ -40,11 +40,11 @@ export class OverlayTrieDB implements DB<string, Value> {
 
   /** A node by its hash, for Sponge's own trie code (exec/trieBatch.ts), which works in bytes. */
   getNode(hash: Uint8Array): Uint8Array | undefined {
-    return this.getSync(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'))
+    return this.getSync(nodeKey(hash))
   }
 
   putNode(hash: Uint8Array, encoded: Uint8Array): void {
-    this.pending.set(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'), encoded)
+    this.pending.set(nodeKey(hash), encoded)
   }
 
   put(key: string, val: Value, _opts?: EncodingOpts): Promise<void> {
@@ -67,4 +67,9 @@ export class OverlayTrieDB implements DB<string, Value> {
   open(): Promise<void> {
     return Promise.resolve()
   }
+}
+
+/** A node's key here: its hash as unprefixed hex, as EthereumJS's trie keys its database. */
+function nodeKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex')
 }
