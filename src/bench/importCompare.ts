@@ -1,5 +1,4 @@
 import { readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { createBlockFromBytesArray } from '@ethereumjs/block'
 import { createCommonFromGethGenesis } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
@@ -11,15 +10,15 @@ import { ethereumjsKzg } from '../crypto/kzg.js'
 import { ethereumjsAlloc, genesisBlock } from '../exec/genesis.js'
 import { decodeChainFile, importChain } from '../exec/importChain.js'
 import { ChainStore } from '../store/chainStore.js'
-import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 
 // `npm run bench:import`: the conformance chain imported by Sponge (full validation, LMDB) against plain EthereumJS
 // runBlock with its default crypto (in-memory state; KZG supplied, as EthereumJS cannot decode blob transactions
 // without it), alternating three times. Prints seconds per run and the ratio.
 
 const rounds = Number(process.argv[2] ?? 3)
-const genesisFile = join(RPC_COMPAT_DIR, 'genesis.json')
-const chainFile = join(RPC_COMPAT_DIR, 'chain.rlp')
+const genesisFile = rpcCompatPath('genesis.json')
+const chainFile = rpcCompatPath('chain.rlp')
 
 async function sponge(): Promise<number> {
   const spec = new ChainSpec(readGenesisFile(genesisFile))

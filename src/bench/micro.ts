@@ -17,7 +17,7 @@ import { sha256 } from '../crypto/sha256.js'
 import { decodeChainFile } from '../exec/importChain.js'
 import { validateNewPayloadV4 } from '../rpc/wire/engineParams.js'
 import { ChainStore } from '../store/chainStore.js'
-import { RPC_COMPAT_DIR, REPO_ROOT, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, REPO_ROOT, tempDatadir } from '../testing/paths.js'
 import { WorkerPool } from '../workers/pool.js'
 import { genesisBlock } from '../exec/genesis.js'
 import { importChain } from '../exec/importChain.js'
@@ -51,8 +51,8 @@ const s = Buffer.from('67cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966
 bench.add('ecrecover: secp256k1 native (chosen)', () => ecrecover(msg, 37n, r, s, 1n))
 bench.add('ecrecover: EthereumJS default (noble)', () => ejsEcrecover(msg, 37n, r, s, 1n))
 
-const spec = new ChainSpec(readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json')))
-const blocks = decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp'))
+const spec = new ChainSpec(readGenesisFile(rpcCompatPath('genesis.json')))
+const blocks = decodeChainFile(spec, rpcCompatPath('chain.rlp'))
 const fullest = blocks.reduce((a, b) => (b.transactions.length > a.transactions.length ? b : a))
 const blockRlp = fullest.serialize()
 bench.add(`RLP decode block (${fullest.transactions.length} txs, ${blockRlp.length} B)`, () => RLP.decode(blockRlp))

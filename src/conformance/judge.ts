@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 
 /**
- * The reference harness's rules (shared/conformance/README.md): replies compare as JSON (key order free, array
+ * The reference harness's rules (test/fixtures/conformance/README.md): replies compare as JSON (key order free, array
  * order and string case exact); where both carry an error, only its code counts; a `speconly` case needs only a
  * non-error result of the expected shape.
  */

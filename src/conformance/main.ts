@@ -1,20 +1,23 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { parseFlags } from '../cli/args.js'
 import { signJwt } from '../engine/jwt.js'
+import { conformancePath } from '../testing/paths.js'
 import { runEest } from './eest.js'
 import { runRpcCompat } from './rpcCompat.js'
 
 // `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2]`: the project's own conformance runner.
 const args = parseFlags(process.argv.slice(2), { suite: 'string', only: 'string', skip: 'string' })
-const root = fileURLToPath(new URL('../../', import.meta.url))
-const dir = resolve(process.env.SPONGE_CONFORMANCE_DIR ?? resolve(root, '../shared/conformance'))
-if (!existsSync(dir)) {
-  process.stderr.write(`conformance data not found at ${dir} (set SPONGE_CONFORMANCE_DIR)\n`)
-  process.exit(2)
+/** The suite's data folder, or exit 2 with the path and the fix (testing/paths.ts says where the data lives). */
+function suiteDir(name: string): string {
+  try {
+    return conformancePath(name)
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`)
+    process.exit(2)
+  }
 }
 const suites = (args.flags.get('suite') ?? 'rpc-compat').split(',')
 const onlyFlag = args.flags.get('only')
@@ -36,9 +39,9 @@ for (const suite of suites) {
   print(`== ${suite}`)
   const verdicts =
     suite === 'rpc-compat'
-      ? await runRpcCompat({ dir: resolve(dir, 'rpc-compat'), skip, ...engineAuth() }, print)
+      ? await runRpcCompat({ dir: suiteDir('rpc-compat'), skip, ...engineAuth() }, print)
       : suite === 'eest'
-        ? await runEest(resolve(dir, 'eest'), print, only)
+        ? await runEest(suiteDir('eest'), print, only)
         : (() => {
             throw new Error(`unknown suite ${suite}`)
           })()

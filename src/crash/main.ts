@@ -1,10 +1,9 @@
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../conformance/spawnNode.js'
-import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { importTrial, streamTrial } from './trials.js'
 
 // `npm run crash [-- --trials 20 --imports 10 --seed N]`: kill trials, longer than npm test's three. Stream trials
@@ -37,7 +36,7 @@ for (let t = 1; t <= trials; t++) {
 }
 
 // The head a clean import reaches, for the import trials to end at.
-const clean = await spawnNode(['--chain', join(RPC_COMPAT_DIR, 'genesis.json'), '--datadir', tempDatadir('crash-ref'), '--import', join(RPC_COMPAT_DIR, 'chain.rlp')], 120_000, cli)
+const clean = await spawnNode(['--chain', rpcCompatPath('genesis.json'), '--datadir', tempDatadir('crash-ref'), '--import', rpcCompatPath('chain.rlp')], 120_000, cli)
 const reply = await fetch(clean.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}' })
 const expectedHead = ((await reply.json()) as { result: { hash: string } }).result.hash
 await clean.stop()

@@ -1,7 +1,6 @@
-import { join } from 'node:path'
 import { signedTransfer } from '../testing/testNode.js'
 import { type SpawnedNode, spawnNode } from '../conformance/spawnNode.js'
-import { RPC_COMPAT_DIR } from '../testing/paths.js'
+import { rpcCompatPath } from '../testing/paths.js'
 import type { ChainSpec } from '../chain/spec.js'
 
 // Kill trials: SIGKILL a node while it works, restart it on the same datadir, and check that nothing it reported
@@ -119,7 +118,7 @@ async function sender(opts: { from: number }): Promise<string> {
  * again to the end: the import resumes, and ends with the file's last block as head, linked down to genesis.
  */
 export async function importTrial(opts: { datadir: string; cli: string; random: () => number; expectedHead: string }): Promise<TrialResult & { killedAfter: number }> {
-  const args = ['--chain', join(RPC_COMPAT_DIR, 'genesis.json'), '--datadir', opts.datadir, '--import', join(RPC_COMPAT_DIR, 'chain.rlp')]
+  const args = ['--chain', rpcCompatPath('genesis.json'), '--datadir', opts.datadir, '--import', rpcCompatPath('chain.rlp')]
   const { spawn } = await import('node:child_process')
   const child = spawn(process.execPath, [opts.cli, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],

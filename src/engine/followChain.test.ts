@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { isBlob4844Tx } from '@ethereumjs/tx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
@@ -9,7 +8,7 @@ import { genesisBlock } from '../exec/genesis.js'
 import { decodeChainFile, importChain } from '../exec/importChain.js'
 import { readHeader } from '../store/blockCodec.js'
 import { ChainStore } from '../store/chainStore.js'
-import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
 import { bytesToHex } from '../util/hex.js'
 import { payloadOfFork } from './payloadVersions.js'
@@ -18,9 +17,9 @@ import { payloadOfFork } from './payloadVersions.js'
 // imports the pre-merge blocks and is fed every later block through the newPayload version of its fork (with a
 // forkchoiceUpdated of the matching version after each) ends where `sponge import` ends, receipt for receipt.
 
-const genesis = readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json'))
+const genesis = readGenesisFile(rpcCompatPath('genesis.json'))
 const spec = new ChainSpec(genesis)
-const blocks = decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp'))
+const blocks = decodeChainFile(spec, rpcCompatPath('chain.rlp'))
 /** Execution requests of each Prague-or-later block: not in the chain file, so taken from executing it. */
 const requestsOf = new Map<string, string[]>()
 

@@ -1,9 +1,8 @@
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { ChainStore } from '../store/chainStore.js'
-import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { hexToBytes } from '../util/hex.js'
 import { type CallInput, type CallRequest, CallRunner } from './call.js'
 import { createAccessList } from './estimate.js'
@@ -14,13 +13,13 @@ import { decodeChainFile, importChain } from './importChain.js'
 // eth_call's fields against the forks of the block it runs at (the conformance chain: Berlin at 24, London at 27,
 // Cancun at block 42, Prague at 45): a field whose fork is not active there is refused as geth refuses it, -32000.
 
-const spec = new ChainSpec(readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json')))
+const spec = new ChainSpec(readGenesisFile(rpcCompatPath('genesis.json')))
 let store: ChainStore
 let runner: CallRunner
 beforeAll(async () => {
   store = new ChainStore(tempDatadir('callforks'))
   await genesisBlock(spec, store)
-  await importChain(spec, store, decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp')))
+  await importChain(spec, store, decodeChainFile(spec, rpcCompatPath('chain.rlp')))
   runner = await CallRunner.create(spec, store)
 })
 

@@ -1,11 +1,10 @@
-import { join } from 'node:path'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, MapDB, ValueEncoding } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { devGenesis } from '../chain/dev.js'
 import { type GethGenesisFile, genesisNumber, readGenesisFile } from '../chain/genesis.js'
-import { RPC_COMPAT_DIR } from '../testing/paths.js'
+import { rpcCompatPath } from '../testing/paths.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { ethereumjsAlloc } from './genesis.js'
 import { writeGenesisState } from './genesisState.js'
@@ -29,7 +28,7 @@ async function ethereumjsRoot(alloc: GethGenesisFile['alloc']): Promise<string> 
 describe('genesis state written in one pass', () => {
   const cases: [string, GethGenesisFile['alloc']][] = [
     ['the dev chain', devGenesis().alloc],
-    ['the conformance chain', readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json')).alloc],
+    ['the conformance chain', readGenesisFile(rpcCompatPath('genesis.json')).alloc],
     ['code, storage, nonces, spellings', synthetic],
     ['nothing', {}],
   ]

@@ -1,16 +1,15 @@
 import { rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { createBlock } from '@ethereumjs/block'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { ChainStore } from '../store/chainStore.js'
-import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { bytesToHex } from '../util/hex.js'
 import { genesisBlock } from './genesis.js'
 import { ImportError, decodeChainFile, importChain } from './importChain.js'
 
-const spec = new ChainSpec(readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json')))
+const spec = new ChainSpec(readGenesisFile(rpcCompatPath('genesis.json')))
 const dirs: string[] = []
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
@@ -20,7 +19,7 @@ describe('chain import', () => {
   it('imports the conformance chain to its known head, and resumes after reopening', async () => {
     const dir = tempDatadir('import')
     dirs.push(dir)
-    const blocks = decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp'))
+    const blocks = decodeChainFile(spec, rpcCompatPath('chain.rlp'))
     let store = new ChainStore(dir)
     await genesisBlock(spec, store)
     expect(await importChain(spec, store, blocks.slice(0, 30))).toEqual({ imported: 30, skipped: 0 })
@@ -35,7 +34,7 @@ describe('chain import', () => {
   it('stops at a bad block, naming it, and keeps the store at the last good block', async () => {
     const dir = tempDatadir('badimport')
     dirs.push(dir)
-    const blocks = decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp')).slice(0, 6)
+    const blocks = decodeChainFile(spec, rpcCompatPath('chain.rlp')).slice(0, 6)
     const good = blocks[4]!
     const bad = createBlock(
       { header: { ...good.header.toJSON(), gasUsed: good.header.gasUsed + 1n }, transactions: good.transactions },

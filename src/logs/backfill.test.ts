@@ -1,11 +1,10 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { genesisBlock } from '../exec/genesis.js'
 import { decodeChainFile, importChain } from '../exec/importChain.js'
 import { ChainStore } from '../store/chainStore.js'
-import { RPC_COMPAT_DIR, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { indexStoredLogs } from './backfill.js'
 import { type LogCriteria, queryLogs } from './logQuery.js'
 
@@ -14,10 +13,10 @@ import { type LogCriteria, queryLogs } from './logQuery.js'
 
 describe('indexStoredLogs', () => {
   it('rebuilds the records and the index of an older store from its receipts, once', async () => {
-    const spec = new ChainSpec(readGenesisFile(join(RPC_COMPAT_DIR, 'genesis.json')))
+    const spec = new ChainSpec(readGenesisFile(rpcCompatPath('genesis.json')))
     const store = new ChainStore(tempDatadir('backfill'))
     await genesisBlock(spec, store)
-    await importChain(spec, store, decodeChainFile(spec, join(RPC_COMPAT_DIR, 'chain.rlp')))
+    await importChain(spec, store, decodeChainFile(spec, rpcCompatPath('chain.rlp')))
     expect(indexStoredLogs(store)).toBe(0)
     const all: LogCriteria = { addresses: [], topics: [] }
     const emitter = { addresses: [Buffer.from('7dcd17433742f4c0ca53122ab541d0ba67fc27df', 'hex')], topics: [] }

@@ -1,12 +1,32 @@
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** Test helpers' view of the repository: where the shared conformance data is, and fresh temporary datadirs. */
+/** Test helpers' view of the repository: where the conformance fixtures are, and fresh temporary datadirs. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-export const CONFORMANCE_DIR = resolve(process.env.SPONGE_CONFORMANCE_DIR ?? join(REPO_ROOT, '../shared/conformance'))
-export const RPC_COMPAT_DIR = join(CONFORMANCE_DIR, 'rpc-compat')
+
+/**
+ * The conformance data the tests and runners use, kept in the repository (test/fixtures/conformance; its README
+ * gives each set's provenance and licence) so a clone stands alone. SPONGE_CONFORMANCE_DIR points elsewhere.
+ */
+export const CONFORMANCE_DIR = resolve(process.env.SPONGE_CONFORMANCE_DIR ?? join(REPO_ROOT, 'test/fixtures/conformance'))
+
+/** A path inside the conformance data, checked: a missing fixture names itself and the fix, not a bare ENOENT. */
+export function conformancePath(...parts: string[]): string {
+  const path = join(CONFORMANCE_DIR, ...parts)
+  if (!existsSync(path)) {
+    throw new Error(
+      `conformance fixture missing: ${path} — restore test/fixtures/conformance from git (git checkout -- test/fixtures), or point SPONGE_CONFORMANCE_DIR at a copy of the conformance data`,
+    )
+  }
+  return path
+}
+
+/** A file of the execution-apis chain (genesis.json, chain.rlp, headfcu.json) or a case folder under it. */
+export function rpcCompatPath(...parts: string[]): string {
+  return conformancePath('rpc-compat', ...parts)
+}
 
 export function tempDatadir(label: string): string {
   return mkdtempSync(join(tmpdir(), `sponge-${label}-`))
