@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import type { GethGenesisFile } from '../chain/genesis.js'
-import { type SpawnedNode, spawnNode } from '../conformance/spawnNode.js'
+import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { type Rpc, rpcClient } from './chainGen.js'
 import { runWrk, writeBodiesScript } from './wrk.js'
 

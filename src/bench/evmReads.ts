@@ -2,7 +2,7 @@ import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
 import { mineOne, recipient, rpcClient, signTxs } from './chainGen.js'
-import { assemble } from './workloads/asm.js'
+import { assemble } from '../testing/asm.js'
 
 // bench:load's EVM-backed reads against anvil in the same run: eth_call (balanceOf over many holders, at latest),
 // eth_estimateGas (a token transfer) and debug_traceTransaction (callTracer), on the same genesis, with the replies

@@ -6,11 +6,11 @@ import { devGenesis } from '../chain/dev.js'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
-import { spawnNode } from '../conformance/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, post, rpcClient, sendAll, signTxs } from './chainGen.js'
 import { type ReplayResult, describeReplay, replayAgainstPlain, replayTable } from './replay.js'
-import { WORKLOADS, type Workload, tokensOverState } from './workloads/workloads.js'
+import { WORKLOADS, type Workload, tokensOverState } from './workloads.js'
 
 // `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir>]`: for
 // each execution workload (src/bench/workloads), generates full 36 M-gas blocks (the mixed workload: a stream of ~15 M-gas ones) on one

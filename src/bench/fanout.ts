@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import WebSocket from 'ws'
 import { devGenesis } from '../chain/dev.js'
-import { spawnNode } from '../conformance/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { startAnvil } from './anvil.js'
 import { rpcClient } from './chainGen.js'
 

@@ -2,7 +2,7 @@ import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
 import { mineOne, rpcClient, signTxs } from './chainGen.js'
-import { assemble } from './workloads/asm.js'
+import { assemble } from '../testing/asm.js'
 
 // bench:load's log and fee reads against anvil in the same run: a chain of BLOCKS blocks, one transaction each,
 // every tenth calling a rare emitter and the rest a noisy one; then eth_getLogs for the rare address over the

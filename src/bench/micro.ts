@@ -14,13 +14,13 @@ import { receiptJson } from '../codecs/receipt.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { ecrecover } from '../crypto/secp256k1.js'
 import { sha256 } from '../crypto/sha256.js'
-import { decodeChainFile } from '../exec/importChain.js'
-import { validateNewPayloadV4 } from '../rpc/wire/engineParams.js'
+import { decodeChainFile } from '../chain/chainFile.js'
+import { validateNewPayloadV4 } from '../wire/engineParams.js'
 import { ChainStore } from '../store/chainStore.js'
 import { rpcCompatPath, REPO_ROOT, tempDatadir } from '../testing/paths.js'
 import { WorkerPool } from '../workers/pool.js'
-import { genesisBlock } from '../exec/genesis.js'
-import { importChain } from '../exec/importChain.js'
+import { genesisBlock } from '../state/genesis.js'
+import { importChain } from '../import/importChain.js'
 
 // `npm run bench:micro`: the candidates for each hot primitive side by side in one run, and the costs that decide
 // what runs on the serving thread. Prints a table and writes bench/results/micro.json.

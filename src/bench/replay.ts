@@ -1,7 +1,7 @@
 import type { GethGenesisFile } from '../chain/genesis.js'
-import { spawnNode } from '../conformance/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { type PayloadCall, rpcClient } from './chainGen.js'
-import { runPlainEthereumjs } from './plainEthereumjs.js'
+import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
 
 export interface BlockTiming {
   number: string

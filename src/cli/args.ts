@@ -1,5 +1,5 @@
 import { parseArgs as parseWithNode } from 'node:util'
-import { LOG_LEVELS, type LogLevel } from '../node/logger.js'
+import { LOG_LEVELS, type LogLevel } from '../util/logger.js'
 
 /** A command line that cannot be run as given: printed with the usage, exit code 2. */
 export class UsageError extends Error {

@@ -5,7 +5,7 @@ import type { ChainSpec } from '../chain/spec.js'
 import { startNode } from '../node/node.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { defaultPoolSize } from '../workers/pool.js'
-import { stderrLogger } from '../node/logger.js'
+import { stderrLogger } from '../util/logger.js'
 import { type ParsedArgs, UsageError, durationFlag, intFlag, listFlag, logLevelFlag, portFlag, stringFlag } from './args.js'
 
 const KNOWN_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'debug', 'txpool', 'testing']

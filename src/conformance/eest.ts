@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { signJwt } from '../engine/jwt.js'
 import { postJson } from './http.js'
 import type { Verdict } from './rpcCompat.js'
-import { spawnNode } from './spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 
 type Expect = string | (string | { errorCode: number })[]
 

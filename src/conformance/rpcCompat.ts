@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { postJson } from './http.js'
 import { loadIoCases } from './ioCase.js'
 import { judge } from './judge.js'
-import { spawnNode } from './spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 
 export interface Verdict {
   name: string

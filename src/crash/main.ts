@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
-import { spawnNode } from '../conformance/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { importTrial, streamTrial } from './trials.js'
 

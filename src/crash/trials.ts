@@ -1,5 +1,5 @@
 import { signedTransfer } from '../testing/testNode.js'
-import { type SpawnedNode, spawnNode } from '../conformance/spawnNode.js'
+import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { rpcCompatPath } from '../testing/paths.js'
 import type { ChainSpec } from '../chain/spec.js'
 

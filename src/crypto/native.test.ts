@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { loadUws } from '../rpc/uws.js'
 import { bytesToHex } from '../util/hex.js'
 import { keccak256 } from './keccak.js'
 import { nativeKzg } from './kzg.js'
@@ -10,9 +9,6 @@ import { sha256 } from './sha256.js'
 const require = createRequire(import.meta.url)
 
 describe('native and WASM modules load and compute known answers', () => {
-  it('loads the uWebSockets.js binary, not the JS fallback', () => {
-    expect(typeof loadUws().App).toBe('function')
-  })
   it('loads lmdb natively', () => {
     const lmdb = require('lmdb') as { open: unknown }
     expect(typeof lmdb.open).toBe('function')

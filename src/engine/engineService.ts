@@ -1,12 +1,13 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { BuiltPayload } from '../exec/builder.js'
-import type { PayloadData, PayloadStatus } from '../exec/payloadImport.js'
+import type { BuiltPayload } from '../payload/builder.js'
+import type { PayloadStatus } from '../payload/payloadImport.js'
+import type { PayloadData } from '../exec/payloadBlock.js'
 import { createSenderSlots, putKnownSenders } from '../exec/senderRecovery.js'
-import type { ExecutionPayload, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
+import type { ExecutionPayload, PayloadAttributesAny } from '../wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
-import type { Logger } from '../node/logger.js'
+import type { Logger } from '../util/logger.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
 import type { TxPool } from '../txpool/txPool.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
@@ -27,7 +28,7 @@ import {
   payloadOfFork,
 } from './payloadVersions.js'
 import { payloadIdOf } from './payloadId.js'
-import { checkExecutionRequests } from './requests.js'
+import { checkExecutionRequests } from '../exec/requests.js'
 
 /** Below this many transactions a payload's senders are recovered by the engine worker alone (a hop costs ~50 µs). */
 const MIN_SHARED_RECOVERY = 64

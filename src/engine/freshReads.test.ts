@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ExecutionPayload } from '../rpc/wire/engineParams.js'
+import type { ExecutionPayload } from '../wire/engineParams.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
 import { bytesToHex } from '../util/hex.js'
 

@@ -1,5 +1,5 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { BuildInput, BuiltPayload } from '../exec/builder.js'
+import type { BuildInput, BuiltPayload } from '../payload/builder.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'

@@ -1,6 +1,6 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { PayloadData } from '../exec/payloadImport.js'
-import type { ExecutionPayload, PayloadAttributesAny } from '../rpc/wire/engineParams.js'
+import type { PayloadData } from '../exec/payloadBlock.js'
+import type { ExecutionPayload, PayloadAttributesAny } from '../wire/engineParams.js'
 import { EngineError } from './errors.js'
 
 // Which Engine API method version serves which fork, and which payload and attribute members each version requires

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type SpawnedNode, spawnNode } from '../conformance/spawnNode.js'
+import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { BUILT_CLI, tempDatadir } from '../testing/paths.js'
 import { TEST_JWT_SECRET, ZERO32 } from '../testing/testNode.js'
 import { signJwt } from './jwt.js'

@@ -6,12 +6,12 @@ import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
 import { readHeader } from '../store/blockCodec.js'
 import { ChainStore } from '../store/chainStore.js'
 import { tempDatadir } from '../testing/paths.js'
-import { runPlainEthereumjs } from '../bench/plainEthereumjs.js'
+import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { BlockExecutor } from './executor.js'
-import { genesisBlock } from './genesis.js'
-import { payloadToBlock } from './payloadImport.js'
+import { genesisBlock } from '../state/genesis.js'
+import { payloadToBlock } from './payloadBlock.js'
 
 // Blocks built by the node's builder, checked first by plain EthereumJS (runBlock: every transaction through runTx
 // and the interpreter, every root of the header compared), then executed by Sponge's block processor, which applies

@@ -2,7 +2,7 @@ import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { Withdrawal } from '@ethereumjs/util'
-import { orderedTrieRoot } from './orderedTrie.js'
+import { orderedTrieRoot } from '../trie/orderedTrie.js'
 
 export const transactionsRoot = (txs: TypedTransaction[]): Uint8Array => orderedTrieRoot(txs.map((t) => t.serialize()))
 

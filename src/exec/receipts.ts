@@ -3,7 +3,7 @@ import { isBlob4844Tx } from '@ethereumjs/tx'
 import { generateAddress } from '@ethereumjs/util'
 import type { TxReceipt } from '@ethereumjs/vm'
 import { type ReceiptFacts, logJson, receiptJson } from '../codecs/receipt.js'
-import type { LogEntry } from '../logs/blockLogs.js'
+import type { LogEntry } from '../store/blockLogs.js'
 import { effectiveGasPrice, transactionJson } from '../codecs/transaction.js'
 
 /**

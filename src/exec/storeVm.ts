@@ -4,10 +4,10 @@ import { ValueEncoding } from '@ethereumjs/util'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { OverlayTrieDB } from '../store/trieDb.js'
+import { OverlayTrieDB } from '../trie/trieDb.js'
 import { AncestorView } from './ancestors.js'
-import { installFlatReads } from './flatReads.js'
-import { installBatchedCommit } from './stateCommit.js'
+import { installFlatReads } from '../state/flatReads.js'
+import { installBatchedCommit } from '../state/stateCommit.js'
 import { enforceCheckedSystemCalls } from './systemCalls.js'
 
 /** An EthereumJS VM over the store's state: its own trie view (writes kept in `trieDb.pending`), caches, ancestors. */

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
-import { spawnNode } from '../conformance/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { runFuzz } from './run.js'
 
 // `npm run fuzz [-- --runs 100000 --seed N]`: the fuzz suite of `npm test`, longer, against a node started from this

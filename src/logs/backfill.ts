@@ -1,6 +1,6 @@
 import type { ChainStore } from '../store/chainStore.js'
 import { hexToBytes } from '../util/hex.js'
-import { type LogEntry, blockIndexKeys, encodeBlockLogs } from './blockLogs.js'
+import { type LogEntry, blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 
 /** Blocks indexed per write transaction. */
 const BATCH = 500

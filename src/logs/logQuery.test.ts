@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ChainStore } from '../store/chainStore.js'
 import { numberKey } from '../store/layout.js'
 import { tempDatadir } from '../testing/paths.js'
-import { type LogEntry, blockIndexKeys, encodeBlockLogs } from './blockLogs.js'
+import { type LogEntry, blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 import { queryLogs } from './logQuery.js'
 
 // The query over the log index, on a store written by hand: canonical and side blocks, budgets, limits.

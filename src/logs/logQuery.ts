@@ -1,5 +1,5 @@
 import type { ChainStore } from '../store/chainStore.js'
-import { type LogSlice, KIND_ADDRESS, forEachLog, indexPrefix } from './blockLogs.js'
+import { type LogSlice, KIND_ADDRESS, forEachLog, indexPrefix } from '../store/blockLogs.js'
 
 /** What a log must carry to match: any of `addresses` (none: any), and at each topic position any of its set. */
 export interface LogCriteria {

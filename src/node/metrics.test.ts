@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
-import { collectingLogger } from './logger.js'
+import { collectingLogger } from '../util/logger.js'
 
 let n: TestNode
 const lines: string[] = []

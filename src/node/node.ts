@@ -6,11 +6,11 @@ import { EngineService } from '../engine/engineService.js'
 import { PayloadBuilds } from '../engine/payloadBuilds.js'
 import { TxSubmission } from '../txpool/txSubmission.js'
 import { checkJwt, loadOrCreateJwtSecret } from '../engine/jwt.js'
-import { genesisBlock } from '../exec/genesis.js'
+import { genesisBlock } from '../state/genesis.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
 import type { MethodTable, Namespace } from '../rpc/methodTable.js'
-import { FeeOracle } from '../rpc/methods/fees.js'
+import { FeeOracle } from '../fees/feeOracle.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -18,11 +18,11 @@ import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { NodeContext } from './context.js'
+import type { NodeContext } from '../rpc/context.js'
 import { NodeMetrics } from './metrics.js'
-import type { Logger } from './logger.js'
-import { DevDriver } from './devDriver.js'
-import { importFile } from './importFile.js'
+import type { Logger } from '../util/logger.js'
+import { DevDriver } from '../dev/devDriver.js'
+import { importFile } from '../import/importFile.js'
 
 export interface NodeOptions {
   datadir: string
@@ -124,7 +124,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
     engineMethods: [],
-    fees: new FeeOracle(),
+    fees: new FeeOracle(spec, chain, store),
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
     devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
     limits: {

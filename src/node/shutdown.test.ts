@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { spawnNode } from '../conformance/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { BUILT_CLI, tempDatadir } from '../testing/paths.js'
 import { devAccounts } from '../chain/dev.js'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { collectingLogger } from '../node/logger.js'
+import { collectingLogger } from '../util/logger.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 
 // Mistakes a client can make, each reported from outside as -32603 with a stack trace in the log. None is the

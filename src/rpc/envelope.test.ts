@@ -1,11 +1,11 @@
 import typia from 'typia'
 import { describe, expect, it } from 'vitest'
-import type { NodeContext } from '../node/context.js'
+import type { NodeContext } from './context.js'
 import { handleBody } from './envelope.js'
 import { InvalidParamsError, RpcError } from './errors.js'
 import { type MethodTable, method } from './methodTable.js'
 import { RawJson } from './reply.js'
-import type { Quantity } from './wire/primitives.js'
+import type { Quantity } from '../wire/primitives.js'
 
 const table: MethodTable = new Map([
   ['test_echo', method('eth', typia.createValidate<[Quantity]>(), ([q]) => q)],

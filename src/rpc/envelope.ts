@@ -1,5 +1,5 @@
 import type { IValidation } from 'typia'
-import type { NodeContext } from '../node/context.js'
+import type { NodeContext } from './context.js'
 import {
   InternalError,
   InvalidParamsError,

@@ -1,5 +1,5 @@
 import type { IValidation } from 'typia'
-import type { NodeContext } from '../node/context.js'
+import type { NodeContext } from './context.js'
 import type { Reply } from './reply.js'
 
 export type Namespace = 'eth' | 'net' | 'web3' | 'debug' | 'txpool' | 'evm' | 'engine' | 'testing'

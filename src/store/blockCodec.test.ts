@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
-import { decodeChainFile } from '../exec/importChain.js'
+import { decodeChainFile } from '../chain/chainFile.js'
 import { rpcCompatPath } from '../testing/paths.js'
 import { blockSize, bodyRlp } from './blockCodec.js'
 

@@ -1,6 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt } from '../util/hex.js'
-import type { ChainStore } from './chainStore.js'
 
 // Positions in the RLP list of a header (yellow paper order, then the forks' appended fields).
 const PARENT_HASH = 0
@@ -12,6 +11,11 @@ const GAS_USED = 10
 const BASE_FEE = 15
 const BLOB_GAS_USED = 17
 const EXCESS_BLOB_GAS = 18
+
+/** Where stored headers come from (the chain store; a narrow type, so this file does not import it). */
+export interface HeaderSource {
+  getHeaderRlp(hash: Uint8Array): Uint8Array | undefined
+}
 
 /**
  * The fields the serving thread and the workers read from stored headers, decoded from the RLP without building an
@@ -25,7 +29,7 @@ export class HeaderView {
   }
 
   /** The stored header of a block, or undefined when the store does not have it. */
-  static read(store: ChainStore, hash: Uint8Array): HeaderView | undefined {
+  static read(store: HeaderSource, hash: Uint8Array): HeaderView | undefined {
     const rlp = store.getHeaderRlp(hash)
     return rlp === undefined ? undefined : HeaderView.of(rlp)
   }

@@ -1,4 +1,4 @@
-import type { PooledBlob } from '../exec/txValidation.js'
+import type { PooledBlob } from '../txrules/txValidation.js'
 import { TxPoolRejectedError } from './errors.js'
 
 /** A transaction admitted to the pool; fee fields are what ordering and replacement look at. */

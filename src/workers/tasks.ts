@@ -1,12 +1,13 @@
-import type { BuildInput, BuiltPayload } from '../exec/builder.js'
-import type { NewPayloadInput, PayloadStatus } from '../exec/payloadImport.js'
-import type { CallInput, CallOutcome } from '../exec/call.js'
-import type { AccessListResult, EstimateOutcome } from '../exec/estimate.js'
-import type { SimulateInput, SimulateOutcome } from '../exec/simulate.js'
-import type { TraceOptions } from '../exec/trace.js'
-import type { ValidatedTx } from '../exec/txValidation.js'
+import type { BuildInput, BuiltPayload } from '../payload/builder.js'
+import type { PayloadStatus } from '../payload/payloadImport.js'
+import type { NewPayloadInput } from '../exec/payloadBlock.js'
+import type { CallInput, CallOutcome } from '../calls/call.js'
+import type { AccessListResult, EstimateOutcome } from '../calls/estimate.js'
+import type { SimulateInput, SimulateOutcome } from '../calls/simulate.js'
+import type { TraceOptions } from '../calls/trace.js'
+import type { ValidatedTx } from '../txrules/txValidation.js'
 import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
-import type { StateAnswer, StateQuery } from './stateReader.js'
+import type { StateAnswer, StateQuery } from '../state/stateReader.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
 

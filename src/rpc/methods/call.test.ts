@@ -1,7 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../bench/workloads/asm.js'
+import { assemble } from '../../testing/asm.js'
 import { devAccounts, devGenesis } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
 import { hexToBytes } from '../../util/hex.js'

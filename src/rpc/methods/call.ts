@@ -1,10 +1,10 @@
-import type { AccountOverride, BlockOverrides, CallInput, CallOutcome, CallRequest } from '../../exec/call.js'
-import type { NodeContext } from '../../node/context.js'
+import type { AccountOverride, BlockOverrides, CallInput, CallOutcome, CallRequest } from '../../calls/call.js'
+import type { NodeContext } from '../context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { ExecutionRevertedError, InvalidParamsError, ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../wire/ethParams.js'
+import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../../wire/ethParams.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList (execution-apis src/eth/execute.yaml): the call object and
 // overrides converted here, run in the endpoint's worker lane, and the outcome answered as geth answers it.

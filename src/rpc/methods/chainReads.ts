@@ -1,5 +1,5 @@
 import { HeaderView } from '../../store/headerView.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
 import { MAX_TX_INDEX } from '../../store/layout.js'
 import { hexToBytes, toQuantity } from '../../util/hex.js'
@@ -12,7 +12,7 @@ import type {
   ByHashParams,
   TxByHashAndIndexParams,
   TxByNumberAndIndexParams,
-} from '../wire/ethParams.js'
+} from '../../wire/ethParams.js'
 
 // Read methods served from the store's pre-encoded JSON: no block is decoded or re-executed to answer them.
 // They run on the serving thread: an LMDB read costs microseconds, a pool round trip tens (bench/micro). A reply of

@@ -1,5 +1,5 @@
 import { type EthConfig, ethConfig } from '../../chain/ethConfig.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import { bytesToHex } from '../../util/hex.js'
 import { RawJson, type Reply } from '../reply.js'
 import { headerTimestamp } from './chainReads.js'

@@ -1,11 +1,11 @@
 import { rawReceiptFromJson } from '../../codecs/rawReceipt.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
 import { bodyTransactions, rawBlock as rawBlockOf } from '../../store/blockCodec.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { BlockReceiptsParams, ByHashParams } from '../wire/ethParams.js'
+import type { BlockReceiptsParams, ByHashParams } from '../../wire/ethParams.js'
 
 // debug_getRaw* (execution-apis src/debug): the consensus encodings of stored blocks, headers, receipts and
 // transactions. Store reads on the serving thread; the receipts are re-encoded from their stored JSON.

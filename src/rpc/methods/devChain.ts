@@ -1,5 +1,5 @@
-import type { NodeContext } from '../../node/context.js'
-import type { DevDriver } from '../../node/devDriver.js'
+import type { NodeContext } from '../context.js'
+import type { DevDriver } from '../../dev/devDriver.js'
 import { toQuantity } from '../../util/hex.js'
 import { MethodNotFoundError } from '../errors.js'
 import type { Reply } from '../reply.js'

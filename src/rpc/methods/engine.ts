@@ -1,5 +1,5 @@
 import { payloadBodiesByHash, payloadBodiesByRange } from '../../engine/payloadBodies.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { Reply } from '../reply.js'
 import type {
   ClientVersionParams,
@@ -11,7 +11,7 @@ import type {
   NewPayloadV3Params,
   NewPayloadV4Params,
   PayloadBodiesByRangeParams,
-} from '../wire/engineParams.js'
+} from '../../wire/engineParams.js'
 
 // Engine API handlers (execution-apis src/engine): thin adapters from wire params to the EngineService. Which
 // members and forks each version accepts is decided in engine/payloadVersions.ts.

@@ -1,6 +1,6 @@
 import { type MethodTable, method } from '../methodTable.js'
-import * as e from '../wire/engineParams.js'
-import * as p from '../wire/ethParams.js'
+import * as e from '../../wire/engineParams.js'
+import * as p from '../../wire/ethParams.js'
 import * as reads from './chainReads.js'
 import * as call from './call.js'
 import * as cfg from './config.js'

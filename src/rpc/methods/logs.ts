@@ -1,12 +1,12 @@
 import type { FilterBound, InstalledFilter } from '../../logs/filters.js'
 import { type LogBudget, type LogCriteria, type LogScope, queryLogs } from '../../logs/logQuery.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
 import { RawJson, type Reply } from '../reply.js'
-import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../wire/ethParams.js'
+import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../../wire/ethParams.js'
 
 // eth_getLogs and the polling filters. Ranges are resolved here; the logs are read from the log index written
 // when each block was executed, here when the query is small, else in the worker lane (see `query`).

@@ -1,10 +1,10 @@
 import { headerJson } from '../../codecs/block.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { Reply } from '../reply.js'
-import type { BlockNumberParams, ByHashParams, TxByHashAndIndexParams, TxByNumberAndIndexParams } from '../wire/ethParams.js'
+import type { BlockNumberParams, ByHashParams, TxByHashAndIndexParams, TxByNumberAndIndexParams } from '../../wire/ethParams.js'
 
 // The small methods libraries and wallets probe (execution-apis and geth's answers): a node without peers or mining,
 // never syncing, with no uncles after the merge.

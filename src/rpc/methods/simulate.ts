@@ -1,10 +1,10 @@
-import type { SimBlock, SimCallResult } from '../../exec/simulate.js'
-import type { NodeContext } from '../../node/context.js'
+import type { SimBlock, SimCallResult } from '../../calls/simulate.js'
+import type { NodeContext } from '../context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { RpcError, ServerError } from '../errors.js'
 import { RawJson, type Reply } from '../reply.js'
-import type { SimulateParams } from '../wire/ethParams.js'
+import type { SimulateParams } from '../../wire/ethParams.js'
 import { HALTS, blockOverrides, callRequest, revertReason, stateOverrides } from './call.js'
 
 // eth_simulateV1: the request converted here, the blocks built in the worker lane (exec/simulate.ts), the reply

@@ -1,10 +1,10 @@
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
 import { hexToBytes, toQuantity } from '../../util/hex.js'
-import type { StateQuery } from '../../workers/stateReader.js'
+import type { StateQuery } from '../../state/stateReader.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { AccountParams, ProofParams, StorageParams, StorageValuesParams } from '../wire/ethParams.js'
+import type { AccountParams, ProofParams, StorageParams, StorageValuesParams } from '../../wire/ethParams.js'
 
 // State reads walk the trie (hashing keys, decoding nodes): they run in the worker pool. An omitted block is `latest`.
 

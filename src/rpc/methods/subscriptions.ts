@@ -1,8 +1,8 @@
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { SubscriberConnection } from '../../subscriptions/hub.js'
 import { LimitExceededError, RpcError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { FilterIdParams, SubscribeParams } from '../wire/ethParams.js'
+import type { FilterIdParams, SubscribeParams } from '../../wire/ethParams.js'
 import { criteriaOf } from './logs.js'
 
 // eth_subscribe / eth_unsubscribe: only over WebSocket, where the connection can be written to later.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../bench/workloads/asm.js'
+import { assemble } from '../../testing/asm.js'
 import { devAccounts, devGenesis } from '../../chain/dev.js'
 import { type TestNode, signedTransfer, startTestNode } from '../../testing/testNode.js'
 

@@ -1,10 +1,10 @@
-import type { TraceOptions } from '../../exec/trace.js'
-import type { NodeContext } from '../../node/context.js'
+import type { TraceOptions } from '../../calls/trace.js'
+import type { NodeContext } from '../context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
 import { hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../wire/ethParams.js'
+import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../../wire/ethParams.js'
 import { callInput } from './call.js'
 
 // debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceCall: the block (or call) re-executed in the

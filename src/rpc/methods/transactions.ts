@@ -1,7 +1,7 @@
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import { hexToBytes } from '../../util/hex.js'
 import type { Reply } from '../reply.js'
-import type { RawTxParams } from '../wire/ethParams.js'
+import type { RawTxParams } from '../../wire/ethParams.js'
 
 export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Reply> => submitted(ctx, hexToBytes(raw))
 

@@ -1,5 +1,5 @@
 import { toChecksumAddress } from '@ethereumjs/util'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import type { PooledTx } from '../../txpool/txPool.js'
 import { toQuantity } from '../../util/hex.js'
 import type { Reply } from '../reply.js'

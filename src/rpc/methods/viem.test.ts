@@ -1,7 +1,7 @@
 import { http, createPublicClient, defineChain, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../bench/workloads/asm.js'
+import { assemble } from '../../testing/asm.js'
 import { devAccounts, devGenesis } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
 

@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../bench/workloads/asm.js'
+import { assemble } from '../../testing/asm.js'
 import { devAccounts } from '../../chain/dev.js'
 import { nativeKzg } from '../../crypto/kzg.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'

@@ -2,14 +2,13 @@ import { submitted } from './transactions.js'
 import { createTx } from '@ethereumjs/tx'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import type { NodeContext } from '../../node/context.js'
+import type { NodeContext } from '../context.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
-import type { CallObject, SignTypedDataParams } from '../wire/ethParams.js'
+import type { CallObject, SignTypedDataParams } from '../../wire/ethParams.js'
 import { callInput } from './call.js'
-import { suggestTip } from './fees.js'
 import { type TypedData, typedDataDigest } from './typedData.js'
 
 // The dev chain's wallet, as anvil has it: eth_sendTransaction, eth_sign and personal_sign for the ten dev accounts
@@ -65,7 +64,7 @@ export async function sendTransaction([tx]: [CallObject], ctx: NodeContext): Pro
     if (estimate === null || estimate.status !== 'estimated') throw new ServerError('gas estimation failed: the transaction would fail')
     gas = estimate.gas
   }
-  const tip = tx.maxPriorityFeePerGas !== undefined ? BigInt(tx.maxPriorityFeePerGas) : suggestTip(ctx)
+  const tip = tx.maxPriorityFeePerGas !== undefined ? BigInt(tx.maxPriorityFeePerGas) : ctx.fees.suggestTip()
   const fees =
     tx.gasPrice !== undefined
       ? { type: tx.accessList === undefined ? 0 : 1, gasPrice: BigInt(tx.gasPrice) }

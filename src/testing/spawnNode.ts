@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { BUILT_CLI } from './paths.js'
+
+export interface SpawnedNode {
+  httpUrl: string
+  authUrl: string | undefined
+  process: ChildProcess
+  log: () => string
+  stop(): Promise<void>
+}
+
+/** Starts `sponge node` (this build's, or the CLI script given) on free ports and waits (bounded) until it serves. */
+export function spawnNode(args: string[], timeoutMs = 120_000, cli = BUILT_CLI): Promise<SpawnedNode> {
+  const child = spawn(process.execPath, [cli, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  return new Promise((resolve, reject) => {
+    let httpUrl: string | undefined
+    let authUrl: string | undefined
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`node did not start within ${timeoutMs} ms:\n${output}`))
+    }, timeoutMs)
+    const onData = (d: Buffer) => {
+      output += d.toString()
+      httpUrl ??= /HTTP JSON-RPC on (http:\/\/[\d.:]+)/.exec(output)?.[1]
+      authUrl ??= /Engine API on (http:\/\/[\d.:]+)/.exec(output)?.[1]
+      if (httpUrl !== undefined && /serving/.test(output)) {
+        clearTimeout(timer)
+        resolve({
+          httpUrl,
+          authUrl,
+          process: child,
+          log: () => output,
+          stop: () =>
+            new Promise((res) => {
+              if (child.exitCode !== null) return res()
+              child.once('exit', () => res())
+              child.kill('SIGTERM')
+              setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+            }),
+        })
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`node exited with ${code} before serving:\n${output}`))
+    })
+  })
+}

@@ -1,0 +1,51 @@
+import type { BlockHeader } from '@ethereumjs/block'
+import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
+import { type Account, toChecksumAddress } from '@ethereumjs/util'
+import { TxRejectedError } from '../exec/errors.js'
+import { maxFeeOf } from '../exec/fees.js'
+
+
+/** gas * fee cap + value (+ blob gas * blob fee cap): what the sender must hold, as geth checks it. */
+export function upfrontCost(tx: TypedTransaction): bigint {
+  let cost = tx.gasLimit * maxFeeOf(tx) + tx.value
+  if (isBlob4844Tx(tx)) cost += BigInt(tx.blobVersionedHashes.length) * 131072n * tx.maxFeePerBlobGas
+  return cost
+}
+
+/**
+ * The checks geth's state transition makes before executing a transaction, with its messages, so that callers see
+ * "nonce too high: address 0x…, tx: 999 state: 0" rather than EthereumJS's wording. `header` is the block the
+ * transaction would be included in (base fee, gas limit), `account` the sender's account on the parent state.
+ */
+export function checkTxAgainstState(
+  tx: TypedTransaction,
+  sender: Uint8Array,
+  account: Account | undefined,
+  header: Pick<BlockHeader, 'baseFeePerGas' | 'gasLimit'>,
+  nonceMustMatch: boolean,
+): void {
+  const from = toChecksumAddress(`0x${Buffer.from(sender).toString('hex')}`)
+  const stateNonce = account?.nonce ?? 0n
+  if (tx.nonce < stateNonce) throw new TxRejectedError(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
+  if (nonceMustMatch && tx.nonce > stateNonce) {
+    throw new TxRejectedError(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
+  }
+  // EIP-7825 (Osaka): a transaction may use at most 2^24 gas.
+  if (tx.common.isActivatedEIP(7825) && tx.gasLimit > 16_777_216n) {
+    throw new TxRejectedError(`transaction gas limit too high (cap: 16777216, tx: ${tx.gasLimit})`)
+  }
+  const intrinsic = tx.getIntrinsicGas()
+  if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`)
+  if (tx.gasLimit > header.gasLimit) throw new TxRejectedError('exceeds block gas limit')
+  const baseFee = header.baseFeePerGas
+  if (baseFee !== undefined && maxFeeOf(tx) < baseFee) {
+    throw new TxRejectedError(
+      `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${maxFeeOf(tx)}, baseFee: ${baseFee}`,
+    )
+  }
+  const balance = account?.balance ?? 0n
+  const cost = upfrontCost(tx)
+  if (balance < cost) {
+    throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${cost}`)
+  }
+}
