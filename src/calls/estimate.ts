@@ -1,4 +1,7 @@
-import type { AccessListEntry, CallInput, CallOutcome, CallRunner } from './call.js'
+import type { CallRunner } from './callRunner.js'
+import type { AccessListEntry } from './callInput.js'
+import type { CallOutcome } from './callInput.js'
+import type { CallInput } from './callInput.js'
 import { TxRejectedError } from '../exec/errors.js'
 
 /** What eth_estimateGas answers: the gas, or the outcome that made the call fail even with all the gas allowed. */

@@ -4,7 +4,8 @@ import { assemble } from '../testing/asm.js'
 import { devGenesis } from '../chain/dev.js'
 import { type TestNode, startTestNode } from '../testing/testNode.js'
 import { hexToBytes } from '../util/hex.js'
-import { type CallInput, CallRunner } from './call.js'
+import { CallRunner } from './callRunner.js'
+import type { CallInput } from './callInput.js'
 
 // Calls at one block keep what they read (readCache.ts): once warm, a call reads no trie at all — SSTORE's gas
 // lookup of a slot's original value included, which asked the trie behind the cache's back (found measuring

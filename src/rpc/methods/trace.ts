@@ -1,4 +1,4 @@
-import type { TraceOptions } from '../../calls/trace.js'
+import type { TraceOptions } from '../../calls/tracer.js'
 import type { NodeContext } from '../context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
 import { hexToBytes } from '../../util/hex.js'

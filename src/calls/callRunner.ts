@@ -1,7 +1,7 @@
 import { type Block, createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { type TypedTransaction, createTx } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
@@ -12,74 +12,18 @@ import { bytesToHex, equalBytes } from '../util/hex.js'
 import type { AncestorView } from '../exec/ancestors.js'
 import { TxRejectedError } from '../exec/errors.js'
 import { createStoreVm } from '../exec/storeVm.js'
-import { type TraceOptions, attachTracer } from './trace.js'
+import { attachTracer } from './attachTracer.js'
+import type { TraceOptions } from './tracer.js'
 import { setBounded } from '../util/boundedMap.js'
 import { CallReadCache } from './readCache.js'
+import { type AccessListEntry, type CallInput, type CallOutcome, UnknownCallBlockError } from './callInput.js'
+import { callTransaction, conventionalMessage } from './callTransaction.js'
+import { applyStateOverrides, movePrecompiles } from './overrides.js'
+import { asEoa } from './senderCode.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
 // thrown away, in a worker. The sender needs no signature; nonces are not checked; with no fee given the call is
 // free (gas price 0, and the block's base fee 0 for it, as geth's NoBaseFee).
-
-export interface CallRequest {
-  from?: Uint8Array
-  /** undefined: contract creation. */
-  to?: Uint8Array
-  gas?: bigint
-  gasPrice?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-  maxFeePerBlobGas?: bigint
-  blobVersionedHashes?: Uint8Array[]
-  value?: bigint
-  data?: Uint8Array
-  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[]
-  authorizationList?: { chainId: bigint; address: Uint8Array; nonce: bigint; yParity: bigint; r: bigint; s: bigint }[]
-}
-
-export interface AccountOverride {
-  balance?: bigint
-  nonce?: bigint
-  code?: Uint8Array
-  /** Replaces all storage. */
-  state?: { slot: Uint8Array; value: Uint8Array }[]
-  /** Changes these slots only. */
-  stateDiff?: { slot: Uint8Array; value: Uint8Array }[]
-  /** This account is a precompile: it moves there for the call (and this address may then get code). */
-  movePrecompileTo?: Uint8Array
-}
-
-export interface BlockOverrides {
-  number?: bigint
-  time?: bigint
-  gasLimit?: bigint
-  feeRecipient?: Uint8Array
-  prevRandao?: Uint8Array
-  baseFeePerGas?: bigint
-}
-
-export interface CallInput {
-  blockHash: Uint8Array
-  call: CallRequest
-  stateOverrides?: { address: Uint8Array; override: AccountOverride }[]
-  blockOverrides?: BlockOverrides
-  /** --rpc.gascap: the most gas a call may use (and an estimate may find). */
-  gasCap: bigint
-}
-
-/** What one run did: a result, a revert (with its data), or another exceptional halt (out of gas, …). */
-export type CallOutcome = (
-  | { status: 'success'; returnData: Uint8Array }
-  | { status: 'revert'; returnData: Uint8Array }
-  | { status: 'halt'; error: string }
-) & { gasUsed: bigint; gasRefund: bigint; accessList?: AccessListEntry[] }
-
-export interface AccessListEntry {
-  address: string
-  storageKeys: string[]
-}
-
-/** The block the call is not in: undefined when the store does not have it. */
-export class UnknownCallBlockError extends Error {}
 
 const ZERO_ADDRESS = new Uint8Array(20)
 /** EIP-7825 (Osaka): no transaction may use more. */
@@ -290,168 +234,4 @@ export class CallRunner {
     }
     return { tx, result }
   }
-}
-
-/** EthereumJS's validation messages carry its block/tx debug suffix; keep the reason. */
-function conventionalMessage(message: string): string {
-  return message.replace(/ \(vm hf=.*$/s, '').replace(/ -> .*$/s, '')
-}
-
-/**
- * geth refuses a call whose fields need a fork the call's block does not have (the type field itself is ignored):
- * 1559 fee fields before London, an access list before Berlin, blob fields before Cancun, authorizations before
- * Prague — with its messages, as -32000.
- */
-function checkFieldsActive(c: CallRequest, common: Common): void {
-  if ((c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined) && !common.isActivatedEIP(1559)) {
-    throw new TxRejectedError('maxFeePerGas and maxPriorityFeePerGas are not valid before London is active')
-  }
-  if (c.authorizationList !== undefined && !common.isActivatedEIP(7702)) throw new TxRejectedError('transaction type not supported: setcode tx')
-  if ((c.blobVersionedHashes !== undefined || c.maxFeePerBlobGas !== undefined) && !common.isActivatedEIP(4844)) {
-    throw new TxRejectedError('transaction type not supported: blob tx')
-  }
-  if (c.accessList !== undefined && !common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx')
-}
-
-/**
- * The unsigned transaction a call object describes (its type from the fields given, as geth's ToTransaction), with
- * the nonce given (calls do not check it). Unfrozen: a caller sets its sender, having no signature to recover.
- */
-export function callTransaction(
-  c: CallRequest,
-  common: Common,
-  gasLimit: bigint,
-  accessList: AccessListEntry[] | undefined,
-  nonce = 0n,
-): TypedTransaction {
-  checkFieldsActive(c, common)
-  const list = accessList ?? c.accessList?.map((a) => ({ address: bytesToHex(a.address), storageKeys: a.storageKeys.map((k) => bytesToHex(k)) }))
-  const base = {
-    nonce,
-    gasLimit,
-    value: c.value ?? 0n,
-    data: c.data ?? new Uint8Array(),
-    ...(c.to === undefined ? {} : { to: c.to }),
-  }
-  if (c.authorizationList !== undefined) {
-    return createTx(
-      {
-        type: 4,
-        ...base,
-        maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
-        maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? c.gasPrice ?? 0n,
-        accessList: list ?? [],
-        authorizationList: c.authorizationList.map((a) => ({
-          chainId: `0x${a.chainId.toString(16)}`,
-          address: bytesToHex(a.address),
-          nonce: `0x${a.nonce.toString(16)}`,
-          yParity: `0x${a.yParity.toString(16)}`,
-          r: `0x${a.r.toString(16)}`,
-          s: `0x${a.s.toString(16)}`,
-        })),
-      } as never,
-      { common, freeze: false },
-    )
-  }
-  if (c.blobVersionedHashes !== undefined) {
-    return createTx(
-      {
-        type: 3,
-        ...base,
-        maxFeePerGas: c.maxFeePerGas ?? c.gasPrice ?? 0n,
-        maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
-        maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n,
-        blobVersionedHashes: c.blobVersionedHashes.map((h) => bytesToHex(h)),
-        accessList: list ?? [],
-      } as never,
-      { common, freeze: false },
-    )
-  }
-  if (c.gasPrice === undefined && common.isActivatedEIP(1559)) {
-    return createTx(
-      {
-        type: 2,
-        ...base,
-        maxFeePerGas: c.maxFeePerGas ?? 0n,
-        maxPriorityFeePerGas: c.maxPriorityFeePerGas ?? c.maxFeePerGas ?? 0n,
-        accessList: list ?? [],
-      } as never,
-      { common, freeze: false },
-    )
-  }
-  if (list !== undefined && common.isActivatedEIP(2930)) {
-    return createTx({ type: 1, ...base, gasPrice: c.gasPrice ?? 0n, accessList: list } as never, { common, freeze: false })
-  }
-  return createTx({ type: 0, ...base, gasPrice: c.gasPrice ?? 0n } as never, { common, freeze: false })
-}
-
-/** Balance, nonce, code and storage overrides, written into the state (inside the caller's checkpoint). */
-export async function applyStateOverrides(sm: MerkleStateManager, overrides: CallInput['stateOverrides']): Promise<void> {
-  for (const { address, override: o } of overrides ?? []) {
-    const a = new Address(address)
-    if (o.balance !== undefined || o.nonce !== undefined) {
-      await sm.modifyAccountFields(a, {
-        ...(o.balance === undefined ? {} : { balance: o.balance }),
-        ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
-      })
-    }
-    if (o.code !== undefined) await sm.putCode(a, o.code)
-    if (o.state !== undefined) {
-      await sm.clearStorage(a)
-      for (const s of o.state) await sm.putStorage(a, s.slot, s.value)
-    }
-    for (const s of o.stateDiff ?? []) await sm.putStorage(a, s.slot, s.value)
-  }
-}
-
-/** movePrecompileToAddress, as geth applies it; returns what puts the precompiles back. */
-export function movePrecompiles(vm: VM, overrides: CallInput['stateOverrides']): () => void {
-  const map = vm.evm.precompiles
-  const moves = (overrides ?? []).filter((o) => o.override.movePrecompileTo !== undefined)
-  if (moves.length === 0) return () => {}
-  const saved = new Map(map)
-  const key = (a: Uint8Array) => Buffer.from(a).toString('hex')
-  const restore = () => {
-    map.clear()
-    for (const [k, v] of saved) map.set(k, v)
-  }
-  const moved = new Set<string>()
-  for (const { address, override } of moves) {
-    const from = key(address)
-    const to = key(override.movePrecompileTo!)
-    const fn = saved.get(from)
-    if (fn === undefined) {
-      restore()
-      throw new TxRejectedError(`account 0x${from} is not a precompile`)
-    }
-    if (moved.has(to)) {
-      restore()
-      throw new TxRejectedError(`account 0x${to} has already been overridden by a precompile`)
-    }
-    moved.add(to)
-    map.delete(from)
-    map.set(to, fn)
-  }
-  return restore
-}
-
-/**
- * Runs a transaction from an account that may have code: geth never applies EIP-3607 to calls and simulations, EthereumJS
- * always does. The sender's code is set aside for the run and put back after (a call into the sender itself sees
- * no code meanwhile).
- */
-export async function asEoa<T>(sm: MerkleStateManager, from: Address, run: () => Promise<T>): Promise<T> {
-  const code = await sm.getCode(from)
-  if (code.length === 0 || isDelegation(code)) return run()
-  await sm.putCode(from, new Uint8Array())
-  try {
-    return await run()
-  } finally {
-    await sm.putCode(from, code)
-  }
-}
-
-/** An EIP-7702 delegation designator, which EthereumJS already lets send. */
-function isDelegation(code: Uint8Array): boolean {
-  return code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
 }
