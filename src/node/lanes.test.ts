@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
-import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
+import { LOOP_FOREVER } from '../testing/asm.js'
+import { laneTakes, movableClock } from '../testing/lane.js'
+import { type TestNode, ZERO32, devGenesisWith, startTestNode } from '../testing/testNode.js'
 
 // The engine has its own lane: a flood of public state reads on the HTTP port costs it nothing, and the public lane
 // admits whole batches or refuses them whole, at once.
@@ -62,5 +64,64 @@ describe('engine and public lanes', () => {
     }
     expect(outcomes.some((o) => o.served === 20)).toBe(true)
     expect((await n.http<string>('eth_blockNumber')).result).toBe('0xa')
+  })
+})
+
+describe('admission to the public lane', () => {
+  // Eight calls in flight at most, two workers. A runaway eth_call (2^62 gas: years of work) holds one worker and
+  // one place until the test lets its time run out, so what the lane holds when each batch arrives is known.
+  const LOOP = '0x00000000000000000000000000000000000c0006'
+  const LIMIT_MS = 600_000
+  let m: TestNode
+  let clock: ReturnType<typeof movableClock>
+  beforeAll(async () => {
+    m = await startTestNode({ genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }), maxQueue: 8, workers: 2, evmTimeoutMs: LIMIT_MS, gasCap: 2n ** 62n })
+    clock = movableClock()
+  })
+  afterAll(async () => {
+    clock.restore()
+    await m.close()
+  })
+
+  it('refuses a batch whose pool calls do not fit whole (-32005 each), and admits one that fits whole', async () => {
+    const address = devAccounts()[0]!.address
+    // Pool methods of several kinds (state reads, a call, an estimate) with what each answers, and two methods
+    // answered on the serving thread around them.
+    const kinds: [method: string, params: unknown[], answer: unknown][] = [
+      ['eth_getBalance', [address, 'latest'], (await m.http('eth_getBalance', [address, 'latest'])).result],
+      ['eth_getTransactionCount', [address, 'latest'], '0x0'],
+      ['eth_getCode', [LOOP, 'latest'], LOOP_FOREVER],
+      ['eth_call', [{ to: address }, 'latest'], '0x'],
+      ['eth_estimateGas', [{ from: address, to: address }], '0x5208'],
+    ]
+    const poolCalls = Array.from({ length: 8 }, (_, i) => kinds[i % kinds.length]!)
+    const batch = (count: number): [string, unknown[]][] => [
+      ['eth_chainId', []],
+      ...poolCalls.slice(0, count).map(([method, params]): [string, unknown[]] => [method, params]),
+      ['eth_blockNumber', []],
+    ]
+    const chainId = `0x${m.spec.chainId.toString(16)}`
+
+    const lane = m.node.context.pool
+    const taken = laneTakes(lane, 'call')
+    const runaway = m.http('eth_call', [{ to: LOOP, gas: '0x4000000000000000' }])
+    await taken
+    expect(lane.stats.inFlight).toBe(1)
+
+    // 1 in flight + 8 > 8: every pool call refused, the other two answered.
+    const refused = await m.batch(batch(8))
+    expect(refused.status).toBe(200)
+    expect(refused.replies.map((r) => r.result ?? r.error?.code)).toEqual([chainId, ...Array(8).fill(-32005), '0x0'])
+    expect(lane.stats.inFlight).toBe(1)
+
+    // 1 + 7 = 8: admitted whole, and answered by the other worker while the runaway still holds its place.
+    const admitted = await m.batch(batch(7))
+    expect(admitted.status).toBe(200)
+    expect(admitted.replies.map((r) => r.result ?? r.error)).toEqual([chainId, ...poolCalls.slice(0, 7).map(([, , answer]) => answer), '0x0'])
+    expect(lane.stats.inFlight).toBe(1)
+
+    clock.pass(LIMIT_MS)
+    expect((await runaway).error).toEqual({ code: -32000, message: `execution aborted (timeout = ${LIMIT_MS / 1000}s)` })
+    expect(lane.stats.inFlight).toBe(0)
   })
 })

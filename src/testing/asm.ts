@@ -46,3 +46,6 @@ function size(it: Item): number {
   if (typeof it === 'object') return 'label' in it ? 1 : 3
   return it.startsWith('0x') ? 1 + (it.length - 2) / 2 : 1
 }
+
+/** Jumps back to its start until it runs out of gas: three steps and 12 gas a turn. */
+export const LOOP_FOREVER = assemble([{ label: 'top' }, { target: 'top' }, 'JUMP'])

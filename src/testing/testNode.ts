@@ -17,10 +17,19 @@ export interface RpcReply<T = unknown> {
   error?: { code: number; message: string }
 }
 
+/** One reply of a batch: `id` is the call's index in the batch. */
+export interface BatchItemReply<T = unknown> {
+  id: number
+  result?: T
+  error?: { code: number; message: string; data?: unknown }
+}
+
 export interface TestNode {
   node: RunningNode
   spec: ChainSpec
   http<T = unknown>(method: string, params?: unknown[]): Promise<RpcReply<T>>
+  /** One HTTP body holding a JSON-RPC batch (ids 0…n-1); the replies in call order, and the HTTP status. */
+  batch<T = unknown>(calls: [method: string, params: unknown[]][]): Promise<{ status: number; replies: BatchItemReply<T>[] }>
   engine<T = unknown>(method: string, params?: unknown[], token?: string): Promise<RpcReply<T>>
   close(): Promise<void>
 }
@@ -36,6 +45,15 @@ async function call<T>(url: string, method: string, params: unknown[], headers: 
   const text = await res.text()
   const json = (text === '' ? {} : JSON.parse(text)) as { result?: T; error?: { code: number; message: string } }
   return { status: res.status, ...json }
+}
+
+async function batchCall<T>(url: string, calls: [string, unknown[]][]): Promise<{ status: number; replies: BatchItemReply<T>[] }> {
+  const body = JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params })))
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  const text = await res.text()
+  if (res.status !== 200) return { status: res.status, replies: [] }
+  const replies = JSON.parse(text) as BatchItemReply<T>[]
+  return { status: res.status, replies: replies.sort((a, b) => a.id - b.id) }
 }
 
 /** Options of a small node on 127.0.0.1 with free ports and no Engine API endpoint; `overrides` win. */
@@ -57,7 +75,21 @@ export function localNodeOptions(datadir: string, overrides: Partial<NodeOptions
 
 /** A node on 127.0.0.1 with free ports, on the dev chain (or the given genesis), for HTTP tests. */
 export async function startTestNode(
-  opts: { genesis?: GethGenesisFile; apis?: Namespace[]; dev?: NodeOptions['dev']; log?: Logger; maxQueue?: number; metrics?: boolean; datadir?: string; evmTimeoutMs?: number; gasCap?: bigint; logsMaxResults?: number; devAccounts?: { address: string; privateKey: string }[] } = {},
+  opts: {
+    genesis?: GethGenesisFile
+    apis?: Namespace[]
+    dev?: NodeOptions['dev']
+    log?: Logger
+    maxQueue?: number
+    /** Threads of the public lane (default 1). */
+    workers?: number
+    metrics?: boolean
+    datadir?: string
+    evmTimeoutMs?: number
+    gasCap?: bigint
+    logsMaxResults?: number
+    devAccounts?: { address: string; privateKey: string }[]
+  } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
   const secretFile = join(datadir, 'jwt.hex')
@@ -67,7 +99,7 @@ export async function startTestNode(
     datadir,
     http: { host: '127.0.0.1', port: 0, apis: opts.apis ?? ['eth', 'net', 'web3'] },
     authrpc: { host: '127.0.0.1', port: 0, jwtSecretPath: secretFile },
-    workers: 1,
+    workers: opts.workers ?? 1,
     maxQueue: opts.maxQueue ?? 256,
     maxBodyBytes: 10 * 1024 * 1024,
     maxBatch: 100,
@@ -88,9 +120,21 @@ export async function startTestNode(
     node,
     spec,
     http: (method, params = []) => call(httpUrl, method, params, {}),
+    batch: (calls) => batchCall(httpUrl, calls),
     engine: (method, params = [], token = signJwt(SECRET)) => call(authUrl, method, params, { authorization: `Bearer ${token}` }),
     close: () => node.close(),
   }
+}
+
+/**
+ * The dev chain's genesis with contracts: `code` by address, each with `storage`. `beforeOsaka`: Prague stays the
+ * last fork (Osaka's EIP-7825 caps a transaction's gas, and so a call's, at 2^24).
+ */
+export function devGenesisWith(code: Record<string, string>, opts: { storage?: Record<string, string>; beforeOsaka?: boolean } = {}): GethGenesisFile {
+  const genesis = devGenesis()
+  for (const [address, c] of Object.entries(code)) genesis.alloc[address] = { balance: '0x0', code: c, ...(opts.storage === undefined ? {} : { storage: opts.storage }) }
+  if (opts.beforeOsaka === true) delete genesis.config.osakaTime
+  return genesis
 }
 
 /** A signed EIP-1559 transfer from dev account `from` (by index). */
@@ -114,6 +158,51 @@ export function signedTransfer(
     { common: spec.commonAt(1n, BigInt(Math.floor(Date.now() / 1000))) },
   ).sign(key)
   return bytesToHex(tx.serialize())
+}
+
+/** A receipt as the node answers it: the fields tests read. */
+export interface ReceiptJson {
+  status: string
+  blockNumber: string
+  blockHash: string
+  transactionIndex: string
+  transactionHash: string
+  from: string
+  to: string | null
+  type: string
+  gasUsed: string
+  contractAddress: string | null
+  logs: { address: string; topics: string[]; data: string }[]
+}
+
+/**
+ * The receipt of a transaction, read once. On a dev chain that mines on demand (`startTestNode({ dev: {} })`),
+ * eth_sendRawTransaction and eth_sendTransaction answer only once the block holding the transaction is made
+ * (rpc/methods/transactions.ts, `submitted`), so right after the send the receipt must be there: no waiting, no
+ * retry. Throws when it is not, so a test fails when that contract breaks.
+ */
+export async function receiptNow(n: TestNode, hash: string): Promise<ReceiptJson> {
+  const r = await n.http<ReceiptJson | null>('eth_getTransactionReceipt', [hash])
+  if (r.error !== undefined) throw new Error(`eth_getTransactionReceipt ${hash}: ${r.error.code} ${r.error.message}`)
+  if (r.result === null || r.result === undefined) {
+    throw new Error(`no receipt for ${hash} right after its send answered: a mine-on-demand dev chain answers a send once its block is made`)
+  }
+  return r.result
+}
+
+/**
+ * Sends a transaction on a mine-on-demand dev chain (eth_sendRawTransaction with a signed transaction, or
+ * eth_sendTransaction with a call object) and reads its receipt once, right after the answer (see receiptNow).
+ * Throws when the send is refused or the receipt is not there.
+ */
+export async function sendMined(
+  n: TestNode,
+  method: 'eth_sendRawTransaction' | 'eth_sendTransaction',
+  param: unknown,
+): Promise<{ hash: string; receipt: ReceiptJson }> {
+  const sent = await n.http<string>(method, [param])
+  if (sent.error !== undefined || sent.result === undefined) throw new Error(`${method} refused: ${sent.error?.code} ${sent.error?.message}`)
+  return { hash: sent.result, receipt: await receiptNow(n, sent.result) }
 }
 
 export const ZERO32 = `0x${'00'.repeat(32)}`

@@ -1,9 +1,10 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../testing/asm.js'
-import { devAccounts, devGenesis } from '../../chain/dev.js'
-import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { LOOP_FOREVER, assemble } from '../../testing/asm.js'
+import { devAccounts } from '../../chain/dev.js'
+import { laneTakes, movableClock } from '../../testing/lane.js'
+import { type TestNode, devGenesisWith, startTestNode } from '../../testing/testNode.js'
 import { hexToBytes } from '../../util/hex.js'
 import { revertReason } from './call.js'
 
@@ -28,7 +29,7 @@ const CODE: Record<string, string> = {
   [ERROR]: assemble([word('08c379a0'), '0x00', 'MSTORE', word('00000020'), '0x20', 'MSTORE', word(`00000004${Buffer.from('nope').toString('hex')}`), '0x40', 'MSTORE', '0x64', '0x00', 'REVERT']),
   [PANIC]: assemble([word('4e487b71'), '0x00', 'MSTORE', word('00000001'), '0x20', 'MSTORE', '0x24', '0x00', 'REVERT']),
   [EMPTY]: assemble(['0x00', '0x00', 'REVERT']),
-  [LOOP]: assemble([{ label: 'top' }, { target: 'top' }, 'JUMP']),
+  [LOOP]: LOOP_FOREVER,
   [WRITER]: assemble(['CALLVALUE', '0x01', 'ADD', '0x01', 'SSTORE', '0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [RECOVER_LOOP]: assemble([
     word(Buffer.from(DIGEST).toString('hex')), '0x00', 'MSTORE',
@@ -39,13 +40,11 @@ const CODE: Record<string, string> = {
   ]),
 }
 
-/** A node with the contracts above; the time limit is the default unless given. */
-async function startCallNode(evmTimeoutMs?: number): Promise<TestNode> {
-  const genesis = devGenesis()
-  for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code, storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` } }
-  // Prague, not Osaka: without EIP-7825's cap a call may have the billions of gas the timeout test needs.
-  delete genesis.config.osakaTime
-  const node = await startTestNode({ genesis, evmTimeoutMs, gasCap: 4_000_000_000n })
+/** A node with the contracts above; the time limit and the gas cap are the defaults unless given. */
+async function startCallNode(evmTimeoutMs?: number, gasCap = 4_000_000_000n): Promise<TestNode> {
+  // Prague, not Osaka: without EIP-7825's cap a call may have the gas the timeout tests need.
+  const genesis = devGenesisWith(CODE, { storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` }, beforeOsaka: true })
+  const node = await startTestNode({ genesis, evmTimeoutMs, gasCap })
   // The worker loads EthereumJS first: the timeout is for calls, not for that.
   await node.http('eth_getBalance', [`0x${'00'.repeat(20)}`])
   return node
@@ -165,20 +164,39 @@ describe('eth_createAccessList', () => {
   })
 })
 
-// A short limit on its own node: the other tests' calls must not race it on a busy machine.
+// The time limit on its own node. Its limit is one no ordinary call comes near on any machine; the runaway calls
+// have 2^62 gas, which no machine spends before the assertions (years). Their time is made to run out by moving
+// this thread's clock (the one the lane's watchdog reads) past their deadline once the lane has taken them: the
+// outcome does not depend on how fast anything runs.
 describe('--rpc.evmtimeout', () => {
+  const LIMIT_MS = 600_000
+  const RUNAWAY_GAS = '0x4000000000000000'
+  const ABORTED = { code: -32000, message: 'execution aborted (timeout = 600s)' }
+  const zero = `0x${'00'.repeat(20)}`
   let limited: TestNode
+  let clock: ReturnType<typeof movableClock>
   beforeAll(async () => {
-    limited = await startCallNode(300)
+    limited = await startCallNode(LIMIT_MS, 2n ** 62n)
+    clock = movableClock()
   })
   afterAll(async () => {
+    clock.restore()
     await limited.close()
   })
 
+  /** `send` starts a request holding a runaway call; once the lane has taken the call, its time runs out. */
+  async function outOfTime<T>(send: () => Promise<T>): Promise<T> {
+    const taken = laneTakes(limited.node.context.pool, 'call')
+    const reply = send()
+    await taken
+    clock.pass(LIMIT_MS)
+    return reply
+  }
+
   it('stops a call that runs past --rpc.evmtimeout, and keeps serving', async () => {
-    expect(err(await limited.http('eth_call', [{ to: LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+    expect(err(await outOfTime(() => limited.http('eth_call', [{ to: LOOP, gas: RUNAWAY_GAS }])))).toEqual(ABORTED)
     // The stopped worker is replaced; a state read (no time limit) waits for the new one to load.
-    expect((await limited.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
+    expect((await limited.http('eth_getBalance', [zero])).result).toBe('0x0')
     expect((await limited.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
   })
 
@@ -186,26 +204,22 @@ describe('--rpc.evmtimeout', () => {
     // The worker is stopped between native calls, never inside one (workers/nativeStop.test.ts shows why); a
     // precompile call refused on the way is not taken for an answer.
     for (let i = 0; i < 3; i++) {
-      expect(err(await limited.http('eth_call', [{ to: RECOVER_LOOP, gas: '0xee6b2800' }]))).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
+      expect(err(await outOfTime(() => limited.http('eth_call', [{ to: RECOVER_LOOP, gas: RUNAWAY_GAS }])))).toEqual(ABORTED)
       // The replacement worker loads EthereumJS before it takes a call: a state read waits for it.
-      expect((await limited.http('eth_getBalance', [`0x${'00'.repeat(20)}`])).result).toBe('0x0')
+      expect((await limited.http('eth_getBalance', [zero])).result).toBe('0x0')
     }
     expect((await limited.http('eth_call', [{ to: SLOT0 }])).result).toBe(w32(42))
   })
 
   it('answers the calls that shared a stopped worker: state reads run again, a runaway call times out', async () => {
     // One body, one turn: the three go to the worker as one task, and the worker is stopped in the middle of it.
-    const zero = `0x${'00'.repeat(20)}`
-    const body = [
-      { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [zero, 'latest'] },
-      { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: LOOP, gas: '0xee6b2800' }] },
-      { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: [zero, 'latest'] },
-    ]
-    const res = await fetch(`http://127.0.0.1:${limited.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    const replies = (await res.json()) as { id: number; result?: string; error?: { code: number; message: string } }[]
-    const byId = new Map(replies.map((r) => [r.id, r]))
-    expect(byId.get(1)?.result).toBe('0x0')
-    expect(byId.get(2)?.error).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 0.3s)' })
-    expect(byId.get(3)?.result).toBe('0x0')
+    const { replies } = await outOfTime(() =>
+      limited.batch<string>([
+        ['eth_getBalance', [zero, 'latest']],
+        ['eth_call', [{ to: LOOP, gas: RUNAWAY_GAS }]],
+        ['eth_getBalance', [zero, 'latest']],
+      ]),
+    )
+    expect(replies.map((r) => r.result ?? r.error)).toEqual(['0x0', ABORTED, '0x0'])
   })
 })
