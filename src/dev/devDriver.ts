@@ -8,6 +8,7 @@ import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { Logger } from '../util/logger.js'
 import { bytesToHex, toQuantity } from '../util/hex.js'
+import { DevChainError } from './errors.js'
 
 const ZERO32 = `0x${'00'.repeat(32)}`
 
@@ -168,11 +169,6 @@ export class DevDriver {
     this.log.info('dev block', { number: Number(BigInt(payload.blockNumber)), hash: payload.blockHash, txs: payload.transactions.length })
     return payload.blockHash
   }
-}
-
-/** A dev method asked for something the chain cannot do (a timestamp not after the head's). */
-export class DevChainError extends Error {
-  override readonly name = 'DevChainError'
 }
 
 /** EIP-4844 versioned hashes of the commitments: 0x01 ‖ sha256(commitment)[1:]. */

@@ -1,22 +1,79 @@
-// The execution layer's domain errors. Kept free of EthereumJS imports: the serving thread rebuilds them from a
-// worker's outcome, and src/rpc maps them to JSON-RPC codes.
+import { DomainError } from '../util/errors.js'
+
+// The execution layer's domain errors (util/errors.ts). Kept free of EthereumJS imports: the serving thread rebuilds
+// them from a worker's outcome, and src/rpc/errorMap.ts gives their kinds JSON-RPC codes. EthereumJS's own refusals
+// become TxRejectedError kinds in one place, ethereumjsErrors.ts.
 
 /** A block that breaks a consensus rule: remembered as invalid. */
-export class InvalidBlockError extends Error {
+export class InvalidBlockError extends DomainError<'invalidBlock', undefined> {
   override readonly name = 'InvalidBlockError'
+  constructor(message: string) {
+    super(message, 'invalidBlock', undefined)
+  }
 }
 
-/** A transaction that cannot be applied on some state, with geth's conventional message. */
-export class TxRejectedError extends Error {
+/** Why a transaction cannot be applied (geth's error for each, core/error.go, in the comments). */
+export type TxRejectionKind =
+  /** ErrNonceTooLow */
+  | 'nonceTooLow'
+  /** ErrNonceTooHigh */
+  | 'nonceTooHigh'
+  /** ErrIntrinsicGas (or EIP-7623's floor) */
+  | 'intrinsicGasTooLow'
+  /** ErrGasLimitTooHigh: over EIP-7825's per-transaction cap */
+  | 'gasLimitTooHigh'
+  /** ErrGasLimit: more gas than the block's limit */
+  | 'exceedsBlockGasLimit'
+  /** ErrGasLimitReached: more gas than is left in the block */
+  | 'blockGasLimitReached'
+  /** ErrFeeCapTooLow: the fee cap is below the block's base fee */
+  | 'feeCapTooLow'
+  /** ErrBlobFeeCapTooLow */
+  | 'blobFeeCapTooLow'
+  /** ErrInsufficientFunds */
+  | 'insufficientFunds'
+  /** ErrSenderNoEOA (EIP-3607) */
+  | 'senderNotEoa'
+  /** ErrMaxInitCodeSizeExceeded (EIP-3860) */
+  | 'maxInitCodeSizeExceeded'
+  /** ErrTxTypeNotSupported: a field or type the block's fork does not have */
+  | 'txTypeNotSupported'
+  /** Does not decode, is not signed, or its signature or chain id is wrong */
+  | 'invalidTransaction'
+  /** Block overrides no fork schedule puts together */
+  | 'invalidBlockOverrides'
+  /** A movePrecompileToAddress override of an account that is not a precompile */
+  | 'notAPrecompile'
+  /** Two precompiles moved to one address */
+  | 'movePrecompileTwice'
+  /** eth_createAccessList's list kept growing */
+  | 'accessListUnsettled'
+  /** Refused for another reason (EthereumJS's message, without its debug suffix) */
+  | 'rejected'
+
+/** A transaction (or call) that cannot be applied on some state, with geth's conventional message. */
+export class TxRejectedError extends DomainError<TxRejectionKind, undefined> {
   override readonly name = 'TxRejectedError'
+  constructor(message: string, kind: TxRejectionKind = 'rejected') {
+    super(message, kind, undefined)
+  }
 }
 
 /** A build was asked for on a parent the store does not have. */
-export class UnknownParentError extends Error {
+export class UnknownParentError extends DomainError<'unknownParent', undefined> {
   override readonly name = 'UnknownParentError'
+  constructor(message: string) {
+    super(message, 'unknownParent', undefined)
+  }
 }
 
-/** The state a block runs on is not in the store (damaged, pruned, or a bug): retrying may succeed. */
-export class StateUnavailableError extends Error {
+/**
+ * The state a block runs on is not in the store (damaged, pruned, or a bug): retrying may succeed. Not the client's
+ * doing: it crosses from a worker as an internal error (-32603, logged with its stack).
+ */
+export class StateUnavailableError extends DomainError<'stateUnavailable', undefined> {
   override readonly name = 'StateUnavailableError'
+  constructor(message: string) {
+    super(message, 'stateUnavailable', undefined)
+  }
 }

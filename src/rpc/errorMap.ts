@@ -2,7 +2,7 @@ import { EngineError, type EngineErrorKind } from '../engine/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockNotFoundError } from '../store/errors.js'
 import { TxPoolRejectedError } from '../txpool/errors.js'
-import { DevChainError } from '../dev/devDriver.js'
+import { DevChainError } from '../dev/errors.js'
 import { PoolBusyError, TaskTimeoutError } from '../workers/pool.js'
 import {
   InvalidForkchoiceStateError,

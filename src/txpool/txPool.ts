@@ -87,30 +87,30 @@ export class TxPool {
    * lowers floors through forgetFloors).
    */
   add(tx: PooledTx, stateNonce: bigint): void {
-    if (this.byHash.has(tx.hash)) throw new TxPoolRejectedError('already known')
+    if (this.byHash.has(tx.hash)) throw new TxPoolRejectedError('already known', 'alreadyKnown')
     const known = this.floors.get(tx.sender)
     const floor = known === undefined || stateNonce > known ? stateNonce : known
-    if (tx.nonce < floor) throw new TxPoolRejectedError(`nonce too low: next nonce ${floor}, tx nonce ${tx.nonce}`)
+    if (tx.nonce < floor) throw new TxPoolRejectedError(`nonce too low: next nonce ${floor}, tx nonce ${tx.nonce}`, 'nonceTooLow')
     let slots = this.bySender.get(tx.sender)
     const existing = slots?.get(tx.nonce)
     if (existing !== undefined) {
       const bump = (v: bigint) => v + (v * BigInt(this.opts.priceBumpPercent)) / 100n
       if (tx.maxFee < bump(existing.maxFee) || tx.maxPriorityFee < bump(existing.maxPriorityFee)) {
-        throw new TxPoolRejectedError('replacement transaction underpriced')
+        throw new TxPoolRejectedError('replacement transaction underpriced', 'replacementUnderpriced')
       }
       this.byHash.delete(existing.hash)
     } else {
-      if (this.byHash.size >= this.opts.maxSize) throw new TxPoolRejectedError('txpool is full')
+      if (this.byHash.size >= this.opts.maxSize) throw new TxPoolRejectedError('txpool is full', 'poolFull')
       if ((slots?.size ?? 0) >= (this.opts.accountSlots ?? DEFAULT_ACCOUNT_SLOTS)) {
-        throw new TxPoolRejectedError('account limit exceeded')
+        throw new TxPoolRejectedError('account limit exceeded', 'accountLimitExceeded')
       }
       if (slots !== undefined && this.queuedCount(slots, floor) >= ACCOUNT_QUEUE && !this.extendsRun(slots, floor, tx.nonce)) {
-        throw new TxPoolRejectedError('account limit exceeded')
+        throw new TxPoolRejectedError('account limit exceeded', 'accountLimitExceeded')
       }
     }
     const blobs = tx.blobs?.length ?? 0
     if (blobs > 0 && this.blobIndex.size + blobs - (existing?.blobs?.length ?? 0) > (this.opts.maxBlobs ?? DEFAULT_MAX_BLOBS)) {
-      throw new TxPoolRejectedError('blob pool is full')
+      throw new TxPoolRejectedError('blob pool is full', 'blobPoolFull')
     }
     if (existing !== undefined) this.unindexBlobs(existing)
     if (slots === undefined) {

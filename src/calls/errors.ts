@@ -1,0 +1,33 @@
+import { DomainError } from '../util/errors.js'
+import type { TxRejectedError, TxRejectionKind } from '../exec/errors.js'
+
+// The EVM-backed reads' domain errors (util/errors.ts); src/rpc/errorMap.ts gives their kinds JSON-RPC codes.
+
+/**
+ * Why eth_simulateV1 stops: a call's transaction refused (the rejection's kind, which the spec gives its own codes),
+ * or blocks the request orders wrongly or asks too many of.
+ */
+export type SimulationKind = TxRejectionKind | 'blockNumberOrder' | 'timestampOrder' | 'tooManyBlocks'
+
+export class SimulationError extends DomainError<SimulationKind, undefined> {
+  override readonly name = 'SimulationError'
+  constructor(message: string, kind: SimulationKind) {
+    super(message, kind, undefined)
+  }
+
+  /** A call's rejection, as the simulation's error. */
+  static of(rejection: TxRejectedError): SimulationError {
+    return new SimulationError(rejection.message, rejection.kind)
+  }
+}
+
+/**
+ * A trace that would pass the struct logger's bounds (steps, captured memory): a limit the client ran into, which
+ * it can stay under by tracing less (disableStack, no enableMemory) or a smaller transaction.
+ */
+export class TraceTooLargeError extends DomainError<'traceTooLarge', undefined> {
+  override readonly name = 'TraceTooLargeError'
+  constructor(message: string) {
+    super(message, 'traceTooLarge', undefined)
+  }
+}
