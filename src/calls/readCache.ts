@@ -1,6 +1,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type Account, type Address, createAccountFromRLP } from '@ethereumjs/util'
 import { setBounded } from '../util/boundedMap.js'
+import { setOriginalStorageReader, stateCaches } from '../state/ethereumjsInternals.js'
 
 /**
  * Reads kept across eth_calls. Each call runs in a checkpoint that is reverted, and EthereumJS's caches forget what
@@ -18,9 +19,7 @@ export class CallReadCache {
     private readonly stateRoot: () => Uint8Array | undefined,
     private readonly max = 200_000,
   ) {
-    const caches = (sm as unknown as { _caches?: OwnCaches })._caches
-    if (caches?.account === undefined || caches.storage === undefined) throw new Error('the state manager must have caches')
-    const own = caches
+    const own = stateCaches(sm)
     const getAccount = sm.getAccount.bind(sm)
     const getStorage = sm.getStorage.bind(sm)
     sm.getAccount = async (address: Address): Promise<Account | undefined> => {
@@ -46,14 +45,10 @@ export class CallReadCache {
     }
     // SSTORE's gas asks the original value through a getStorage bound before the line above replaced it: every
     // SSTORE of every call walked the storage trie again.
-    ;(sm.originalStorageCache as unknown as { getStorage: MerkleStateManager['getStorage'] }).getStorage = sm.getStorage
+    setOriginalStorageReader(sm, sm.getStorage)
   }
 }
 
-interface OwnCaches {
-  account?: { get(address: Address): unknown }
-  storage?: { get(address: Address, key: Uint8Array): unknown }
-}
 
 function latin1(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')

@@ -3,6 +3,7 @@ import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { Withdrawal } from '@ethereumjs/util'
 import { orderedTrieRoot } from '../trie/orderedTrie.js'
+import { blockRootCache } from '../state/ethereumjsInternals.js'
 
 export const transactionsRoot = (txs: TypedTransaction[]): Uint8Array => orderedTrieRoot(txs.map((t) => t.serialize()))
 
@@ -15,7 +16,7 @@ export const withdrawalsRoot = (ws: Withdrawal[]): Uint8Array => orderedTrieRoot
  * the same data (a payload's raw transactions).
  */
 export function primeRootCache(block: Block, known: { txRoot?: Uint8Array; withdrawalsRoot?: Uint8Array } = {}): void {
-  const cache = (block as unknown as { cache: { txTrieRoot?: Uint8Array; withdrawalsTrieRoot?: Uint8Array } }).cache
+  const cache = blockRootCache(block)
   cache.txTrieRoot ??= known.txRoot ?? transactionsRoot(block.transactions)
   if (block.withdrawals !== undefined) cache.withdrawalsTrieRoot ??= known.withdrawalsRoot ?? withdrawalsRoot(block.withdrawals)
 }

@@ -22,6 +22,7 @@ import { nextGasLimit } from '../exec/gasLimit.js'
 import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer, plainTransferReceipt } from '../exec/plainTransfer.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { checkTxAgainstState } from '../txrules/txChecks.js'
+import { blockBuilderInternals } from '../state/ethereumjsInternals.js'
 
 export interface BuildWithdrawal {
   index: string
@@ -64,16 +65,6 @@ export interface BuiltPayload {
 }
 
 
-/** BlockBuilder's state that appendTransaction advances in its place. */
-interface BuilderInternals {
-  vm: BlockBuilder['vm']
-  transactions: TypedTransaction[]
-  transactionResults: RunTxResult[]
-  gasUsed: bigint
-  blobGasUsed: bigint
-  _minerValue: bigint
-  checkpointed: boolean
-}
 
 /**
  * BlockBuilder.addTransaction, without its O(n²): it re-creates a block of every transaction so far (and so every
@@ -87,7 +78,7 @@ export async function appendTransaction(
   allowNoBlobs: boolean,
   runOpts: { skipNonce?: boolean; plainTransfers?: boolean } = {},
 ): Promise<RunTxResult> {
-  const b = builder as unknown as BuilderInternals
+  const b = blockBuilderInternals(builder)
   const vm = b.vm
   if (!b.checkpointed) {
     await vm.evm.journal.checkpoint()
@@ -129,7 +120,7 @@ export async function appendTransaction(
  * general Merkle trie one entry at a time; our ordered trie gives the same roots in one pass (as import does).
  */
 function withOrderedTries(builder: BlockBuilder): void {
-  const b = builder as unknown as BuilderInternals & { transactionsTrie(): Promise<Uint8Array>; receiptTrie(): Promise<Uint8Array> }
+  const b = blockBuilderInternals(builder)
   b.transactionsTrie = () => Promise.resolve(transactionsRoot(b.transactions))
   b.receiptTrie = () => Promise.resolve(orderedTrieRoot(b.transactionResults.map((r, i) => encodeReceipt(r.receipt, b.transactions[i]!.type))))
 }

@@ -4,6 +4,7 @@ import { Address, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { equalBytes } from '../util/hex.js'
+import { stateManagerInternals } from './ethereumjsInternals.js'
 
 type TrieGet = MerklePatriciaTrie['get']
 
@@ -18,7 +19,7 @@ type TrieGet = MerklePatriciaTrie['get']
  * since that root, except after a storage clear, which sets the trie to the empty root — answered by the trie itself.
  */
 export function installFlatReads(sm: MerkleStateManager, store: ChainStore): void {
-  const internals = sm as unknown as StateManagerInternals
+  const internals = stateManagerInternals(sm)
   const accountTrie = internals._trie
   const readAccount: TrieGet = accountTrie.get.bind(accountTrie)
   accountTrie.get = (key, throwIfMissing) => {
@@ -45,7 +46,3 @@ export function installFlatReads(sm: MerkleStateManager, store: ChainStore): voi
   }
 }
 
-interface StateManagerInternals {
-  _trie: MerklePatriciaTrie
-  _getStorageTrie(addressOrHash: Address | Uint8Array, rootAccount?: { storageRoot: Uint8Array }): MerklePatriciaTrie
-}

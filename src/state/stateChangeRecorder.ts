@@ -1,12 +1,10 @@
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
 import { concatBytes, equalBytes, hexToBytes } from '../util/hex.js'
+import { stateCaches, stateManagerInternals } from './ethereumjsInternals.js'
 
-type AccountItem = [string, { accountRLP: Uint8Array | undefined }]
-type StorageItem = [string, string, Uint8Array | undefined]
 
 /** An RLP-encoded zero: how EthereumJS's storage cache marks a slot known to be empty. */
 const RLP_EMPTY = 0x80
@@ -23,9 +21,9 @@ export class StateChangeRecorder {
   private deleted = new Set<string>()
 
   constructor(private readonly sm: MerkleStateManager) {
-    const caches = (sm as unknown as { _caches?: OwnCaches })._caches
-    if (caches?.account === undefined || caches.storage === undefined) throw new Error('the state manager must have caches')
-    const { account, storage } = caches
+    const caches = stateCaches(sm)
+    const account = caches.account!
+    const storage = caches.storage!
     const flushAccounts = account.flush.bind(account)
     account.flush = () => {
       const items = flushAccounts()
@@ -88,14 +86,10 @@ export class StateChangeRecorder {
   }
 
   private async storageOf(storageRoot: Uint8Array): Promise<[Uint8Array, Uint8Array][]> {
-    const trie = (this.sm as unknown as { _trie: MerklePatriciaTrie })._trie.shallowCopy(false)
+    const trie = stateManagerInternals(this.sm)._trie.shallowCopy(false)
     trie.root(storageRoot)
     const { values } = await trie.getValueMap()
     return Object.entries(values).map(([k, v]) => [hexToBytes(k), hexToBytes(v)])
   }
 }
 
-interface OwnCaches {
-  account?: { flush(): AccountItem[]; del(address: Address): void }
-  storage?: { flush(): StorageItem[] }
-}

@@ -1,4 +1,3 @@
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { CODEHASH_PREFIX, type MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, createAddressFromString } from '@ethereumjs/util'
@@ -6,6 +5,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
 import type { NodeSink } from '../trie/orderedTrie.js'
 import { type NodeLoader, TrieBatch } from '../trie/trieBatch.js'
+import { stateManagerInternals } from './ethereumjsInternals.js'
 
 const NO_BYTES = new Uint8Array()
 
@@ -17,7 +17,7 @@ const NO_BYTES = new Uint8Array()
  * (stateChangeRecorder) sees the same lists.
  */
 export function installBatchedCommit(sm: MerkleStateManager, trieDb: NodeStore): void {
-  const internals = sm as unknown as StateManagerInternals
+  const internals = stateManagerInternals(sm)
   const load: NodeLoader = (hash) => trieDb.getNode(hash)
   const sink: NodeSink = (hash, encoded) => trieDb.putNode(hash, encoded)
 
@@ -75,13 +75,3 @@ export interface NodeStore {
   putNode(hash: Uint8Array, encoded: Uint8Array): void
 }
 
-interface StateManagerInternals {
-  _trie: MerklePatriciaTrie
-  _storageTries: Record<string, MerklePatriciaTrie | undefined>
-  _prefixCodeHashes: boolean
-  _caches?: {
-    code?: { flush(): [string, { code: Uint8Array | undefined }][] }
-    storage?: { flush(): [string, string, Uint8Array | undefined][] }
-    account?: { flush(): [string, { accountRLP: Uint8Array | undefined }][] }
-  }
-}
