@@ -2,7 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import { type TestNode, signedTransfer, startTestNode } from '../../testing/testNode.js'
+import { type TestNode, receiptNow, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 
 let n: TestNode
@@ -10,10 +10,8 @@ let plain: TestNode
 let txHash: string
 beforeAll(async () => {
   ;[n, plain] = await Promise.all([startTestNode({ apis: ['eth', 'debug'], dev: {} }), startTestNode()])
-  txHash = (await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0)])).result!
-  for (let i = 0; i < 500 && (await n.http('eth_getTransactionReceipt', [txHash])).result == null; i++) {
-    await new Promise((r) => setTimeout(r, 10))
-  }
+  // Mined before the send answers (the dev chain mines on demand): sendMined fails here if its receipt is not there.
+  txHash = (await sendMined(n, 'eth_sendRawTransaction', signedTransfer(n.spec, 0, 0))).hash
 })
 afterAll(async () => {
   await Promise.all([n.close(), plain.close()])
@@ -56,7 +54,7 @@ describe('state reads with an omitted block, eth_getStorageValues and eth_getPro
 
 describe('debug_getRaw*', () => {
   it('serves the consensus encodings of a mined block, its receipts and its transaction', async () => {
-    const receipt = (await n.http<{ blockNumber: string; blockHash: string }>('eth_getTransactionReceipt', [txHash])).result!
+    const receipt = await receiptNow(n, txHash)
     const header = (await n.http<string>('debug_getRawHeader', [receipt.blockNumber])).result!
     expect(bytesToHex(keccak256(hexToBytes(header)))).toBe(receipt.blockHash)
     const block = (await n.http<string>('debug_getRawBlock', [receipt.blockHash])).result!

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../testing/asm.js'
-import { devAccounts, devGenesis } from '../../chain/dev.js'
-import { type TestNode, signedTransfer, startTestNode } from '../../testing/testNode.js'
+import { LOOP_FOREVER, assemble } from '../../testing/asm.js'
+import { devAccounts } from '../../chain/dev.js'
+import { type TestNode, devGenesisWith, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
 
 const SLOT0 = '0x00000000000000000000000000000000000d0001' // returns storage slot 0 (42)
 const CALLER = '0x00000000000000000000000000000000000d0002' // SSTORE(5, 42); STATICCALL SLOT0; LOG1(0xbeef, its answer); returns it
@@ -14,13 +14,12 @@ const CODE: Record<string, string> = {
     '0xbeef', '0x20', '0x00', 'LOG1',
     '0x20', '0x00', 'RETURN',
   ]),
-  [LOOP]: assemble([{ label: 'top' }, { target: 'top' }, 'JUMP']),
+  [LOOP]: LOOP_FOREVER,
 }
 
 let n: TestNode
 beforeAll(async () => {
-  const genesis = devGenesis()
-  for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code, storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` } }
+  const genesis = devGenesisWith(CODE, { storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` } })
   n = await startTestNode({ genesis, apis: ['eth', 'debug'], dev: {} })
 })
 afterAll(async () => {
@@ -84,30 +83,24 @@ describe('debug_traceCall and debug_traceTransaction', () => {
   })
 
   it('traces a mined transaction by hash and its block by number and hash, the same way', async () => {
-    const hash = (await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 1, 0, { to: CALLER, gas: 100_000n, value: 0n })])).result!
-    let receipt: { blockNumber: string; blockHash: string; gasUsed: string } | null = null
-    for (let i = 0; i < 500 && receipt === null; i++) {
-      receipt = (await n.http<typeof receipt>('eth_getTransactionReceipt', [hash])).result ?? null
-      if (receipt === null) await new Promise((r) => setTimeout(r, 10))
-    }
+    // Mined before the send answers (the dev chain mines on demand).
+    const { hash, receipt } = await sendMined(n, 'eth_sendRawTransaction', signedTransfer(n.spec, 1, 0, { to: CALLER, gas: 100_000n, value: 0n }))
     const byTx = (await n.http<{ gas: number; structLogs: Log[] }>('debug_traceTransaction', [hash])).result!
-    expect(byTx.gas).toBe(Number(BigInt(receipt!.gasUsed)))
-    const byNumber = (await n.http<{ txHash: string; result: unknown }[]>('debug_traceBlockByNumber', [receipt!.blockNumber])).result!
+    expect(byTx.gas).toBe(Number(BigInt(receipt.gasUsed)))
+    const byNumber = (await n.http<{ txHash: string; result: unknown }[]>('debug_traceBlockByNumber', [receipt.blockNumber])).result!
     expect(byNumber).toEqual([{ txHash: hash, result: byTx }])
-    expect((await n.http('debug_traceBlockByHash', [receipt!.blockHash])).result).toEqual(byNumber)
+    expect((await n.http('debug_traceBlockByHash', [receipt.blockHash])).result).toEqual(byNumber)
     const calls = (await n.http<{ gasUsed: string }>('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result!
-    expect(calls.gasUsed).toBe(receipt!.gasUsed)
-    const prestate = (await n.http<Record<string, { nonce: number }>>('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])).result!
+    expect(calls.gasUsed).toBe(receipt.gasUsed)
+    const prestate = (await n.http<Record<string, { balance: string; nonce: number; code?: string }>>('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])).result!
     expect(prestate[devAccounts()[1]!.address]?.nonce).toBe(0)
-    expect(prestate[CALLER]).toBeDefined()
+    expect(prestate[CALLER]).toMatchObject({ balance: '0x0', nonce: 0, code: CODE[CALLER] })
     expect((await n.http('debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code).toBe(-32000)
   })
 
   it('traces a later transaction of a block on the state the earlier ones left', async () => {
     // Blocks only on evm_mine: both transactions land in one block.
-    const genesis = devGenesis()
-    for (const [address, code] of Object.entries(CODE)) genesis.alloc[address] = { balance: '0x0', code }
-    const m = await startTestNode({ genesis, apis: ['eth', 'debug'], dev: { period: 3600 } })
+    const m = await startTestNode({ genesis: devGenesisWith(CODE), apis: ['eth', 'debug'], dev: { period: 3600 } })
     try {
       const send = (nonce: number) => m.http<string>('eth_sendRawTransaction', [signedTransfer(m.spec, 2, nonce, { to: CALLER, gas: 100_000n, value: 0n })])
       const first = (await send(0)).result!
@@ -130,5 +123,63 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     } finally {
       await m.close()
     }
+  })
+})
+
+describe('the bounds of a struct log trace', () => {
+  // At most 500,000 steps and 256 MiB of captured memory (calls/trace.ts). Its own node: before Osaka (no 2^24 cap
+  // on a call's gas, so one step can hold 128 MiB of memory), a gas cap to match, and a time limit no trace here
+  // comes near on any machine, so that the bound, not the clock, is what ends the trace.
+  const BIG_MEMORY = '0x00000000000000000000000000000000000d0004' // MSTORE at 2^27: 128 MiB of memory, then STOP
+  let lim: TestNode
+  beforeAll(async () => {
+    const genesis = devGenesisWith({ ...CODE, [BIG_MEMORY]: assemble(['0x01', '0x08000000', 'MSTORE', 'STOP']) }, { beforeOsaka: true })
+    lim = await startTestNode({ genesis, apis: ['eth', 'debug'], dev: {}, evmTimeoutMs: 600_000, gasCap: 2n ** 40n })
+  })
+  afterAll(async () => {
+    await lim.close()
+  })
+
+  /** The node still serves: a small trace and a chain read. */
+  async function stillServes(): Promise<void> {
+    const t = (await lim.http<{ failed: boolean; returnValue: string }>('debug_traceCall', [{ from, to: CALLER }, 'latest'])).result!
+    expect(t).toMatchObject({ failed: false, returnValue: `0x${w(0)}` })
+    expect((await lim.http('eth_chainId')).result).toBe(`0x${lim.spec.chainId.toString(16)}`)
+  }
+
+  it('refuses a call whose trace would pass 500,000 steps, and keeps serving', async () => {
+    // 3M gas of a 4-gas-a-step loop: 750,000 steps.
+    const r = await lim.http('debug_traceCall', [{ from, to: LOOP, gas: '0x2dc6c0' }, 'latest', { disableStack: true }])
+    expect(r.result).toBeUndefined()
+    // code: see the error model (issue 20 item 3)
+    expect(r.error?.message).toMatch(/trace exceeds 500000 steps/)
+    // The same call with the call tracer (no struct logs) is traced whole.
+    expect((await lim.http<{ error?: string }>('debug_traceCall', [{ from, to: LOOP, gas: '0x2dc6c0' }, 'latest', { tracer: 'callTracer' }])).result?.error).toBe('out of gas')
+    await stillServes()
+  })
+
+  it('refuses a mined transaction whose trace would pass 500,000 steps, and keeps serving', async () => {
+    const { hash, receipt } = await sendMined(lim, 'eth_sendRawTransaction', signedTransfer(lim.spec, 3, 0, { to: LOOP, gas: 3_000_000n, value: 0n }))
+    expect(receipt).toMatchObject({ status: '0x0', gasUsed: '0x2dc6c0' })
+    const r = await lim.http('debug_traceTransaction', [hash])
+    expect(r.result).toBeUndefined()
+    // code: see the error model (issue 20 item 3)
+    expect(r.error?.message).toMatch(/trace exceeds 500000 steps/)
+    expect((await lim.http<{ gasUsed: string }>('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result?.gasUsed).toBe('0x2dc6c0')
+    await stillServes()
+  })
+
+  it('refuses a trace whose captured memory would pass 256 MiB, and keeps serving', async () => {
+    // The STOP after the MSTORE sees 2^27 + 32 bytes of memory: 2^28 + 64 bytes as hex, past the bound in one step.
+    const call = { from, to: BIG_MEMORY, gas: '0x10000000000' }
+    const r = await lim.http('debug_traceCall', [call, 'latest', { enableMemory: true }])
+    expect(r.result).toBeUndefined()
+    // code: see the error model (issue 20 item 3)
+    expect(r.error?.message).toMatch(/trace memory capture exceeds its bound/)
+    // Without the memory, the same call is traced whole.
+    const t = (await lim.http<{ failed: boolean; structLogs: { op: string }[] }>('debug_traceCall', [call, 'latest'])).result!
+    expect(t.failed).toBe(false)
+    expect(t.structLogs.map((l) => l.op)).toEqual(['PUSH1', 'PUSH4', 'MSTORE', 'STOP'])
+    await stillServes()
   })
 })

@@ -1,7 +1,7 @@
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
-import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { type TestNode, sendMined, startTestNode } from '../../testing/testNode.js'
 
 // The dev chain's wallet: what anvil users (and ethers' JsonRpcSigner) expect of the node's own accounts.
 
@@ -16,22 +16,13 @@ afterAll(async () => {
 
 const [alice, bob] = [devAccounts()[3]!.address, devAccounts()[4]!.address]
 
-async function receiptOf(n: TestNode, hash: string): Promise<{ status: string; from: string; type: string; gasUsed: string }> {
-  for (let i = 0; i < 500; i++) {
-    const r = (await n.http<{ status: string; from: string; type: string; gasUsed: string } | null>('eth_getTransactionReceipt', [hash])).result
-    if (r !== null && r !== undefined) return r
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error('not mined')
-}
-
 describe('dev wallet', () => {
   it('sends a transaction with nonce, gas and fees filled in, and another after it', async () => {
-    const first = await dev.http<string>('eth_sendTransaction', [{ from: alice, to: bob, value: '0x1' }])
-    expect(first.error).toBeUndefined()
-    expect(await receiptOf(dev, first.result!)).toMatchObject({ status: '0x1', from: alice, type: '0x2', gasUsed: '0x5208' })
-    const second = await dev.http<string>('eth_sendTransaction', [{ from: alice, to: bob, value: '0x2', gasPrice: '0x77359400' }])
-    expect(await receiptOf(dev, second.result!)).toMatchObject({ status: '0x1', type: '0x0' })
+    // Mined before the send answers (the dev chain mines on demand): each receipt is read once, right after.
+    const first = await sendMined(dev, 'eth_sendTransaction', { from: alice, to: bob, value: '0x1' })
+    expect(first.receipt).toMatchObject({ status: '0x1', from: alice, type: '0x2', gasUsed: '0x5208' })
+    const second = await sendMined(dev, 'eth_sendTransaction', { from: alice, to: bob, value: '0x2', gasPrice: '0x77359400' })
+    expect(second.receipt).toMatchObject({ status: '0x1', type: '0x0' })
     expect((await dev.http('eth_getTransactionCount', [alice])).result).toBe('0x2')
   })
 
