@@ -1,54 +1,29 @@
 import { parseArgs as parseWithNode } from 'node:util'
-import { LOG_LEVELS, type LogLevel } from '../util/logger.js'
 
 /** A command line that cannot be run as given: printed with the usage, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
 
-type Kind = 'string' | 'boolean'
+/** How a flag's value is read: `int` and `port` are decimal integers, `duration` is milliseconds. */
+export type FlagKind = 'string' | 'boolean' | 'int' | 'port' | 'duration' | 'list' | 'enum'
 
-const COMMON: Record<string, Kind> = {
-  chain: 'string',
-  datadir: 'string',
-  'no-progress': 'boolean',
-  help: 'boolean',
-  'log.level': 'string',
-}
-
-/** Every flag each command takes (geth/reth names); anything else is an error naming it. */
-const COMMAND_FLAGS: Record<string, Record<string, Kind>> = {
-  import: COMMON,
-  node: {
-    ...COMMON,
-    import: 'string',
-    'http.addr': 'string',
-    'http.port': 'string',
-    'http.api': 'string',
-    'http.vhosts': 'string',
-    'http.corsdomain': 'string',
-    'authrpc.addr': 'string',
-    'authrpc.port': 'string',
-    'authrpc.jwtsecret': 'string',
-    'authrpc.vhosts': 'string',
-    workers: 'string',
-    'workers.engine': 'string',
-    'miner.gaslimit': 'string',
-    'txpool.size': 'string',
-    'txpool.accountslots': 'string',
-    'dev.period': 'string',
-    'no-mining': 'boolean',
-    'rpc.maxqueue': 'string',
-    'rpc.maxbodysize': 'string',
-    'rpc.batchlimit': 'string',
-    'rpc.gascap': 'string',
-    'rpc.evmtimeout': 'string',
-    'rpc.logs.maxrange': 'string',
-    'rpc.logs.maxresults': 'string',
-    metrics: 'boolean',
-    'metrics.addr': 'string',
-    'metrics.port': 'string',
-  },
+/** One flag of a table: how its value is read and checked, its default, and its line of usage text. */
+export interface FlagSpec {
+  readonly kind: FlagKind
+  /** One line for the usage text. */
+  readonly help: string
+  /** What the value is, in the usage text: `--name <arg>`. */
+  readonly arg?: string
+  /** The value when the flag is absent (a duration in milliseconds); none, and an absent flag reads undefined. */
+  readonly default?: string | number | readonly string[]
+  /** The default in words, shown instead, where it depends on other flags or on the machine. */
+  readonly defaultText?: string
+  /** int, port and duration: the smallest and largest accepted (a port: 0 to 65535 unless given). */
+  readonly min?: number
+  readonly max?: number
+  /** enum: the one accepted; list: the entries accepted. */
+  readonly values?: readonly string[]
 }
 
 export interface ParsedArgs {
@@ -57,19 +32,8 @@ export interface ParsedArgs {
   flags: Map<string, string>
 }
 
-/** `sponge <command> [--flag value | --flag=value | --bool]…`, parsed strictly by node:util's parseArgs. */
-export function parseArgs(argv: string[]): ParsedArgs {
-  const [first, ...rest] = argv
-  if (first === undefined || first === '--help' || first === '-h') {
-    return { command: undefined, positional: [], flags: new Map(first === undefined ? [] : [['help', 'true']]) }
-  }
-  const known = COMMAND_FLAGS[first]
-  if (known === undefined) throw new UsageError(`unknown command ${first}`)
-  return { command: first, ...parseFlags(rest, known) }
-}
-
-/** Flags of a script (bench, conformance runner): the same strict rules, its own table. */
-export function parseFlags(argv: string[], known: Record<string, Kind>): Omit<ParsedArgs, 'command'> {
+/** Flags of a script (bench, conformance runner) or a command: strict (node:util's parseArgs), unknown ones refused. */
+export function parseFlags(argv: string[], known: Record<string, 'string' | 'boolean'>): Omit<ParsedArgs, 'command'> {
   let parsed: ReturnType<typeof parseWithNode>
   try {
     parsed = parseWithNode({
@@ -88,43 +52,73 @@ export function parseFlags(argv: string[], known: Record<string, Kind>): Omit<Pa
   return { positional: parsed.positionals, flags }
 }
 
-export function intFlag(args: ParsedArgs, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const v = args.flags.get(name)
-  if (v === undefined) return fallback
-  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN
-  if (!Number.isSafeInteger(n) || n > max) throw new UsageError(`--${name}: expected an integer from 0 to ${max}, got "${v}"`)
-  return n
+/** The value of a flag as given on the command line, read and checked by its spec; a bad one is a UsageError naming it. */
+export function readFlag(name: string, spec: FlagSpec, raw: string): string | number | boolean | string[] {
+  switch (spec.kind) {
+    case 'boolean':
+      return true
+    case 'string':
+      return raw
+    case 'int':
+    case 'port': {
+      const [min, max] = intBounds(spec)
+      const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+      if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name}: expected ${describeInt(min, max)}, got "${raw}"`)
+      return n
+    }
+    case 'duration': {
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw)
+      const ms = m === null ? Number.NaN : Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000)
+      const min = spec.min ?? 0
+      const max = spec.max ?? Number.MAX_SAFE_INTEGER
+      if (!(ms >= min && ms <= max)) {
+        const range = spec.max === undefined ? `of at least ${formatDuration(min)}` : `from ${formatDuration(min)} to ${formatDuration(max)}`
+        throw new UsageError(`--${name}: expected a duration ${range} (such as 5s, 500ms, 1m, or plain seconds), got "${raw}"`)
+      }
+      return ms
+    }
+    case 'enum':
+      if (!(spec.values ?? []).includes(raw)) throw new UsageError(`--${name}: expected one of ${(spec.values ?? []).join(', ')}, got "${raw}"`)
+      return raw
+    case 'list': {
+      const entries = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+      const bad = spec.values === undefined ? undefined : entries.find((e) => !spec.values!.includes(e))
+      if (bad !== undefined) throw new UsageError(`--${name}: unknown entry "${bad}", expected some of ${spec.values!.join(', ')}`)
+      return entries
+    }
+  }
 }
 
-export function portFlag(args: ParsedArgs, name: string, fallback: number): number {
-  return intFlag(args, name, fallback, 65535)
+/** The value of an absent flag: its default (a list copied), false for a boolean, else undefined. */
+export function defaultOf(spec: FlagSpec): string | number | boolean | string[] | undefined {
+  if (spec.kind === 'boolean') return false
+  return Array.isArray(spec.default) ? [...(spec.default as readonly string[])] : (spec.default as string | number | undefined)
 }
 
-/** A duration in geth's style (`5s`, `500ms`, `1m`) or plain seconds; milliseconds. */
-export function durationFlag(args: ParsedArgs, name: string, fallbackMs: number): number {
-  const v = args.flags.get(name)
-  if (v === undefined) return fallbackMs
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v)
-  if (m === null) throw new UsageError(`--${name}: expected a duration such as 5s or 500ms, got "${v}"`)
-  const n = Number(m[1])
-  return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000
+/** The default as the usage text shows it (and as it would be typed), or undefined when there is none. */
+export function defaultText(spec: FlagSpec): string | undefined {
+  if (spec.defaultText !== undefined) return spec.defaultText
+  const d = spec.default
+  if (d === undefined) return undefined
+  if (typeof d === 'number') return spec.kind === 'duration' ? formatDuration(d) : String(d)
+  if (typeof d === 'string') return d
+  return d.length === 0 ? 'none' : d.join(',')
 }
 
-/** --log.level: one of the logger's levels (default info). */
-export function logLevelFlag(args: ParsedArgs): LogLevel {
-  const v = args.flags.get('log.level') ?? 'info'
-  if (!(LOG_LEVELS as readonly string[]).includes(v)) throw new UsageError(`--log.level: expected one of ${LOG_LEVELS.join(', ')}, got "${v}"`)
-  return v as LogLevel
+function intBounds(spec: FlagSpec): [number, number] {
+  return [spec.min ?? 0, spec.max ?? (spec.kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER)]
 }
 
-export function stringFlag(args: ParsedArgs, name: string, fallback: string): string {
-  return args.flags.get(name) ?? fallback
+function describeInt(min: number, max: number): string {
+  return max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`
 }
 
-/** A comma-separated list flag; empty entries dropped. */
-export function listFlag(args: ParsedArgs, name: string, fallback: string): string[] {
-  return stringFlag(args, name, fallback)
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
+/** Milliseconds the way a duration flag is written: 5s, 500ms, 1m. */
+export function formatDuration(ms: number): string {
+  if (ms !== 0 && ms % 60_000 === 0) return `${ms / 60_000}m`
+  if (ms !== 0 && ms % 1000 === 0) return `${ms / 1000}s`
+  return `${ms}ms`
 }

@@ -7,30 +7,20 @@ import { ImportError } from '../import/importChain.js'
 import { importFile } from '../import/importFile.js'
 import { ChainStore } from '../store/chainStore.js'
 import { stderrLogger } from '../util/logger.js'
-import { type ParsedArgs, UsageError, logLevelFlag, parseArgs, stringFlag } from './args.js'
+import { type ParsedArgs, UsageError } from './args.js'
+import { DATADIR, DEV_DATADIR, flag, parseArgs, usage } from './flags.js'
 import { loadSpec } from './loadSpec.js'
 import { runNode } from './nodeCommand.js'
-
-const USAGE = `usage:
-  sponge node   --chain <genesis.json|dev> --datadir <dir> [--import <chain.rlp>]
-                [--http.addr 127.0.0.1] [--http.port 8545] [--http.api eth,net,web3[,testing]]
-                [--http.vhosts localhost] [--http.corsdomain <origin,...>]
-                [--authrpc.addr 127.0.0.1] [--authrpc.port 8551] [--authrpc.jwtsecret <file>] [--authrpc.vhosts localhost]
-                [--workers <n>] [--miner.gaslimit <gas>] [--dev.period <s>] [--no-mining] [--txpool.size <n>]
-                [--rpc.maxbodysize <bytes>] [--rpc.batchlimit <n>] [--rpc.maxqueue <n>] [--workers.engine <n>]
-                [--txpool.accountslots <n>] [--metrics [--metrics.addr 127.0.0.1] [--metrics.port 6060]]
-                [--log.level error|warn|info|debug]
-  sponge import --chain <genesis.json|dev> --datadir <dir> <chain.rlp>`
 
 async function main(argv: string[]): Promise<number> {
   const args: ParsedArgs = parseArgs(argv)
   if (args.flags.has('help') || args.command === undefined) {
-    process.stdout.write(`${USAGE}\n`)
+    process.stdout.write(`${usage()}\n`)
     return args.command === undefined && !args.flags.has('help') ? 2 : 0
   }
-  const chain = stringFlag(args, 'chain', 'dev')
+  const chain = flag(args, 'chain')
   const spec = loadSpec(chain)
-  const datadir = stringFlag(args, 'datadir', chain === 'dev' ? '.sponge/dev' : '.sponge/data')
+  const datadir = flag(args, 'datadir') ?? (chain === 'dev' ? DEV_DATADIR : DATADIR)
   switch (args.command) {
     case 'import': {
       const file = args.positional[0]
@@ -39,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         await genesisBlock(spec, store)
         indexStoredLogs(store)
-        await importFile(spec, store, file, !args.flags.has('no-progress'), stderrLogger(logLevelFlag(args)))
+        await importFile(spec, store, file, !flag(args, 'no-progress'), stderrLogger(flag(args, 'log.level')))
       } finally {
         await store.close()
       }
@@ -59,7 +49,7 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n${USAGE}\n`)
+      process.stderr.write(`${e.message}\n${usage()}\n`)
       process.exit(2)
     }
     if (e instanceof ImportError) {

@@ -23,7 +23,9 @@ import { NodeMetrics } from './metrics.js'
 import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
+import { NODE_DEFAULTS } from './defaults.js'
 
+/** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
 export interface NodeOptions {
   datadir: string
   importFile?: string
@@ -31,24 +33,24 @@ export interface NodeOptions {
   /** The authenticated Engine API endpoint; omitted, none is started. */
   authrpc?: { host: string; port: number; jwtSecretPath: string; vhosts?: string[] }
   /** Worker threads of the public lane (state reads, testing builds, transaction validation). */
-  workers: number
+  workers?: number
   /** Worker threads reserved for the Engine API (newPayload, payload builds, the auth port's reads). */
   engineWorkers?: number
   /** Public calls admitted to the pool and not yet answered, at most; past it, -32005 at once. */
-  maxQueue: number
-  maxBodyBytes: number
-  maxBatch: number
-  minerGasLimit: bigint
-  txPoolSize: number
-  /** --rpc.gascap: the most gas eth_call and eth_estimateGas may use (default 50,000,000, as geth). */
+  maxQueue?: number
+  maxBodyBytes?: number
+  maxBatch?: number
+  minerGasLimit?: bigint
+  txPoolSize?: number
+  /** --rpc.gascap: the most gas eth_call and eth_estimateGas may use. */
   gasCap?: bigint
-  /** --rpc.logs.maxrange: the most blocks one eth_getLogs range may span (default 100,000, as reth). */
+  /** --rpc.logs.maxrange: the most blocks one eth_getLogs range may span. */
   logsMaxRange?: number
-  /** --rpc.logs.maxresults: the most logs one query may return (default 10,000). */
+  /** --rpc.logs.maxresults: the most logs one query may return. */
   logsMaxResults?: number
-  /** --rpc.evmtimeout: an eth_call running longer is stopped and answered with an error (default 5 s). */
+  /** --rpc.evmtimeout: an eth_call running longer is stopped and answered with an error. */
   evmTimeoutMs?: number
-  /** Most transactions one sender may pool (default 1024). */
+  /** --txpool.accountslots: most transactions one sender may pool. */
   txPoolAccountSlots?: number
   /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
   dev?: { period?: number }
@@ -72,10 +74,8 @@ export interface RunningNode {
   close(): Promise<void>
 }
 
-/** geth's defaults: host names a request may address besides IP literals. */
 /** A WebSocket consumer this far behind (bytes queued) is disconnected rather than buffered for. */
 const WS_MAX_BACKPRESSURE = 4 * 1024 * 1024
-const DEFAULT_VHOSTS = ['localhost']
 
 export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
 const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
@@ -85,6 +85,8 @@ const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
 
 /** Opens the store (creating genesis), imports a chain file if given, starts the pool and the endpoints. */
 export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<RunningNode> {
+  const maxBatch = opts.maxBatch ?? NODE_DEFAULTS.maxBatch
+  const maxBodyBytes = opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes
   const store = new ChainStore(opts.datadir)
   const genesis = await genesisBlock(spec, store)
   const backfilled = indexStoredLogs(store)
@@ -92,17 +94,24 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
   const lanes: Lanes = {
-    engine: new WorkerPool(init, { name: 'engine', threads: opts.engineWorkers ?? 1 }),
-    public: new WorkerPool(init, { name: 'public', threads: opts.workers, maxInFlight: opts.maxQueue }),
+    engine: new WorkerPool(init, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
+    public: new WorkerPool(init, {
+      name: 'public',
+      threads: opts.workers ?? NODE_DEFAULTS.workers,
+      maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+    }),
   }
   const chain = new ChainReader(store)
   const txPool = new TxPool({
-    maxSize: opts.txPoolSize,
+    maxSize: opts.txPoolSize ?? NODE_DEFAULTS.txPoolSize,
     priceBumpPercent: 10,
-    ...(opts.txPoolAccountSlots === undefined ? {} : { accountSlots: opts.txPoolAccountSlots }),
+    accountSlots: opts.txPoolAccountSlots ?? NODE_DEFAULTS.txPoolAccountSlots,
   })
   const txs = new TxSubmission(store, chain, txPool, lanes, opts.log)
-  const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, { gasLimitTarget: opts.minerGasLimit, extraData: EXTRA_DATA })
+  const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
+    gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
+    extraData: EXTRA_DATA,
+  })
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
   const subscriptions = new SubscriptionHub(store)
@@ -128,10 +137,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
     devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
     limits: {
-      gasCap: opts.gasCap ?? 50_000_000n,
-      evmTimeoutMs: opts.evmTimeoutMs ?? 5_000,
-      logsMaxRange: opts.logsMaxRange ?? 100_000,
-      logsMaxResults: opts.logsMaxResults ?? 10_000,
+      gasCap: opts.gasCap ?? NODE_DEFAULTS.gasCap,
+      evmTimeoutMs: opts.evmTimeoutMs ?? NODE_DEFAULTS.evmTimeoutMs,
+      logsMaxRange: opts.logsMaxRange ?? NODE_DEFAULTS.logsMaxRange,
+      logsMaxResults: opts.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
     },
     filters,
   }
@@ -147,13 +156,14 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     host: string,
     port: number,
     namespaces: readonly Namespace[],
-    access: { vhosts?: string[] | undefined; corsOrigins?: string[] | undefined },
+    access: { vhosts?: readonly string[] | undefined; corsOrigins?: readonly string[] | undefined },
+    defaultVhosts: readonly string[],
     ctx: NodeContext,
     authorize?: (h: string) => boolean,
     websocket = false,
   ) => {
     const env: EnvelopeOptions = {
-      maxBatch: opts.maxBatch,
+      maxBatch,
       namespaces: new Set(namespaces),
       onInternalError,
       canAdmit: (calls) => ctx.pool.canAdmit(calls),
@@ -167,10 +177,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     return startHttpServer({
       host,
       port,
-      maxBodyBytes: opts.maxBodyBytes,
-      vhosts: access.vhosts ?? DEFAULT_VHOSTS,
+      maxBodyBytes,
+      vhosts: access.vhosts ?? defaultVhosts,
       overloaded,
-      corsOrigins: access.corsOrigins ?? [],
+      corsOrigins: access.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       ...(authorize === undefined ? {} : { authorize }),
       handle: (body) => handleBody(body, table, env, ctx),
       ...(websocket
@@ -193,7 +203,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     (closing ??= (async () => {
       devDriver?.stop()
       const drained = Promise.all(servers.map((s) => s.drain()))
-      const bound = opts.drainTimeoutMs ?? 10_000
+      const bound = opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs
       let timer: NodeJS.Timeout | undefined
       const late = new Promise<'late'>((r) => {
         timer = setTimeout(() => r('late'), bound)
@@ -211,7 +221,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   try {
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
-    const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, context, undefined, true)
+    const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, NODE_DEFAULTS.http.vhosts, context, undefined, true)
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
     let authPort: number | undefined
@@ -219,7 +229,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       const { secret, created } = loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
       if (created) opts.log.info('created JWT secret', { path: opts.authrpc.jwtSecretPath })
       const authContext: NodeContext = { ...context, pool: lanes.engine }
-      const auth = await serve('auth', opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, authContext, (h) =>
+      const auth = await serve('auth', opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, NODE_DEFAULTS.authrpc.vhosts, authContext, (h) =>
         checkJwt(h, secret) === undefined,
       )
       servers.push(auth)

@@ -1,0 +1,78 @@
+import type { Namespace } from '../rpc/methodTable.js'
+import { defaultPoolSize } from '../workers/pool.js'
+
+/**
+ * The node's settings that have a default. Defined here only: startNode applies them to the options it is not
+ * given, and the command line's flag table (src/cli/flags.ts) shows and applies the same values.
+ */
+export interface NodeDefaults {
+  readonly http: {
+    readonly host: string
+    readonly port: number
+    readonly apis: readonly Namespace[]
+    /** Host names a request may address besides IP literals (geth's default). */
+    readonly vhosts: readonly string[]
+    /** Origins a browser page may read replies from: none. */
+    readonly corsOrigins: readonly string[]
+  }
+  readonly authrpc: {
+    readonly host: string
+    readonly port: number
+    readonly vhosts: readonly string[]
+    /** The JWT secret's file in the data directory, created if missing. */
+    readonly jwtSecretFile: string
+  }
+  readonly metrics: { readonly host: string; readonly port: number }
+  /** Worker threads of the public lane: one per core, less the serving thread's. */
+  readonly workers: number
+  /** Worker threads reserved for the Engine API. */
+  readonly engineWorkers: number
+  /** Public calls admitted to the pool and not yet answered, at most; past it, -32005 at once. */
+  readonly maxQueue: number
+  /** The largest request body (and WebSocket message), bytes. */
+  readonly maxBodyBytes: number
+  /** The most calls in one JSON-RPC batch. */
+  readonly maxBatch: number
+  /** The gas limit built blocks move toward. */
+  readonly minerGasLimit: bigint
+  /** The most transactions in the pool. */
+  readonly txPoolSize: number
+  /** The most transactions one sender may pool: a quarter of the pool. */
+  readonly txPoolAccountSlots: number
+  /** The most gas eth_call and eth_estimateGas may use (as geth). */
+  readonly gasCap: bigint
+  /** An eth_call running longer is stopped and answered with an error. */
+  readonly evmTimeoutMs: number
+  /** The most blocks one eth_getLogs range may span (as reth). */
+  readonly logsMaxRange: number
+  /** The most logs one query may return. */
+  readonly logsMaxResults: number
+  /** How long close() lets requests already received finish before it closes the pool and store anyway. */
+  readonly drainTimeoutMs: number
+}
+
+const TX_POOL_SIZE = 4096
+
+export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
+  http: { host: '127.0.0.1', port: 8545, apis: ['eth', 'net', 'web3'], vhosts: ['localhost'], corsOrigins: [] },
+  authrpc: { host: '127.0.0.1', port: 8551, vhosts: ['localhost'], jwtSecretFile: 'jwt.hex' },
+  metrics: { host: '127.0.0.1', port: 6060 },
+  workers: defaultPoolSize(),
+  engineWorkers: 1,
+  maxQueue: 1024,
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxBatch: 1000,
+  minerGasLimit: 60_000_000n,
+  txPoolSize: TX_POOL_SIZE,
+  txPoolAccountSlots: TX_POOL_SIZE / 4,
+  gasCap: 50_000_000n,
+  evmTimeoutMs: 5_000,
+  logsMaxRange: 100_000,
+  logsMaxResults: 10_000,
+  drainTimeoutMs: 10_000,
+} satisfies NodeDefaults)
+
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) deepFreeze(v as object)
+  return Object.freeze(o)
+}
