@@ -178,14 +178,23 @@ describe('engine_forkchoiceUpdatedV3 and engine_getPayload errors', () => {
   })
   it('answers -38001 for an unknown payload id and -38005 for the wrong version', async () => {
     expect((await a.engine('engine_getPayloadV4', ['0x0000000000000001'])).error?.code).toBe(-38001)
+    const parent = await head(a)
+    const timestamp = `0x${nextTime().toString(16)}`
     const fc = await a.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
-      { headBlockHash: (await head(a)).hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-      { timestamp: `0x${nextTime().toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      { headBlockHash: parent.hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
+      { timestamp, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
     ])
     // The dev chain is in Osaka: its payloads are fetched with V5, not V4 or V1.
     expect((await a.engine('engine_getPayloadV4', [fc.result!.payloadId])).error?.code).toBe(-38005)
     expect((await a.engine('engine_getPayloadV1', [fc.result!.payloadId])).error?.code).toBe(-38005)
-    expect((await a.engine('engine_getPayloadV5', [fc.result!.payloadId])).result).toBeDefined()
+    const v5 = await a.engine<Envelope | null>('engine_getPayloadV5', [fc.result!.payloadId])
+    expect(v5.error).toBeUndefined()
+    expect(v5.result).not.toBeNull()
+    expect(v5.result).toMatchObject({
+      executionPayload: { parentHash: parent.hash, blockNumber: `0x${(BigInt(parent.number) + 1n).toString(16)}`, timestamp },
+      blobsBundle: { commitments: [], proofs: [], blobs: [] },
+      executionRequests: [],
+    })
   })
   it('answers -38005 to newPayloadV4 for a payload before Prague', async () => {
     const g = devGenesis()

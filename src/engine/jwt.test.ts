@@ -13,8 +13,8 @@ describe('engine JWT', () => {
     expect(checkJwt(`Bearer ${signJwt(secret, now - 61)}`, secret, now)).toMatch(/iat/)
     expect(checkJwt(`Bearer ${signJwt(secret, now + 61)}`, secret, now)).toMatch(/iat/)
     expect(checkJwt(`Bearer ${signJwt(Buffer.alloc(32, 8), now)}`, secret, now)).toMatch(/signature/)
-    expect(checkJwt('', secret, now)).toBeDefined()
-    expect(checkJwt(`Basic ${signJwt(secret, now)}`, secret, now)).toBeDefined()
+    expect(checkJwt('', secret, now)).toBe('missing or malformed bearer token')
+    expect(checkJwt(`Basic ${signJwt(secret, now)}`, secret, now)).toBe('missing or malformed bearer token')
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(`{"iat":${now}}`).toString('base64url')}.`
     expect(checkJwt(`Bearer ${none}`, secret, now)).toMatch(/HS256/)
   })

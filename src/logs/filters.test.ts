@@ -5,13 +5,14 @@ describe('FilterRegistry', () => {
   it('forgets a filter idle for five minutes; each poll pushes its expiry back', () => {
     let now = 1_000
     const reg = new FilterRegistry(() => now)
+    const polledFilter = { kind: 'pendingTxs' as const, hashes: [] }
     const idle = reg.install({ kind: 'pendingTxs', hashes: [] })!
-    const polled = reg.install({ kind: 'pendingTxs', hashes: [] })!
+    const polled = reg.install(polledFilter)!
     now += FILTER_TIMEOUT_MS - 1
-    expect(reg.touch(polled)).toBeDefined()
+    expect(reg.touch(polled)).toBe(polledFilter)
     now += 1
     expect(reg.touch(idle)).toBeUndefined()
-    expect(reg.touch(polled)).toBeDefined()
+    expect(reg.touch(polled)).toBe(polledFilter)
     expect(reg.uninstall(idle)).toBe(false)
     expect(reg.uninstall(polled)).toBe(true)
     expect(reg.size).toBe(0)

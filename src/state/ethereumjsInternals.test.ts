@@ -78,7 +78,9 @@ describe("Block's root memo", () => {
     const block = createBlock({ header: { transactionsTrie: new Uint8Array(32).fill(4) }, transactions: [tx] }, { common })
     expect(await block.transactionsTrieIsValid()).toBe(false)
     const cache = blockRootCache(block)
-    expect(cache.txTrieRoot).toBeDefined()
+    // The root it computed and kept: the transactions' own, not the header's.
+    expect(cache.txTrieRoot).toEqual(await block.genTxTrie())
+    expect(cache.txTrieRoot).not.toEqual(block.header.transactionsTrie)
     cache.txTrieRoot = new Uint8Array(32).fill(4)
     expect(await block.transactionsTrieIsValid()).toBe(true)
   })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
-import { type TestNode, signedTransfer, startTestNode } from '../../testing/testNode.js'
+import { type TestNode, receiptNow, signedTransfer, startTestNode } from '../../testing/testNode.js'
 
 // The read path lends memory twice over (LMDB's read buffer, one reused reply buffer): many concurrent replies,
 // batched and single, synchronous and promised, must each still carry exactly their own data.
@@ -20,16 +20,14 @@ beforeAll(async () => {
     ),
   )
   for (const s of sent) hashes.push(s.result!)
-  const deadline = Date.now() + 20_000
+  // Every send answered: each pending one once its block was made; a second nonce that arrived before its sender's
+  // first waited in the pool's queue, and went into the block the first one's send waited for. Every receipt is
+  // there: one read each.
   for (const h of hashes) {
-    let r: { blockNumber: string; transactionIndex: string } | null = null
-    while (r === null && Date.now() < deadline) {
-      r = (await n.http<{ blockNumber: string; transactionIndex: string } | null>('eth_getTransactionReceipt', [h])).result ?? null
-      if (r === null) await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    placeOf.set(h, [r!.blockNumber, r!.transactionIndex])
+    const r = await receiptNow(n, h)
+    placeOf.set(h, [r.blockNumber, r.transactionIndex])
   }
-}, 40_000)
+})
 afterAll(async () => {
   await n.close()
 })
