@@ -6,6 +6,7 @@ import { genesisBlock } from '../state/genesis.js'
 import { ImportError } from '../import/importChain.js'
 import { importFile } from '../import/importFile.js'
 import { ChainStore } from '../store/chainStore.js'
+import { DatadirLockedError, lockDatadir } from '../store/datadirLock.js'
 import { stderrLogger } from '../util/logger.js'
 import { type ParsedArgs, UsageError } from './args.js'
 import { DATADIR, DEV_DATADIR, flag, parseArgs, usage } from './flags.js'
@@ -25,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
     case 'import': {
       const file = args.positional[0]
       if (file === undefined || args.positional.length > 1) throw new UsageError('sponge import takes one chain file')
+      const lock = await lockDatadir(datadir)
       const store = new ChainStore(datadir)
       try {
         await genesisBlock(spec, store)
@@ -32,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
         await importFile(spec, store, file, !flag(args, 'no-progress'), stderrLogger(flag(args, 'log.level')))
       } finally {
         await store.close()
+        await lock.release()
       }
       return 0
     }
@@ -51,6 +54,10 @@ main(process.argv.slice(2)).then(
     if (e instanceof UsageError) {
       process.stderr.write(`${e.message}\n${usage()}\n`)
       process.exit(2)
+    }
+    if (e instanceof DatadirLockedError) {
+      process.stderr.write(`fatal: ${e.message}\n`)
+      process.exit(1)
     }
     if (e instanceof ImportError) {
       process.stderr.write(`import stopped: ${e.message}\n`)

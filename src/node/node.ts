@@ -14,6 +14,7 @@ import { FeeOracle } from '../fees/feeOracle.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
+import { lockDatadir } from '../store/datadirLock.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import type { Server } from 'node:http'
@@ -87,11 +88,20 @@ const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
 export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<RunningNode> {
   const maxBatch = opts.maxBatch ?? NODE_DEFAULTS.maxBatch
   const maxBodyBytes = opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes
+  // One writer per datadir: a second node (or `sponge import`) on it is refused before the store is touched.
+  const lock = await lockDatadir(opts.datadir)
   const store = new ChainStore(opts.datadir)
-  const genesis = await genesisBlock(spec, store)
-  const backfilled = indexStoredLogs(store)
-  if (backfilled > 0) opts.log.info('indexed the logs of blocks stored before the log index existed', { blocks: backfilled })
-  if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
+  let genesis: Awaited<ReturnType<typeof genesisBlock>>
+  try {
+    genesis = await genesisBlock(spec, store)
+    const backfilled = indexStoredLogs(store)
+    if (backfilled > 0) opts.log.info('indexed the logs of blocks stored before the log index existed', { blocks: backfilled })
+    if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
+  } catch (e) {
+    await store.close()
+    await lock.release()
+    throw e
+  }
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
   const lanes: Lanes = {
     engine: new WorkerPool(init, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
@@ -217,6 +227,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await Promise.all([lanes.engine.close(), lanes.public.close()])
       metricsServer?.close()
       await store.close()
+      await lock.release()
     })())
   try {
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
