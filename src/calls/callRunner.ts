@@ -17,7 +17,8 @@ import type { TraceOptions } from './tracer.js'
 import { setBounded } from '../util/boundedMap.js'
 import { CallReadCache } from './readCache.js'
 import { type AccessListEntry, type CallInput, type CallOutcome, UnknownCallBlockError } from './callInput.js'
-import { callTransaction, conventionalMessage } from './callTransaction.js'
+import { callTransaction } from './callTransaction.js'
+import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { applyStateOverrides, movePrecompiles } from './overrides.js'
 import { asEoa } from './senderCode.js'
 
@@ -81,7 +82,7 @@ export class CallRunner {
       common = this.spec.commonAt(number, timestamp)
     } catch (e) {
       // Overrides no fork schedule puts together (a pre-merge number with a far-future time).
-      throw new TxRejectedError(`invalid block overrides: ${(e as Error).message}`)
+      throw new TxRejectedError(`invalid block overrides: ${(e as Error).message}`, 'invalidBlockOverrides')
     }
     const baseFee = paysFee ? (o.baseFeePerGas ?? header.baseFeePerGas) : header.baseFeePerGas === undefined ? undefined : 0n
     const block = createBlock(
@@ -210,7 +211,10 @@ export class CallRunner {
     const balance = (await this.sm.getAccount(from))?.balance ?? 0n
     // geth's buyGas check, with its message; the run itself may then skip EthereumJS's own.
     if (balance < value + gasLimit * price) {
-      throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value + gasLimit * price}`)
+      throw new TxRejectedError(
+        `insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value + gasLimit * price}`,
+        'insufficientFunds',
+      )
     }
     const tx = callTransaction(c, block.common, gasLimit, accessList)
     // The sender is who the request says: no signature to recover it from (hence an unfrozen transaction).
@@ -230,7 +234,8 @@ export class CallRunner {
         }),
       )
     } catch (e) {
-      throw new TxRejectedError(conventionalMessage((e as Error).message))
+      // EthereumJS's refusal as the domain's; anything else (the store failing) is the node's failure.
+      throw txRejectionOf(e) ?? e
     }
     return { tx, result }
   }

@@ -2,12 +2,8 @@ import type { Common } from '@ethereumjs/common'
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
 import { bytesToHex } from '../util/hex.js'
 import { TxRejectedError } from '../exec/errors.js'
+import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import type { AccessListEntry, CallRequest } from './callInput.js'
-
-/** EthereumJS's validation messages carry its block/tx debug suffix; keep the reason. */
-export function conventionalMessage(message: string): string {
-  return message.replace(/ \(vm hf=.*$/s, '').replace(/ -> .*$/s, '')
-}
 
 /**
  * geth refuses a call whose fields need a fork the call's block does not have (the type field itself is ignored):
@@ -16,18 +12,19 @@ export function conventionalMessage(message: string): string {
  */
 function checkFieldsActive(c: CallRequest, common: Common): void {
   if ((c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined) && !common.isActivatedEIP(1559)) {
-    throw new TxRejectedError('maxFeePerGas and maxPriorityFeePerGas are not valid before London is active')
+    throw new TxRejectedError('maxFeePerGas and maxPriorityFeePerGas are not valid before London is active', 'txTypeNotSupported')
   }
-  if (c.authorizationList !== undefined && !common.isActivatedEIP(7702)) throw new TxRejectedError('transaction type not supported: setcode tx')
+  if (c.authorizationList !== undefined && !common.isActivatedEIP(7702)) throw new TxRejectedError('transaction type not supported: setcode tx', 'txTypeNotSupported')
   if ((c.blobVersionedHashes !== undefined || c.maxFeePerBlobGas !== undefined) && !common.isActivatedEIP(4844)) {
-    throw new TxRejectedError('transaction type not supported: blob tx')
+    throw new TxRejectedError('transaction type not supported: blob tx', 'txTypeNotSupported')
   }
-  if (c.accessList !== undefined && !common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx')
+  if (c.accessList !== undefined && !common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx', 'txTypeNotSupported')
 }
 
 /**
  * The unsigned transaction a call object describes (its type from the fields given, as geth's ToTransaction), with
  * the nonce given (calls do not check it). Unfrozen: a caller sets its sender, having no signature to recover.
+ * Fields EthereumJS refuses (an oversized init code, …) throw TxRejectedError.
  */
 export function callTransaction(
   c: CallRequest,
@@ -37,6 +34,20 @@ export function callTransaction(
   nonce = 0n,
 ): TypedTransaction {
   checkFieldsActive(c, common)
+  try {
+    return createCallTransaction(c, common, gasLimit, accessList, nonce)
+  } catch (e) {
+    throw txRejectionOf(e) ?? e
+  }
+}
+
+function createCallTransaction(
+  c: CallRequest,
+  common: Common,
+  gasLimit: bigint,
+  accessList: AccessListEntry[] | undefined,
+  nonce: bigint,
+): TypedTransaction {
   const list = accessList ?? c.accessList?.map((a) => ({ address: bytesToHex(a.address), storageKeys: a.storageKeys.map((k) => bytesToHex(k)) }))
   const base = {
     nonce,

@@ -62,7 +62,7 @@ export interface AccessListResult {
 export async function createAccessList(runner: CallRunner, input: CallInput): Promise<AccessListResult> {
   const block = await runner.prepare(input)
   // geth builds an access-list transaction to run: before Berlin there is none.
-  if (!block.common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx')
+  if (!block.common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx', 'txTypeNotSupported')
   const gas = runner.gasLimitOf(input, block)
   let list: AccessListEntry[] = normalize(
     (input.call.accessList ?? []).map((a) => ({
@@ -78,7 +78,7 @@ export async function createAccessList(runner: CallRunner, input: CallInput): Pr
     }
     list = touched
   }
-  throw new TxRejectedError('access list did not settle')
+  throw new TxRejectedError('access list did not settle', 'accessListUnsettled')
 }
 
 /**

@@ -41,11 +41,11 @@ export function movePrecompiles(vm: VM, overrides: CallInput['stateOverrides']):
     const fn = saved.get(from)
     if (fn === undefined) {
       restore()
-      throw new TxRejectedError(`account 0x${from} is not a precompile`)
+      throw new TxRejectedError(`account 0x${from} is not a precompile`, 'notAPrecompile')
     }
     if (moved.has(to)) {
       restore()
-      throw new TxRejectedError(`account 0x${to} has already been overridden by a precompile`)
+      throw new TxRejectedError(`account 0x${to} has already been overridden by a precompile`, 'movePrecompileTwice')
     }
     moved.add(to)
     map.delete(from)

@@ -23,6 +23,8 @@ import type { BlockExecutor } from '../exec/executor.js'
 import { maxFeeOf } from '../exec/fees.js'
 import { orderedTrieRoot } from '../trie/orderedTrie.js'
 import { type NumberedLog, TransferLogTracer } from './transferLogs.js'
+import { txRejectionOf } from '../exec/ethereumjsErrors.js'
+import { SimulationError } from './errors.js'
 
 // eth_simulateV1: blocks of calls on a block's state, each block built as a real one (system calls, receipts,
 // roots, hash) on the previous, with geth's defaults for everything a call or block leaves out. Nothing is stored.
@@ -70,8 +72,11 @@ export interface SimBlockResult {
   calls: SimCallResult[]
 }
 
-/** The -380xx errors of the spec (and -32602 for what it leaves to the client), as data across the worker boundary. */
-export type SimulateOutcome = { blocks: SimBlockResult[] } | { error: { code: number; message: string } } | null
+/**
+ * The simulated blocks; null when the base block is not stored. Why a simulation stops is thrown as a SimulationError
+ * (calls/errors.ts), whose kind src/rpc/errorMap.ts gives the spec's code.
+ */
+export type SimulateOutcome = { blocks: SimBlockResult[] } | null
 
 /** geth's limits and defaults. */
 const MAX_BLOCKS = 256n
@@ -79,15 +84,6 @@ const TIMESTAMP_INCREMENT = 12n
 const ZERO32 = new Uint8Array(32)
 const TX_GAS_CAP = 16_777_216n
 const ZERO_ADDRESS = new Uint8Array(20)
-
-class SimulationError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
 
 /** A block to build: its number and time settled (gaps filled with empty blocks, as geth does). */
 interface PlannedBlock {
@@ -102,14 +98,14 @@ function plan(base: Block, blocks: SimBlock[]): PlannedBlock[] {
   let prevTime = base.header.timestamp
   for (const block of blocks) {
     const number = block.blockOverrides?.number ?? prevNumber + 1n
-    if (number <= prevNumber) throw new SimulationError(-38020, `block numbers must be in order: ${number} <= ${prevNumber}`)
-    if (number - base.header.number > MAX_BLOCKS) throw new SimulationError(-38026, 'too many blocks')
+    if (number <= prevNumber) throw new SimulationError(`block numbers must be in order: ${number} <= ${prevNumber}`, 'blockNumberOrder')
+    if (number - base.header.number > MAX_BLOCKS) throw new SimulationError('too many blocks', 'tooManyBlocks')
     for (let n = prevNumber + 1n; n < number; n++) {
       prevTime += TIMESTAMP_INCREMENT
       out.push({ number: n, time: prevTime, block: { calls: [] } })
     }
     const time = block.blockOverrides?.time ?? prevTime + TIMESTAMP_INCREMENT
-    if (time <= prevTime) throw new SimulationError(-38021, `block timestamps must be in order: ${time} <= ${prevTime}`)
+    if (time <= prevTime) throw new SimulationError(`block timestamps must be in order: ${time} <= ${prevTime}`, 'timestampOrder')
     out.push({ number, time, block })
     prevNumber = number
     prevTime = time
@@ -136,7 +132,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
         vm.common.setHardforkBy({ blockNumber: number, timestamp: time })
       } catch (e) {
         // A number and time no fork schedule puts together (a pre-merge number with a far-future time).
-        throw new SimulationError(-32602, `invalid block number ${number} and time ${time}: ${(e as Error).message}`)
+        throw new SimulationError(`invalid block number ${number} and time ${time}: ${(e as Error).message}`, 'invalidBlockOverrides')
       }
       const common = vm.common
       await applyStateOverrides(sm, block.stateOverrides)
@@ -144,8 +140,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
       try {
         restorePrecompiles = movePrecompiles(vm, block.stateOverrides)
       } catch (e) {
-        const message = (e as Error).message
-        throw new SimulationError(/already been overridden/.test(message) ? -38023 : -32000, message)
+        throw refusal(e)
       }
       try {
         // Written through to the trie now: EthereumJS's cache drops writes made outside a checkpoint once the
@@ -200,16 +195,16 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
             const stateNonce = (await sm.getAccount(from))?.nonce ?? 0n
             const nonce = call.nonce ?? stateNonce
             if (input.validation && nonce < stateNonce) {
-              throw new SimulationError(-38010, `nonce too low: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`)
+              throw new SimulationError(`nonce too low: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`, 'nonceTooLow')
             }
             if (input.validation && nonce > stateNonce) {
-              throw new SimulationError(-38011, `nonce too high: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`)
+              throw new SimulationError(`nonce too high: address ${from.toString()}, tx: ${nonce} state: ${stateNonce}`, 'nonceTooHigh')
             }
             const remaining = context.header.gasLimit - gasUsed
             let gas = call.gas ?? remaining
             if (gas > gasPool) gas = gasPool
             if (gasUsed + gas > context.header.gasLimit) {
-              throw new SimulationError(-38015, `block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`)
+              throw new SimulationError(`block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`, 'blockGasLimitReached')
             }
             // geth's defaults: no tip unless one is given. The transaction is made within EIP-7825's cap (EthereumJS
             // refuses more at construction), then given its gas: geth runs simulated calls with all of it, whatever
@@ -220,7 +215,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
               tx = callTransaction({ ...call, ...fees }, common, gas > TX_GAS_CAP ? TX_GAS_CAP : gas, undefined, nonce)
             } catch (e) {
               // EthereumJS refuses an oversized init code (EIP-3860) when the transaction is made.
-              throw e instanceof SimulationError ? e : asSimulationError(e as Error)
+              throw refusal(e)
             }
             Object.defineProperty(tx, 'gasLimit', { value: gas })
             const hash = keccak256(tx.serialize())
@@ -232,7 +227,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
               const runIn = !input.validation && baseFee !== undefined && maxFeeOf(tx) < baseFee ? (freeContext ??= contextWith(0n)) : context
               result = await asEoa(sm, from, () => appendTransaction(builder, runIn, tx, true, { skipNonce: true }))
             } catch (e) {
-              throw asSimulationError(e as Error)
+              throw refusal(e)
             }
             gasUsed += result.totalGasSpent
             gasPool -= result.totalGasSpent
@@ -279,9 +274,6 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
       }
     }
     return { blocks: results }
-  } catch (e) {
-    if (e instanceof SimulationError) return { error: { code: e.code, message: e.message } }
-    throw e
   } finally {
     executor.trieOverlay.pending.clear()
     sm.clearCaches()
@@ -303,7 +295,7 @@ async function buildWithoutTransactions(builder: BlockBuilder, txs: TypedTransac
   return (await builder.build()).block
 }
 
-/** geth's checks before a simulated call runs, with its messages and the spec's codes. */
+/** geth's checks before a simulated call runs, with its messages (errorMap gives the kinds the spec's codes). */
 async function precheck(
   tx: TypedTransaction,
   from: Address,
@@ -312,26 +304,24 @@ async function precheck(
   validation: boolean,
 ): Promise<void> {
   const intrinsic = tx.getIntrinsicGas()
-  if (tx.gasLimit < intrinsic) throw new SimulationError(-38013, `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`)
+  if (tx.gasLimit < intrinsic) throw new SimulationError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
   const baseFee = context.header.baseFeePerGas ?? 0n
   const feeCap = maxFeeOf(tx)
   if (validation && feeCap < baseFee) {
     throw new SimulationError(
-      -38012,
       `max fee per gas less than block base fee: address ${from.toString()}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`,
+      'feeCapTooLow',
     )
   }
   const balance = (await sm.getAccount(from))?.balance ?? 0n
   const want = tx.gasLimit * feeCap + tx.value
   if (balance < want) {
-    throw new SimulationError(-38014, `insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`)
+    throw new SimulationError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`, 'insufficientFunds')
   }
 }
 
-function asSimulationError(e: Error): Error {
-  const m = e.message
-  if (/enough funds|insufficient/i.test(m)) return new SimulationError(-38014, m)
-  if (/EIP-3607|not EOA/i.test(m)) return new SimulationError(-38024, 'sender not an eoa')
-  if (/initcode|init code/i.test(m)) return new SimulationError(-38025, 'max initcode size exceeded')
-  return new SimulationError(-32015, m.replace(/ \(vm hf=.*$/s, '').replace(/ -> .*$/s, ''))
+/** A call's refusal (ours or EthereumJS's, ethereumjsErrors.ts) as the simulation's error; the node's failures as they are. */
+function refusal(e: unknown): unknown {
+  const rejection = txRejectionOf(e)
+  return rejection === undefined ? e : SimulationError.of(rejection)
 }

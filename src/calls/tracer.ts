@@ -20,9 +20,8 @@ export interface TraceOptions {
 export const MAX_STRUCT_LOGS = 500_000
 export const MAX_CAPTURED_BYTES = 256 * 1024 * 1024
 
-export class TraceTooLargeError extends Error {
-  override readonly name = 'TraceTooLargeError'
-}
+/** Thrown by a tracer past those bounds: a limit the client ran into (calls/errors.ts). */
+export { TraceTooLargeError } from './errors.js'
 
 export interface Tracer {
   /** Before the transaction touches anything (the prestate tracer reads its sender, recipient and coinbase). */

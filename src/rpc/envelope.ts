@@ -45,10 +45,19 @@ const needsRawText = (id: unknown): boolean => typeof id === 'number' && !Number
 
 const PREFIX = '{"jsonrpc":"2.0","id":'
 
-function writeError(w: ReplyWriter, id: Id, e: RpcError): void {
+function errorJson(e: RpcError): string {
   const error: { code: number; message: string; data?: unknown } = { code: e.code, message: e.message }
   if (e.data !== undefined) error.data = e.data
-  w.str(`${PREFIX}${idJson(id)},"error":${JSON.stringify(error)}}`)
+  return JSON.stringify(error)
+}
+
+function writeError(w: ReplyWriter, id: Id, e: RpcError): void {
+  w.str(`${PREFIX}${idJson(id)},"error":${errorJson(e)}}`)
+}
+
+/** A reply with no request id to answer by (a body refused before it was read, a failure of the transport's). */
+export function errorReplyWithoutId(e: RpcError): string {
+  return `${PREFIX}null,"error":${errorJson(e)}}`
 }
 
 /** Raw chunks may be transient store views: they are copied here, before any other read. */

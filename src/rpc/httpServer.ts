@@ -1,6 +1,8 @@
 import { isIP } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js'
 import { listenExclusive, loadUws } from './uws.js'
+import { errorReplyWithoutId } from './envelope.js'
+import { InternalError, InvalidRequestError, ServerError } from './errors.js'
 
 export interface HttpServerOptions {
   host: string
@@ -54,7 +56,8 @@ export interface HttpServer {
 
 const JSON_HEADER = 'application/json'
 const OK = '200 OK'
-const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}'
+const INTERNAL_ERROR = errorReplyWithoutId(new InternalError())
+const UNAUTHORIZED = errorReplyWithoutId(new ServerError('unauthorized'))
 /** geth's accepted request content types (parameters such as charset allowed). */
 const JSON_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 
@@ -103,7 +106,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   let draining = false
   let drained: (() => void) | undefined
 
-  const tooLarge = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body too large: limit ${opts.maxBodyBytes} bytes"}}`
+  const tooLarge = errorReplyWithoutId(new InvalidRequestError(`request body too large: limit ${opts.maxBodyBytes} bytes`))
 
   interface State {
     done: boolean
@@ -157,7 +160,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       return false
     }
     if (opts.authorize !== undefined && !opts.authorize(req.getHeader('authorization'))) {
-      reply(res, state, '401 Unauthorized', '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"unauthorized"}}')
+      reply(res, state, '401 Unauthorized', UNAUTHORIZED)
       return false
     }
     if (Number(req.getHeader('content-length') || '0') > opts.maxBodyBytes) {

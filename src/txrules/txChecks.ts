@@ -26,26 +26,27 @@ export function checkTxAgainstState(
 ): void {
   const from = toChecksumAddress(`0x${Buffer.from(sender).toString('hex')}`)
   const stateNonce = account?.nonce ?? 0n
-  if (tx.nonce < stateNonce) throw new TxRejectedError(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
+  if (tx.nonce < stateNonce) throw new TxRejectedError(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooLow')
   if (nonceMustMatch && tx.nonce > stateNonce) {
-    throw new TxRejectedError(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
+    throw new TxRejectedError(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooHigh')
   }
   // EIP-7825 (Osaka): a transaction may use at most 2^24 gas.
   if (tx.common.isActivatedEIP(7825) && tx.gasLimit > 16_777_216n) {
-    throw new TxRejectedError(`transaction gas limit too high (cap: 16777216, tx: ${tx.gasLimit})`)
+    throw new TxRejectedError(`transaction gas limit too high (cap: 16777216, tx: ${tx.gasLimit})`, 'gasLimitTooHigh')
   }
   const intrinsic = tx.getIntrinsicGas()
-  if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`)
-  if (tx.gasLimit > header.gasLimit) throw new TxRejectedError('exceeds block gas limit')
+  if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
+  if (tx.gasLimit > header.gasLimit) throw new TxRejectedError('exceeds block gas limit', 'exceedsBlockGasLimit')
   const baseFee = header.baseFeePerGas
   if (baseFee !== undefined && maxFeeOf(tx) < baseFee) {
     throw new TxRejectedError(
       `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${maxFeeOf(tx)}, baseFee: ${baseFee}`,
+      'feeCapTooLow',
     )
   }
   const balance = account?.balance ?? 0n
   const cost = upfrontCost(tx)
   if (balance < cost) {
-    throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${cost}`)
+    throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${cost}`, 'insufficientFunds')
   }
 }

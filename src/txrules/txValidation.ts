@@ -78,18 +78,21 @@ export async function validateRawTx(
   try {
     tx = raw[0] === 3 ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common }) : createTxFromRLP(raw, { common })
   } catch (e) {
-    throw new TxRejectedError(raw[0] === 3 ? `invalid blob transaction: ${(e as Error).message}` : `invalid transaction: ${(e as Error).message}`)
+    throw new TxRejectedError(
+      raw[0] === 3 ? `invalid blob transaction: ${(e as Error).message}` : `invalid transaction: ${(e as Error).message}`,
+      'invalidTransaction',
+    )
   }
   const converted = withCellProofs(tx)
   if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common })
-  if (!tx.isSigned()) throw new TxRejectedError('transaction is not signed')
+  if (!tx.isSigned()) throw new TxRejectedError('transaction is not signed', 'invalidTransaction')
   let sender: Uint8Array
   try {
     sender = tx.getSenderAddress().bytes
   } catch {
-    throw new TxRejectedError('invalid sender')
+    throw new TxRejectedError('invalid sender', 'invalidTransaction')
   }
-  if (tx.common.chainId() !== spec.chainId && tx.type !== 0) throw new TxRejectedError('invalid chain id for signer')
+  if (tx.common.chainId() !== spec.chainId && tx.type !== 0) throw new TxRejectedError('invalid chain id for signer', 'invalidTransaction')
   const account = await state.account(head.stateRoot, sender)
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
   checkTxAgainstState(tx, sender, account, { gasLimit: head.gasLimit, baseFeePerGas: undefined }, false)

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
-import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { createDeadlineBuffer, threadsToStop } from './deadlines.js'
+import { PoolBusyError, TaskTimeoutError, WorkerTaskError, rebuiltError } from './errors.js'
 import type { Batch, SingleTask, TaskMap, TaskName, TaskOutcome, WorkerInit } from './tasks.js'
 
 export interface LaneOptions {
@@ -13,27 +13,6 @@ export interface LaneOptions {
    * PoolBusyError, at once, instead of waiting in a growing queue. Undefined: never refused (the engine lane).
    */
   maxInFlight?: number
-}
-
-/** The lane is full: the caller may retry later (JSON-RPC -32005). */
-export class PoolBusyError extends Error {
-  override readonly name = 'PoolBusyError'
-  constructor(lane: string) {
-    super(`${lane} request queue is full, try again later`)
-  }
-}
-
-/** A task ran past its time and was stopped (its worker thread is replaced). */
-export class TaskTimeoutError extends Error {
-  override readonly name = 'TaskTimeoutError'
-  constructor(readonly timeoutMs: number) {
-    super(`execution aborted (timeout = ${timeoutMs / 1000}s)`)
-  }
-}
-
-/** A task failed in the worker for a reason of the node's (a bug, a store failure): JSON-RPC -32603. */
-export class WorkerTaskError extends Error {
-  override readonly name = 'WorkerTaskError'
 }
 
 export function defaultPoolSize(): number {
@@ -257,18 +236,11 @@ export class WorkerPool {
   }
 }
 
-/** The domain error a failed outcome stands for; `timeoutMs` is the call's time limit (a skipped call's message). */
-function outcomeError(o: Extract<TaskOutcome<unknown>, { ok: false }>, timeoutMs: number): Error {
-  switch (o.kind) {
-    case 'txRejected':
-      return new TxRejectedError(o.message)
-    case 'unknownParent':
-      return new UnknownParentError(o.message)
-    case 'timeout':
-      return new TaskTimeoutError(timeoutMs)
-    case 'other':
-      return new WorkerTaskError(o.message.split('\n')[0])
-  }
+/** The error a failed outcome stands for; `timeoutMs` is the call's time limit (a skipped call's message). */
+function outcomeError(o: Exclude<TaskOutcome<unknown>, { ok: true }>, timeoutMs: number): Error {
+  if ('timedOut' in o) return new TaskTimeoutError(timeoutMs)
+  if ('error' in o) return rebuiltError(o.error) ?? new WorkerTaskError(`${o.error.name}: ${o.error.message}`)
+  return new WorkerTaskError(o.internal.message, o.internal.stack)
 }
 
 /** The two lanes: engine work never waits behind, nor is refused for, public load. */

@@ -9,6 +9,7 @@ import type { TraceOptions } from '../calls/tracer.js'
 import type { ValidatedTx } from '../txrules/txValidation.js'
 import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
 import type { StateAnswer, StateQuery } from '../state/stateReader.js'
+import type { WireError } from '../util/errors.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
 
@@ -49,7 +50,14 @@ export interface Batch {
   deadlines?: number[]
 }
 
-/** Errors cross the worker boundary as data, so their class (and so their JSON-RPC code) survives. */
+/**
+ * A task's answer. Errors cross the worker boundary as data: a domain error whole (its class, kind and data survive,
+ * and so its JSON-RPC code: workers/errors.ts), a passed deadline as such, anything else as the node's failure.
+ */
 export type TaskOutcome<T> =
   | { ok: true; value: T }
-  | { ok: false; kind: 'txRejected' | 'unknownParent' | 'timeout' | 'other'; message: string }
+  | { ok: false; error: WireError }
+  /** The call's deadline passed before it started or while it ran. */
+  | { ok: false; timedOut: string }
+  /** Not a domain error: a bug or a store failure, with the worker's stack. */
+  | { ok: false; internal: { message: string; stack?: string } }

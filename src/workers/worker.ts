@@ -7,7 +7,6 @@ import { CallRunner } from '../calls/callRunner.js'
 import { UnknownCallBlockError } from '../calls/callInput.js'
 import { createAccessList, estimateGas } from '../calls/estimate.js'
 import { TraceRunner } from '../calls/traceRunner.js'
-import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../payload/payloadImport.js'
 import { recoverRawSenders } from '../exec/senderRecovery.js'
@@ -17,6 +16,7 @@ import { queryLogs } from '../logs/logQuery.js'
 import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from '../state/stateReader.js'
 import { WorkerDeadline } from './deadlines.js'
+import { crossingError } from './errors.js'
 import type { Batch, SingleTask, TaskOutcome, WorkerInit } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
@@ -113,17 +113,18 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
   return out
 }
 
-function timedOut(message: string): TaskOutcome<unknown> {
-  return { ok: false, kind: 'timeout', message }
+function timedOut(why: string): TaskOutcome<unknown> {
+  return { ok: false, timedOut: why }
 }
 
 async function settle(task: SingleTask): Promise<TaskOutcome<unknown>> {
   try {
     return { ok: true, value: await dispatch(task) }
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e)
-    if (e instanceof TxRejectedError) return { ok: false, kind: 'txRejected', message }
-    if (e instanceof UnknownParentError) return { ok: false, kind: 'unknownParent', message }
-    return { ok: false, kind: 'other', message: e instanceof Error ? (e.stack ?? message) : message }
+    const error = crossingError(e)
+    if (error !== undefined) return { ok: false, error }
+    if (!(e instanceof Error)) return { ok: false, internal: { message: String(e) } }
+    const message = `${e.name}: ${e.message}`
+    return { ok: false, internal: e.stack === undefined ? { message } : { message, stack: e.stack } }
   }
 }

@@ -2,16 +2,13 @@ import type { SimBlock, SimCallResult } from '../../calls/simulate.js'
 import type { NodeContext } from '../context.js'
 import type { BlockSelector } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
-import { RpcError, ServerError } from '../errors.js'
+import { ErrorCode, ServerError } from '../errors.js'
 import { RawJson, type Reply } from '../reply.js'
 import type { SimulateParams } from '../../wire/ethParams.js'
 import { HALTS, blockOverrides, callRequest, revertReason, stateOverrides } from './call.js'
 
-// eth_simulateV1: the request converted here, the blocks built in the worker lane (exec/simulate.ts), the reply
+// eth_simulateV1: the request converted here, the blocks built in the worker lane (calls/simulate.ts), the reply
 // assembled here from the blocks' stored-format JSON and each call's result.
-
-/** geth's error code for a call that halted other than by REVERT. */
-const VM_ERROR = -32015
 
 export async function simulateV1([payload, block]: SimulateParams, ctx: NodeContext): Promise<Reply> {
   const ref = ctx.chain.resolve((block ?? 'latest') as BlockSelector)
@@ -40,8 +37,8 @@ export async function simulateV1([payload, block]: SimulateParams, ctx: NodeCont
     gasCap: ctx.limits.gasCap,
   }
   const outcome = await ctx.pool.run({ op: 'simulate', input }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  // Why a simulation stops comes as a SimulationError: errorMap gives it the spec's code.
   if (outcome === null) throw new ServerError('header not found')
-  if ('error' in outcome) throw new RpcError(outcome.error.code, outcome.error.message)
   const parts: string[] = ['[']
   outcome.blocks.forEach((b, i) => {
     if (i > 0) parts.push(',')
@@ -62,9 +59,9 @@ function callJson(c: SimCallResult): string {
   if (c.revert !== undefined) {
     const reason = revertReason(c.revert)
     const message = reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`
-    fields.push(`"error":${JSON.stringify({ code: 3, message, data: bytesToHex(c.revert) })}`)
+    fields.push(`"error":${JSON.stringify({ code: ErrorCode.executionReverted, message, data: bytesToHex(c.revert) })}`)
   } else if (c.halt !== undefined) {
-    fields.push(`"error":${JSON.stringify({ code: VM_ERROR, message: HALTS[c.halt] ?? c.halt })}`)
+    fields.push(`"error":${JSON.stringify({ code: ErrorCode.vmError, message: HALTS[c.halt] ?? c.halt })}`)
   }
   return `{${fields.join(',')}}`
 }

@@ -1,6 +1,6 @@
 import type { NodeContext } from '../context.js'
 import type { SubscriberConnection } from '../../subscriptions/hub.js'
-import { LimitExceededError, RpcError } from '../errors.js'
+import { LimitExceededError, NotificationsUnsupportedError } from '../errors.js'
 import type { Reply } from '../reply.js'
 import type { FilterIdParams, SubscribeParams } from '../../wire/ethParams.js'
 import { criteriaOf } from './logs.js'
@@ -9,7 +9,7 @@ import { criteriaOf } from './logs.js'
 
 function connectionOf(ctx: NodeContext): SubscriberConnection {
   // geth's answer over HTTP.
-  if (ctx.connection === undefined) throw new RpcError(-32601, 'notifications not supported')
+  if (ctx.connection === undefined) throw new NotificationsUnsupportedError()
   return ctx.connection
 }
 
