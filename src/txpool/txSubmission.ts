@@ -8,6 +8,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import type { ValidatedTx } from '../txrules/txValidation.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 import { setBounded } from '../util/boundedMap.js'
+import { DomainError } from '../util/errors.js'
 
 /** Validations of one submission while blocks keep landing; the last one's nonce is used even if stale. */
 const MAX_VALIDATIONS = 3
@@ -108,7 +109,7 @@ export class TxSubmission {
           const hash = bytesToHex(keccak256(raw))
           const wrapped = this.included.get(hash)
           if (wrapped === undefined) {
-            refused.set('sidecar no longer known', (refused.get('sidecar no longer known') ?? 0) + 1)
+            refused.set('sidecarNoLongerKnown', (refused.get('sidecarNoLongerKnown') ?? 0) + 1)
             continue
           }
           raw = wrapped
@@ -119,8 +120,8 @@ export class TxSubmission {
               back++
             },
             (e: unknown) => {
-              // Mostly "nonce too low": the new chain includes it too. Counted, not lost without a word.
-              const why = e instanceof Error ? e.message.split(':')[0]! : String(e)
+              // Mostly nonceTooLow: the new chain includes it too. Counted by kind, not lost without a word.
+              const why = e instanceof DomainError ? e.kind : e instanceof Error ? e.message : String(e)
               refused.set(why, (refused.get(why) ?? 0) + 1)
             },
           ),
