@@ -32,7 +32,12 @@ export interface GenesisAccount {
 }
 
 export function readGenesisFile(path: string): GethGenesisFile {
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (e) {
+    throw new Error(e instanceof SyntaxError ? `${path}: not valid JSON (${e.message})` : (e as Error).message)
+  }
   if (typeof parsed !== 'object' || parsed === null || !('config' in parsed) || !('alloc' in parsed)) {
     throw new Error(`${path}: not a geth-style genesis (needs "config" and "alloc")`)
   }

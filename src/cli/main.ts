@@ -6,15 +6,19 @@ import { genesisBlock } from '../state/genesis.js'
 import { ImportError } from '../import/importChain.js'
 import { importFile } from '../import/importFile.js'
 import { ChainStore } from '../store/chainStore.js'
-import { DatadirLockedError, lockDatadir } from '../store/datadirLock.js'
+import { lockDatadir } from '../store/datadirLock.js'
 import { stderrLogger } from '../util/logger.js'
 import { type ParsedArgs, UsageError } from './args.js'
 import { DATADIR, DEV_DATADIR, flag, parseArgs, usage } from './flags.js'
 import { loadSpec } from './loadSpec.js'
 import { runNode } from './nodeCommand.js'
 
+/** --log.level debug: a fatal error also prints its stack. */
+let debugLogging = false
+
 async function main(argv: string[]): Promise<number> {
   const args: ParsedArgs = parseArgs(argv)
+  debugLogging = args.flags.get('log.level') === 'debug'
   if (args.flags.has('help') || args.command === undefined) {
     process.stdout.write(`${usage()}\n`)
     return args.command === undefined && !args.flags.has('help') ? 2 : 0
@@ -55,16 +59,11 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${e.message}\n${usage()}\n`)
       process.exit(2)
     }
-    if (e instanceof DatadirLockedError) {
-      process.stderr.write(`fatal: ${e.message}\n`)
-      process.exit(1)
-    }
-    if (e instanceof ImportError) {
-      process.stderr.write(`import stopped: ${e.message}\n`)
-      process.exitCode = 1
-      return
-    }
-    process.stderr.write(`fatal: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
-    process.exitCode = 1
+    // One line for the operator, as geth's "Fatal: …", and at once: whatever is still open (a listening socket, the
+    // worker pool) must not keep a process that failed to start alive. The stack only at --log.level debug.
+    const message = e instanceof Error ? e.message : String(e)
+    process.stderr.write(e instanceof ImportError ? `import stopped: ${message}\n` : `fatal: ${message.split('\n')[0]}\n`)
+    if (debugLogging && e instanceof Error && e.stack !== undefined) process.stderr.write(`${e.stack}\n`)
+    process.exit(1)
   },
 )

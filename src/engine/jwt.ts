@@ -1,11 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { makeDirs } from '../util/makeDirs.js'
 
 /** Reads the 32-byte hex JWT secret (authentication.md), creating the file with a fresh secret when missing. */
 export function loadOrCreateJwtSecret(path: string): { secret: Buffer; created: boolean } {
   if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true })
+    makeDirs(dirname(path))
     const secret = randomBytes(32)
     writeFileSync(path, `0x${secret.toString('hex')}\n`, { mode: 0o600 })
     return { secret, created: true }

@@ -230,14 +230,16 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await lock.release()
     })())
   try {
+    // The secret before any port opens: a path that cannot be written stops the start-up before it announces anything.
+    const jwt = opts.authrpc === undefined ? undefined : loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
     const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, NODE_DEFAULTS.http.vhosts, context, undefined, true)
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
     let authPort: number | undefined
-    if (opts.authrpc !== undefined) {
-      const { secret, created } = loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
+    if (opts.authrpc !== undefined && jwt !== undefined) {
+      const { secret, created } = jwt
       if (created) opts.log.info('created JWT secret', { path: opts.authrpc.jwtSecretPath })
       const authContext: NodeContext = { ...context, pool: lanes.engine }
       const auth = await serve('auth', opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, NODE_DEFAULTS.authrpc.vhosts, authContext, (h) =>

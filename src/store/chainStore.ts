@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Database, type RootDatabase, open } from 'lmdb'
 import { type FlatDbs, type FlatHead, advanceFlatState, flatHeadIsAt, readFlatHead, seedFlatState } from './flatState.js'
@@ -12,6 +11,7 @@ import {
   txLocationValue,
   writeIndexedKey,
 } from './layout.js'
+import { makeDirs } from '../util/makeDirs.js'
 
 /** Everything one executed block adds to the store, written in one transaction. */
 export interface BlockRecord {
@@ -65,7 +65,7 @@ export class ChainStore {
   private readonly indexKey = new Uint8Array(36)
 
   constructor(readonly datadir: string) {
-    mkdirSync(datadir, { recursive: true })
+    makeDirs(datadir)
     this.root = open({
       path: join(datadir, 'chain.mdb'),
       maxDbs: 32,

@@ -1,6 +1,7 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { statSync, writeFileSync } from 'node:fs'
 import { type Server, createServer } from 'node:net'
 import { join } from 'node:path'
+import { makeDirs } from '../util/makeDirs.js'
 
 // One writer per datadir, as geth's "datadir already used by another process". The lock is an abstract Unix socket
 // named for the datadir's device and inode: the kernel holds it for exactly as long as the process lives, so a
@@ -25,7 +26,7 @@ function lockName(datadir: string): string {
 
 /** Takes the datadir's writer lock (creating the folder if needed), or throws DatadirLockedError at once. */
 export async function lockDatadir(datadir: string): Promise<DatadirLock> {
-  mkdirSync(datadir, { recursive: true })
+  makeDirs(datadir)
   if (process.platform !== 'linux') return { release: async () => {} }
   const server: Server = createServer()
   await new Promise<void>((resolve, reject) => {
