@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { collectingLogger } from '../../util/logger.js'
+import { devAccounts } from '../../chain/dev.js'
+import { type TestNode, startTestNode } from '../../testing/testNode.js'
+
+// Refusals that EthereumJS makes (it throws messages, not codes) reach the client through the one adapter
+// (exec/ethereumjsErrors.ts) and the one table (rpc/errorMap.ts), across the worker hop: with the code geth gives
+// them and geth's message, and nothing logged as the node's failure. An oversized init code in eth_call was -32603.
+
+let n: TestNode
+const logged: string[] = []
+beforeAll(async () => {
+  n = await startTestNode({ log: collectingLogger(logged, 'info'), apis: ['eth'] })
+})
+afterAll(async () => {
+  await n.close()
+})
+
+const from = devAccounts()[0]!.address
+const INIT_CODE = `0x${'00'.repeat(49_153)}`
+const TOO_LARGE = 'max initcode size exceeded: code size 49153 limit 49152'
+
+describe('EthereumJS refusals as the client hears them', () => {
+  it('an oversized init code: eth_call and eth_estimateGas -32000, eth_simulateV1 -38025, in geth\'s words', async () => {
+    expect((await n.http('eth_call', [{ from, input: INIT_CODE }])).error).toEqual({ code: -32000, message: TOO_LARGE })
+    expect((await n.http('eth_estimateGas', [{ from, input: INIT_CODE }])).error).toEqual({ code: -32000, message: TOO_LARGE })
+    const sim = await n.http('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, input: INIT_CODE }] }] }, 'latest'])
+    expect(sim.error).toEqual({ code: -38025, message: TOO_LARGE })
+  })
+
+  it('a fee cap under the base fee in a validating simulation: -38012', async () => {
+    const sim = await n.http('eth_simulateV1', [
+      { blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0x7' }, calls: [{ from, to: from, maxFeePerGas: '0x1' }] }], validation: true },
+      'latest',
+    ])
+    expect(sim.error?.code).toBe(-38012)
+  })
+
+  it('logged nothing as an internal error', () => {
+    expect(logged.filter((l) => /"level":(50|40)|internal error/.test(l))).toEqual([])
+  })
+})
