@@ -1,5 +1,5 @@
 import { BlockNotFoundError } from '../store/errors.js'
-import { InvalidBlockError, TxRejectedError, UnknownParentError } from '../exec/errors.js'
+import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { SimulationError, TraceTooLargeError } from '../calls/errors.js'
 import { DomainError, type RebuildableError, type WireError, fromWire } from '../util/errors.js'
 
@@ -8,13 +8,13 @@ import { DomainError, type RebuildableError, type WireError, fromWire } from '..
 
 /**
  * The domain errors a worker's task may throw that are the client's to hear: each crosses as its wire form and is
- * rebuilt on the serving thread as the same class, kind and data. Any other error (StateUnavailableError included)
- * is the node's failure: it crosses as an internal error with the worker's stack.
+ * rebuilt on the serving thread as the same class, kind and data. Any other error is the node's failure
+ * (StateUnavailableError, an InvalidBlockError that escaped its catch, a bug): it crosses as an internal error with
+ * the worker's stack.
  */
 const CROSSING: Readonly<Record<string, RebuildableError>> = {
   TxRejectedError,
   UnknownParentError,
-  InvalidBlockError,
   BlockNotFoundError,
   SimulationError,
   TraceTooLargeError,
