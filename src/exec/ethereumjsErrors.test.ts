@@ -63,6 +63,17 @@ describe("EthereumJS's refusals as the domain's kinds", () => {
     )
   })
 
+  it("insufficient funds for the fee cap (runTx's max cost check, after the upfront one passed)", async () => {
+    // Base fee 7, fee cap 10: the upfront cost is 21000 × 7, the max cost 21000 × 10.
+    const vm = await vmAt(Hardfork.Prague, { balance: 200_000n })
+    const tx = signed(Hardfork.Prague, { type: 2, maxFeePerGas: 10n, maxPriorityFeePerGas: 0n })
+    await expectKind(
+      () => runTx(vm, { tx, block: blockAt(vm) }),
+      'insufficientFunds',
+      `insufficient funds for gas * price + value: address ${SENDER.toString()} have 200000 want 210000`,
+    )
+  })
+
   it('a sender with code (runTx, EIP-3607)', async () => {
     const vm = await vmAt(Hardfork.Prague, { code: Uint8Array.of(0x00) })
     const tx = signed(Hardfork.Prague, { type: 2, maxFeePerGas: 10n, maxPriorityFeePerGas: 0n })
