@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devGenesis } from '../chain/dev.js'
 import { TEST_JWT_SECRET, type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { signJwt } from './jwt.js'
 
 interface Payload {
@@ -37,7 +38,7 @@ async function head(n: TestNode): Promise<{ hash: string; number: string; timest
 async function build(n: TestNode, parent: string, timestamp: number, feeRecipient = `0x${'11'.repeat(20)}`): Promise<Envelope> {
   const fcu = await n.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
     { headBlockHash: parent, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-    { timestamp: `0x${timestamp.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: feeRecipient, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+    payloadAttributes(timestamp, { feeRecipient }),
   ])
   expect(fcu.error).toBeUndefined()
   return (await n.engine<Envelope>('engine_getPayloadV5', [fcu.result!.payloadId])).result!
@@ -172,17 +173,17 @@ describe('engine_forkchoiceUpdatedV3 and engine_getPayload errors', () => {
     const h = await head(a)
     const r = await a.engine('engine_forkchoiceUpdatedV3', [
       { headBlockHash: h.hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-      { timestamp: h.timestamp, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      payloadAttributes(BigInt(h.timestamp)),
     ])
     expect(r.error?.code).toBe(-38003)
   })
   it('answers -38001 for an unknown payload id and -38005 for the wrong version', async () => {
     expect((await a.engine('engine_getPayloadV4', ['0x0000000000000001'])).error?.code).toBe(-38001)
     const parent = await head(a)
-    const timestamp = `0x${nextTime().toString(16)}`
+    const attrs = payloadAttributes(nextTime())
     const fc = await a.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
       { headBlockHash: parent.hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-      { timestamp, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      attrs,
     ])
     // The dev chain is in Osaka: its payloads are fetched with V5, not V4 or V1.
     expect((await a.engine('engine_getPayloadV4', [fc.result!.payloadId])).error?.code).toBe(-38005)
@@ -191,7 +192,7 @@ describe('engine_forkchoiceUpdatedV3 and engine_getPayload errors', () => {
     expect(v5.error).toBeUndefined()
     expect(v5.result).not.toBeNull()
     expect(v5.result).toMatchObject({
-      executionPayload: { parentHash: parent.hash, blockNumber: `0x${(BigInt(parent.number) + 1n).toString(16)}`, timestamp },
+      executionPayload: { parentHash: parent.hash, blockNumber: `0x${(BigInt(parent.number) + 1n).toString(16)}`, timestamp: attrs.timestamp },
       blobsBundle: { commitments: [], proofs: [], blobs: [] },
       executionRequests: [],
     })
@@ -205,7 +206,7 @@ describe('engine_forkchoiceUpdatedV3 and engine_getPayload errors', () => {
       const h = (await head(pre)).hash
       const fc = await pre.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
         { headBlockHash: h, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-        { timestamp: `0x${nextTime().toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+        payloadAttributes(nextTime()),
       ])
       expect((await pre.engine('engine_getPayloadV5', [fc.result!.payloadId])).error?.code).toBe(-38005)
       const p = {

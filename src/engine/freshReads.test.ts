@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExecutionPayload } from '../wire/engineParams.js'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
 import { bytesToHex } from '../util/hex.js'
 
@@ -25,7 +26,8 @@ describe('the serving thread reads what a worker has just stored', () => {
     read()
     for (let i = 0; i < 40; i++) {
       const fc = { headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 }
-      const attrs = { timestamp: `0x${(time += 12).toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 }
+      time += 12
+      const attrs = payloadAttributes(time)
       const started = await engine.forkchoiceUpdated(fc, attrs, 3)
       const env = (await engine.getPayload(started.payloadId!, 5)) as { executionPayload: ExecutionPayload }
       const p = env.executionPayload

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 
 // A payload whose transactions the node already pooled: their senders' keys come from the pool, by hash, into the
@@ -23,7 +24,7 @@ describe('newPayload of transactions the pool holds', () => {
     const genesis = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
     const built = await builder.http<{ executionPayload: { blockHash: string } }>('testing_buildBlockV1', [
       genesis.hash,
-      { timestamp: '0x1000', prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      payloadAttributes(0x1000),
       raws,
       null,
     ])

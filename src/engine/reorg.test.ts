@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { engineBlock, payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 
 let n: TestNode
@@ -17,18 +18,8 @@ interface Payload {
 
 let t = Math.floor(Date.now() / 1000)
 
-/** Builds (and stores) a block on `parent`; `recipient` makes sibling blocks differ. */
-async function build(parent: string, recipient: string): Promise<Payload> {
-  const fc = await n.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
-    { headBlockHash: parent, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-    { timestamp: `0x${(++t).toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: recipient, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
-  ])
-  const env = await n.engine<{ executionPayload: Payload }>('engine_getPayloadV5', [fc.result!.payloadId])
-  const p = env.result!.executionPayload
-  const st = await n.engine<{ status: string }>('engine_newPayloadV4', [p, [], ZERO32, []])
-  expect(st.result?.status).toBe('VALID')
-  return p
-}
+/** Builds (and stores, VALID) a block on `parent`, not made head; `recipient` makes sibling blocks differ. */
+const build = (parent: string, recipient: string): Promise<Payload> => engineBlock(n, parent, payloadAttributes(++t, { feeRecipient: recipient }), { head: false })
 
 const setHead = async (hash: string, safe = ZERO32) => {
   const r = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { BUILT_CLI, tempDatadir } from '../testing/paths.js'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { TEST_JWT_SECRET, ZERO32 } from '../testing/testNode.js'
 import { signJwt } from './jwt.js'
 
@@ -19,7 +20,6 @@ async function engine<T>(node: SpawnedNode, method: string, params: unknown[]): 
 }
 
 const fc = (head: string) => ({ headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 })
-const attrs = (t: number) => ({ timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 })
 
 describe('restart under a consensus client', () => {
   it('picks up at the stored head; a build in flight at the kill is gone', async () => {
@@ -30,13 +30,13 @@ describe('restart under a consensus client', () => {
     let node = await spawnNode(args, 120_000, BUILT_CLI)
     let head = (await engine<{ hash: string }>(node, 'eth_getBlockByNumber', ['latest', false])).result!.hash
     for (let i = 1; i <= 2; i++) {
-      const id = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), attrs(100 * i)])).result!.payloadId
+      const id = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), payloadAttributes(100 * i)])).result!.payloadId
       const p = (await engine<{ executionPayload: { blockHash: string } }>(node, 'engine_getPayloadV5', [id])).result!.executionPayload
       expect((await engine<{ status: string }>(node, 'engine_newPayloadV4', [p, [], ZERO32, []])).result?.status).toBe('VALID')
       expect((await engine<{ payloadStatus: { status: string } }>(node, 'engine_forkchoiceUpdatedV3', [fc(p.blockHash), null])).result?.payloadStatus.status).toBe('VALID')
       head = p.blockHash
     }
-    const inFlight = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), attrs(300)])).result!.payloadId
+    const inFlight = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), payloadAttributes(300)])).result!.payloadId
     await new Promise<void>((resolve) => {
       node.process.once('exit', () => resolve())
       node.process.kill('SIGKILL')
@@ -52,7 +52,7 @@ describe('restart under a consensus client', () => {
       expect(unknown.result?.payloadStatus.status).toBe('SYNCING')
       expect((await engine(node, 'engine_getPayloadV5', [inFlight])).error?.code).toBe(-38001)
       // The client asks again, and building works as before.
-      const again = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), attrs(300)])).result!.payloadId
+      const again = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), payloadAttributes(300)])).result!.payloadId
       const p = (await engine<{ executionPayload: { blockNumber: string } }>(node, 'engine_getPayloadV5', [again])).result!.executionPayload
       expect(p.blockNumber).toBe('0x3')
     } finally {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devGenesis } from '../chain/dev.js'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 
 // A contract that stores BLOCKHASH(NUMBER - i) in slot i for i = 1, 2, 3: its state root depends on the ancestors
@@ -34,7 +35,7 @@ async function branch(genesisHash: string, length: number, salt: number): Promis
     const tx = signedTransfer(builder.spec, 1, i, { to: RECORDER, gas: 200_000n, value: BigInt(salt) })
     const built = await builder.http<{ executionPayload: Payload }>('testing_buildBlockV1', [
       parent,
-      { timestamp: `0x${(1000 + i * 12 + salt).toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      payloadAttributes(1000 + i * 12 + salt),
       [tx],
       null,
     ])

@@ -7,6 +7,7 @@ import { readHeader } from '../store/blockCodec.js'
 import { ChainStore } from '../store/chainStore.js'
 import { tempDatadir } from '../testing/paths.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
+import { type WithdrawalJson, payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { BlockExecutor } from './executor.js'
@@ -50,10 +51,10 @@ interface Built {
   executionRequests?: string[]
 }
 
-async function build(parentHash: string, feeRecipient: string, timestamp: number, txs: string[], withdrawals: unknown[] = []): Promise<Built> {
+async function build(parentHash: string, feeRecipient: string, timestamp: number, txs: string[], withdrawals: WithdrawalJson[] = []): Promise<Built> {
   const built = await builder.http<Built>('testing_buildBlockV1', [
     parentHash,
-    { timestamp: `0x${timestamp.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: feeRecipient, withdrawals, parentBeaconBlockRoot: ZERO32 },
+    payloadAttributes(timestamp, { feeRecipient, withdrawals }),
     txs,
     null,
   ])

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { hexToBytes } from '../util/hex.js'
 
@@ -16,7 +17,7 @@ describe('an internal failure during execution is not an invalid block', () => {
     const genesis = (await builder.http<{ hash: string; stateRoot: string }>('eth_getBlockByNumber', ['0x0', false])).result!
     const built = await builder.http<{ executionPayload: { blockHash: string } }>('testing_buildBlockV1', [
       genesis.hash,
-      { timestamp: '0x1000', prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      payloadAttributes(0x1000),
       [signedTransfer(builder.spec, 0, 0)],
       null,
     ])

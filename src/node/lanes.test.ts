@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
 import { LOOP_FOREVER } from '../testing/asm.js'
 import { laneTakes, movableClock } from '../testing/lane.js'
-import { type TestNode, ZERO32, devGenesisWith, startTestNode } from '../testing/testNode.js'
+import { engineBlock, payloadAttributes } from '../testing/engineBlocks.js'
+import { type TestNode, devGenesisWith, startTestNode } from '../testing/testNode.js'
 
 // The engine has its own lane: a flood of public state reads on the HTTP port costs it nothing, and the public lane
-// admits whole batches or refuses them whole, at once.
+// admits whole batches or refuses them whole, at once. (State at the head is read on the serving thread from the flat
+// table; eth_getProof still walks the tries in the lane, so it is the state read that floods it here.)
 
 let n: TestNode
 beforeAll(async () => {
@@ -15,9 +17,9 @@ afterAll(async () => {
   await n.close()
 })
 
-async function publicBatch(size: number): Promise<{ status: number; items: { result?: string; error?: { code: number } }[] }> {
+async function publicBatch(size: number): Promise<{ status: number; items: { result?: unknown; error?: { code: number } }[] }> {
   const address = devAccounts()[0]!.address
-  const body = JSON.stringify(Array.from({ length: size }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [address, 'latest'] })))
+  const body = JSON.stringify(Array.from({ length: size }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getProof', params: [address, [], 'latest'] })))
   const res = await fetch(`http://127.0.0.1:${n.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
   const text = await res.text()
   return { status: res.status, items: res.status === 200 ? (JSON.parse(text) as never) : [] }
@@ -35,24 +37,9 @@ describe('engine and public lanes', () => {
         outcomes.push({ status: r.status, served, refused })
       }
     })
+    // Through the engine port (its own lane): each step must answer VALID, or engineBlock throws.
     let head = (await n.engine<{ hash: string }>('eth_getBlockByNumber', ['latest', false])).result!.hash
-    for (let i = 0; i < 10; i++) {
-      const fc = await n.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
-        { headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-        { timestamp: `0x${(5000 + i).toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
-      ])
-      expect(fc.error).toBeUndefined()
-      const env = await n.engine<{ executionPayload: { blockHash: string } }>('engine_getPayloadV5', [fc.result!.payloadId])
-      expect(env.error).toBeUndefined()
-      const p = env.result!.executionPayload
-      expect((await n.engine<{ status: string }>('engine_newPayloadV4', [p, [], ZERO32, []])).result?.status).toBe('VALID')
-      const moved = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
-        { headBlockHash: p.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-        null,
-      ])
-      expect(moved.result?.payloadStatus.status).toBe('VALID')
-      head = p.blockHash
-    }
+    for (let i = 0; i < 10; i++) head = (await engineBlock(n, head, payloadAttributes(5000 + i))).blockHash
     flooding = false
     await Promise.all(flooders)
     expect(outcomes.length).toBeGreaterThan(0)
@@ -85,18 +72,21 @@ describe('admission to the public lane', () => {
 
   it('refuses a batch whose pool calls do not fit whole (-32005 each), and admits one that fits whole', async () => {
     const address = devAccounts()[0]!.address
-    // Pool methods of several kinds (state reads, a call, an estimate) with what each answers, and two methods
-    // answered on the serving thread around them.
+    // Pool methods of several kinds (a proof, a call, an estimate, an access list) with what each answers, and
+    // methods answered on the serving thread around them (a state read at the head among them).
+    const proof = async (a: string) => (await m.http('eth_getProof', [a, [], 'latest'])).result
     const kinds: [method: string, params: unknown[], answer: unknown][] = [
-      ['eth_getBalance', [address, 'latest'], (await m.http('eth_getBalance', [address, 'latest'])).result],
-      ['eth_getTransactionCount', [address, 'latest'], '0x0'],
-      ['eth_getCode', [LOOP, 'latest'], LOOP_FOREVER],
+      ['eth_getProof', [address, [], 'latest'], await proof(address)],
       ['eth_call', [{ to: address }, 'latest'], '0x'],
+      ['eth_getProof', [LOOP, [], 'latest'], await proof(LOOP)],
       ['eth_estimateGas', [{ from: address, to: address }], '0x5208'],
+      ['eth_createAccessList', [{ from: address, to: address }], (await m.http('eth_createAccessList', [{ from: address, to: address }])).result],
     ]
+    const balance = (await m.http('eth_getBalance', [address, 'latest'])).result
     const poolCalls = Array.from({ length: 8 }, (_, i) => kinds[i % kinds.length]!)
     const batch = (count: number): [string, unknown[]][] => [
       ['eth_chainId', []],
+      ['eth_getBalance', [address, 'latest']],
       ...poolCalls.slice(0, count).map(([method, params]): [string, unknown[]] => [method, params]),
       ['eth_blockNumber', []],
     ]
@@ -108,16 +98,16 @@ describe('admission to the public lane', () => {
     await taken
     expect(lane.stats.inFlight).toBe(1)
 
-    // 1 in flight + 8 > 8: every pool call refused, the other two answered.
+    // 1 in flight + 8 > 8: every pool call refused, the serving thread's three answered.
     const refused = await m.batch(batch(8))
     expect(refused.status).toBe(200)
-    expect(refused.replies.map((r) => r.result ?? r.error?.code)).toEqual([chainId, ...Array(8).fill(-32005), '0x0'])
+    expect(refused.replies.map((r) => r.result ?? r.error?.code)).toEqual([chainId, balance, ...Array(8).fill(-32005), '0x0'])
     expect(lane.stats.inFlight).toBe(1)
 
     // 1 + 7 = 8: admitted whole, and answered by the other worker while the runaway still holds its place.
     const admitted = await m.batch(batch(7))
     expect(admitted.status).toBe(200)
-    expect(admitted.replies.map((r) => r.result ?? r.error)).toEqual([chainId, ...poolCalls.slice(0, 7).map(([, , answer]) => answer), '0x0'])
+    expect(admitted.replies.map((r) => r.result ?? r.error)).toEqual([chainId, balance, ...poolCalls.slice(0, 7).map(([, , answer]) => answer), '0x0'])
     expect(lane.stats.inFlight).toBe(1)
 
     clock.pass(LIMIT_MS)

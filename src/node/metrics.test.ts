@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
+import { engineBlock, latestHash, payloadAttributes } from '../testing/engineBlocks.js'
+import { type TestNode, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { collectingLogger } from '../util/logger.js'
 
 // Each test starts its own node with metrics and a collecting logger, and makes what it reads: it passes alone.
@@ -17,19 +18,8 @@ async function withMetricsNode(test: (n: TestNode, lines: string[]) => Promise<v
 /** A pooled transfer built into block 1 through the Engine API, imported, made head and safe. */
 async function blockOneWithTransfer(n: TestNode): Promise<void> {
   expect((await n.http('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0)])).error).toBeUndefined()
-  const head = (await n.http<{ hash: string }>('eth_getBlockByNumber', ['latest', false])).result!.hash
-  const fc = await n.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
-    { headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-    { timestamp: '0x1000', prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
-  ])
-  const p = (await n.engine<{ executionPayload: { blockHash: string; transactions: string[] } }>('engine_getPayloadV5', [fc.result!.payloadId])).result!.executionPayload
+  const p = await engineBlock(n, await latestHash(n), payloadAttributes(0x1000), { safe: true })
   expect(p.transactions).toHaveLength(1)
-  expect((await n.engine<{ status: string }>('engine_newPayloadV4', [p, [], ZERO32, []])).result?.status).toBe('VALID')
-  const moved = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
-    { headBlockHash: p.blockHash, safeBlockHash: p.blockHash, finalizedBlockHash: ZERO32 },
-    null,
-  ])
-  expect(moved.result?.payloadStatus.status).toBe('VALID')
 }
 
 describe('metrics and logs', () => {

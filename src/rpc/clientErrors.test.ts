@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectingLogger } from '../util/logger.js'
+import { engineBlock, latestHash, payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 
 // Mistakes a client can make, each reported from outside as -32603 with a stack trace in the log. None is the
@@ -34,13 +35,7 @@ describe('client mistakes are answered as such', () => {
 
   it('a transaction index past 2^32 is a transaction that does not exist, not index 0 again', async () => {
     const sent = await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0)])
-    const fc = await n.engine<{ payloadId: string }>('engine_forkchoiceUpdatedV3', [
-      { headBlockHash: (await n.http<{ hash: string }>('eth_getBlockByNumber', ['latest', false])).result!.hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-      { timestamp: '0x1000', prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
-    ])
-    const p = (await n.engine<{ executionPayload: { blockHash: string } }>('engine_getPayloadV5', [fc.result!.payloadId])).result!.executionPayload
-    expect((await n.engine<{ status: string }>('engine_newPayloadV4', [p, [], ZERO32, []])).result?.status).toBe('VALID')
-    await n.engine('engine_forkchoiceUpdatedV3', [{ headBlockHash: p.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 }, null])
+    const p = await engineBlock(n, await latestHash(n), payloadAttributes(0x1000))
     expect((await n.http<{ hash: string }>('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0'])).result?.hash).toBe(sent.result)
     expect(await n.http('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x100000000'])).toMatchObject({ result: null })
     expect(await n.http('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0xffffffffffffffff'])).toMatchObject({ result: null })

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { tempDatadir } from '../testing/paths.js'
+import { payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -64,7 +65,7 @@ let time = Math.floor(Date.now() / 1000)
 async function stored(parentHash: string, txs: string[]): Promise<{ blockHash: string; stateRoot: string }> {
   const built = await n.http<{ executionPayload: { blockHash: string; stateRoot: string; transactions: string[] }; executionRequests?: string[] }>(
     'testing_buildBlockV1',
-    [parentHash, { timestamp: `0x${(++time).toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'fe'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 }, txs, null],
+    [parentHash, payloadAttributes(++time, { feeRecipient: `0x${'fe'.repeat(20)}` }), txs, null],
   )
   expect(built.error).toBeUndefined()
   expect(built.result!.executionPayload.transactions).toHaveLength(txs.length)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../../testing/testNode.js'
+import { payloadAttributes as attrs } from '../../testing/engineBlocks.js'
+import { type TestNode, signedTransfer, startTestNode } from '../../testing/testNode.js'
 
 let on: TestNode
 let off: TestNode
@@ -8,14 +9,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await Promise.all([on.close(), off.close()])
-})
-
-const attrs = (timestamp: number) => ({
-  timestamp: `0x${timestamp.toString(16)}`,
-  prevRandao: ZERO32,
-  suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
-  withdrawals: [],
-  parentBeaconBlockRoot: ZERO32,
 })
 
 describe('testing_buildBlockV1', () => {
