@@ -42,8 +42,16 @@ const board = createDeadlineBuffer()
 for (let i = 0; i < Number(process.argv[3]); i++) {
   const w = new Worker(process.argv[2], { workerData: board })
   await new Promise((resolve) => w.once('message', resolve))
+  // A random moment to stop it at (the stress, not a wait for anything), then the watchdog's look, again until the
+  // worker is out of its native call: bounded, a worker that never leaves one fails the test.
   await sleep(Math.random() * 3)
-  while (threadsToStop(board, Date.now(), new Set([w.threadId])).length === 0) await sleep(0)
+  for (let looks = 0; threadsToStop(board, Date.now(), new Set([w.threadId])).length === 0; looks++) {
+    if (looks === 10000) {
+      console.error('the worker never left its native call')
+      process.exit(2)
+    }
+    await sleep(0)
+  }
   await w.terminate()
   threadsToStop(board, Date.now(), new Set())
 }
