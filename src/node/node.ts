@@ -11,6 +11,7 @@ import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
 import type { MethodTable, Namespace } from '../rpc/methodTable.js'
 import { FeeOracle } from '../fees/feeOracle.js'
+import { FlatStateReader } from '../state/flatStateReader.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -144,6 +145,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     clientVersion: CLIENT_VERSION,
     engineMethods: [],
     fees: new FeeOracle(spec, chain, store),
+    flatState: new FlatStateReader(store),
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
     devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
     limits: {

@@ -4,6 +4,7 @@ import type { FilterRegistry } from '../logs/filters.js'
 import type { SubscriberConnection } from '../subscriptions/hub.js'
 import type { PayloadBuilds } from '../engine/payloadBuilds.js'
 import type { FeeOracle } from '../fees/feeOracle.js'
+import type { FlatStateReader } from '../state/flatStateReader.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
 import type { DevDriver } from '../dev/devDriver.js'
 import type { TxPool } from '../txpool/txPool.js'
@@ -28,6 +29,8 @@ export interface NodeContext {
   devAccounts: string[]
   /** Their keys (public knowledge), by lowercase address: the dev wallet's (eth_sendTransaction, eth_sign). */
   devKeys: Map<string, string>
+  /** State reads the flat table answers on the serving thread (eth_getBalance, …, at the last stored block). */
+  flatState: FlatStateReader
   /** eth_maxPriorityFeePerGas's oracle state. */
   fees: FeeOracle
   /** Dev mode's block maker (evm_* methods); undefined without dev mode. */

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../chain/dev.js'
+import { type TestNode, devGenesisWith, signedTransfer, startTestNode } from '../../testing/testNode.js'
+
+// eth_getBalance, eth_getTransactionCount, eth_getCode, eth_getStorageAt and eth_getStorageValues at the state the
+// flat table holds are answered on the serving thread from LMDB; other blocks' state by a trie walk in a worker.
+// Both must give the same answers, and the first must not need the worker lane at all.
+
+const CONTRACT = '0x00000000000000000000000000000000000c0de1'
+const CODE = '0x600160005500'
+const SLOT = '0x0000000000000000000000000000000000000000000000000000000000000007'
+const VALUE = '0x00000000000000000000000000000000000000000000000000000000000000ab'
+const ZERO_WORD = `0x${'0'.repeat(64)}`
+const NOBODY = '0x1234567890123456789012345678901234567890'
+
+let n: TestNode
+const sender = devAccounts()[0]!.address
+const receiver = devAccounts()[9]!.address
+
+beforeAll(async () => {
+  n = await startTestNode({ dev: {}, genesis: devGenesisWith({ [CONTRACT]: CODE }, { storage: { [SLOT]: VALUE } }) })
+  // The dev chain answers a send once its block is made: block 1 holds it.
+  const sent = await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0, { to: receiver, value: 5n })])
+  expect(sent.error).toBeUndefined()
+})
+afterAll(async () => {
+  await n.close()
+})
+
+const reads = (block: string): [string, unknown[]][] => [
+  ['eth_getBalance', [sender, block]],
+  ['eth_getTransactionCount', [sender, block]],
+  ['eth_getBalance', [NOBODY, block]],
+  ['eth_getCode', [CONTRACT, block]],
+  ['eth_getCode', [sender, block]],
+  ['eth_getStorageAt', [CONTRACT, '0x7', block]],
+  ['eth_getStorageAt', [CONTRACT, '0x8', block]],
+  ['eth_getStorageValues', [{ [CONTRACT]: [SLOT, '0x8'] }, block]],
+]
+
+describe('state reads from the flat table', () => {
+  it("answer at the head what the tries answer, and what the block changed", async () => {
+    const head = await Promise.all(reads('latest').map(([m, p]) => n.http(m, p)))
+    const genesis = await Promise.all(reads('0x0').map(([m, p]) => n.http(m, p)))
+    // What the transfer did not touch is the same through both paths.
+    for (const i of [2, 3, 4, 5, 6, 7]) expect(head[i]!.result).toEqual(genesis[i]!.result)
+    expect(head.map((r) => r.result).slice(1)).toEqual(['0x1', '0x0', CODE, '0x', VALUE, ZERO_WORD, { [CONTRACT]: [VALUE, ZERO_WORD] }])
+    const receipt = (await n.http<{ gasUsed: string; effectiveGasPrice: string }>('eth_getTransactionReceipt', [
+      (await n.http<{ transactions: string[] }>('eth_getBlockByNumber', ['0x1', false])).result!.transactions[0],
+    ])).result!
+    const paid = 5n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)
+    expect(BigInt(head[0]!.result as string)).toBe(BigInt(genesis[0]!.result as string) - paid)
+    expect(genesis[1]!.result).toBe('0x0')
+  })
+
+  it('need no worker at the head; older state is a worker task', async () => {
+    const lane = n.node.context.pool
+    const ops: string[] = []
+    const before = lane.onTaskDone
+    lane.onTaskDone = (taskOps, seconds) => {
+      ops.push(...taskOps)
+      before?.(taskOps, seconds)
+    }
+    try {
+      const head = await Promise.all(reads('latest').map(([m, p]) => n.http(m, p)))
+      for (const r of head) expect(r.error).toBeUndefined()
+      expect(ops).toEqual([])
+      expect((await n.http('eth_getBalance', [sender, '0x0'])).error).toBeUndefined()
+      expect(ops).toEqual(['state'])
+    } finally {
+      lane.onTaskDone = before
+    }
+  })
+})
