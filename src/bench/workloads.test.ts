@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
+import { uint256 as word } from '../testing/words.js'
 import { type ReceiptJson, type TestNode, sendMined, startTestNode } from '../testing/testNode.js'
 import { recipient, signTxs } from './chainGen.js'
 import { CALLER, CALLS_PER_TX, TOKEN, TRANSFER_TOPIC, WORKLOADS, type Workload } from './workloads.js'
-
-const word = (v: bigint | string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
 
 /** Each workload's contracts on a dev node that mines every transaction: they must do what bench:exec claims. */
 // The mixed workload's pattern repeats every ten transactions: all of its kinds run.

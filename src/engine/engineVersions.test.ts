@@ -1,7 +1,7 @@
 import { createBlob4844Tx } from '@ethereumjs/tx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
-import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
+import { type TestNode, ZERO32, errorCode as code, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 // Every Engine API version on one chain that passes through every fork: Paris until 1000, Shanghai from 1000,
@@ -67,7 +67,6 @@ async function importAndSetHead(version: number, payload: Obj, extra: unknown[],
   expect((await fcu(fcuVersion, payload.blockHash as string, null)).result?.payloadStatus.status).toBe('VALID')
 }
 
-const code = (r: { error?: { code: number } }) => r.error?.code
 
 describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka', () => {
   it('lists exactly the engine methods it serves', async () => {

@@ -7,6 +7,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { tempDatadir } from '../testing/paths.js'
 import { payloadAttributes } from '../testing/engineBlocks.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
+import { uint256Digits as word } from '../testing/words.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { ChainStore } from '../store/chainStore.js'
 import { type FlatDbs, applyChanges, applyUndo } from '../store/flatState.js'
@@ -58,7 +59,6 @@ function tx(from: number, fields: { to?: string; data?: string; value?: bigint; 
   ).sign(hexToBytes(dev[from]!.privateKey))
   return bytesToHex(t.serialize())
 }
-const word = (v: number) => v.toString(16).padStart(64, '0')
 const setSlot = (from: number, slot: number, value: number) => tx(from, { to: STORE, data: `0x${word(slot)}${word(value)}` })
 
 let time = Math.floor(Date.now() / 1000)

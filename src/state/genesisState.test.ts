@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { devGenesis } from '../chain/dev.js'
 import { type GethGenesisFile, genesisNumber, readGenesisFile } from '../chain/genesis.js'
 import { rpcCompatPath } from '../testing/paths.js'
+import { uint256 as word } from '../testing/words.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { ethereumjsAlloc } from './genesis.js'
 import { writeGenesisState } from './genesisState.js'
 
-const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
 
 /** Code, storage (zero, short and padded values), nonces, an empty account, an address spelled without 0x. */
 const synthetic: GethGenesisFile['alloc'] = {

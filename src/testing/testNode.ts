@@ -205,6 +205,9 @@ export async function sendMined(
   return { hash: sent.result, receipt: await receiptNow(n, sent.result) }
 }
 
+/** The code of a reply's error; undefined for a result. */
+export const errorCode = (r: { error?: { code: number } }): number | undefined => r.error?.code
+
 export const ZERO32 = `0x${'00'.repeat(32)}`
 
 export { SECRET as TEST_JWT_SECRET }

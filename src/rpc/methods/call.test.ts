@@ -5,6 +5,7 @@ import { LOOP_FOREVER, assemble } from '../../testing/asm.js'
 import { devAccounts } from '../../chain/dev.js'
 import { laneTakes, movableClock } from '../../testing/lane.js'
 import { type TestNode, devGenesisWith, startTestNode } from '../../testing/testNode.js'
+import { uint256 as w32, leftAligned as word } from '../../testing/words.js'
 import { hexToBytes } from '../../util/hex.js'
 import { revertReason } from './call.js'
 
@@ -18,7 +19,6 @@ const LOOP = '0x00000000000000000000000000000000000c0006' // loops until out of 
 const WRITER = '0x00000000000000000000000000000000000c0007' // SSTORE(1, CALLVALUE + 1), returns SLOAD(0)
 const RECOVER_LOOP = '0x00000000000000000000000000000000000c0008' // calls the ecrecover precompile until out of gas
 
-const word = (hex: string): `0x${string}` => `0x${hex.padEnd(64, '0')}`
 // A real signature, so each precompile call spends its time in the native secp256k1 binding.
 const DIGEST = keccak_256(new TextEncoder().encode('sponge'))
 const SIG = secp256k1.sign(DIGEST, hexToBytes(devAccounts()[0]!.privateKey), { prehash: false, format: 'recovered' })
@@ -59,7 +59,6 @@ afterAll(async () => {
 })
 
 const from = devAccounts()[0]!.address
-const w32 = (v: number) => `0x${v.toString(16).padStart(64, '0')}`
 const err = (r: { error?: { code: number; message: string; data?: unknown } }) => r.error
 
 describe('eth_call', () => {

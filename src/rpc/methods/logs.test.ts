@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { uint256Digits as word } from '../../testing/words.js'
 
 // eth_getLogs over the log index, the polling filters, and both across a reorg (evm_revert moves head back through
 // forkchoice; the next block replaces the reverted one).
 
 /** Runtime: LOG2(topic0 = calldata[0:32], topic1 = calldata[32:64], data = calldata[64:]). */
 const EMITTER_INIT = '0x601480600b6000396000f3366000600037602051600051604036036040a200'
-const word = (n: number) => n.toString(16).padStart(64, '0')
 const [A, B, C, D] = [1, 2, 3, 4].map((n) => `0x${word(0xa0 + n)}`) as [string, string, string, string]
 
 interface Log {

@@ -2,7 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import { type TestNode, receiptNow, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
+import { type TestNode, errorCode as code, receiptNow, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 
 let n: TestNode
@@ -17,7 +17,6 @@ afterAll(async () => {
   await Promise.all([n.close(), plain.close()])
 })
 
-const code = (r: { error?: { code: number } }) => r.error?.code
 const account = devAccounts()[0]!.address
 
 describe('state reads with an omitted block, eth_getStorageValues and eth_getProof', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOP_FOREVER, assemble } from '../../testing/asm.js'
 import { devAccounts } from '../../chain/dev.js'
 import { type TestNode, devGenesisWith, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
+import { uint256Digits as w } from '../../testing/words.js'
 
 const SLOT0 = '0x00000000000000000000000000000000000d0001' // returns storage slot 0 (42)
 const CALLER = '0x00000000000000000000000000000000000d0002' // SSTORE(5, 42); STATICCALL SLOT0; LOG1(0xbeef, its answer); returns it
@@ -27,7 +28,6 @@ afterAll(async () => {
 })
 
 const from = devAccounts()[0]!.address
-const w = (v: number) => v.toString(16).padStart(64, '0')
 type Log = { op: string; depth: number; stack?: string[]; memory?: string[]; storage?: Record<string, string>; error?: string }
 
 describe('debug_traceCall and debug_traceTransaction', () => {

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assemble } from '../../testing/asm.js'
 import { devAccounts, devGenesis } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { leftAligned as word } from '../../testing/words.js'
 
 // What viem users call before and instead of sending: readContract, simulateContract (eth_call), estimateGas and
 // createAccessList, against a node with viem's own transport.
 
 const TOKEN = '0x00000000000000000000000000000000000e0001'
 const abi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function set(uint256)', 'function fail()'])
-const word = (hex: string): `0x${string}` => `0x${hex.padEnd(64, '0')}`
 /** balanceOf(a): SLOAD(a); set(v): SSTORE(0, v); anything else: revert Error("nope"). */
 const CODE = assemble([
   '0x00', 'CALLDATALOAD', '0xe0', 'SHR', 'DUP1', '0x70a08231', 'EQ', { target: 'balanceOf' }, 'JUMPI',
