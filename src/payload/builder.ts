@@ -21,6 +21,7 @@ import { orderedTrieRoot } from '../trie/orderedTrie.js'
 import { nextGasLimit } from '../exec/gasLimit.js'
 import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer, plainTransferReceipt } from '../exec/plainTransfer.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
+import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { checkTxAgainstState } from '../txrules/txChecks.js'
 import { blockBuilderInternals } from '../state/ethereumjsInternals.js'
 
@@ -85,17 +86,17 @@ export async function appendTransaction(
     b.checkpointed = true
   }
   if (tx.gasLimit > context.header.gasLimit - b.gasUsed) {
-    throw new TxRejectedError('tx has a higher gas limit than the remaining gas in the block')
+    throw new TxRejectedError('tx has a higher gas limit than the remaining gas in the block', 'blockGasLimitReached')
   }
   const perBlob = vm.common.param('blobGasPerBlob')
   if (isBlob4844Tx(tx)) {
-    if (tx.blobs === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction')
+    if (tx.blobs === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
     const wrapperIsCellProofs = tx.networkWrapperVersion === NetworkWrapperType.EIP7594
     if (tx.blobs !== undefined && wrapperIsCellProofs !== vm.common.isActivatedEIP(7594)) {
-      throw new TxRejectedError('blob sidecar version does not match the fork')
+      throw new TxRejectedError('blob sidecar version does not match the fork', 'invalidTransaction')
     }
     if (b.blobGasUsed + BigInt(tx.numBlobs()) * perBlob > vm.common.getBlobGasSchedule().maxBlobGasPerBlock) {
-      throw new TxRejectedError('block blob gas limit reached')
+      throw new TxRejectedError('block blob gas limit reached', 'blockGasLimitReached')
     }
   }
   const plain = runOpts.plainTransfers === true && canApplyPlainTransfers(vm) ? await applyPlainTransfer(vm, tx, context.header) : undefined
@@ -220,7 +221,7 @@ export async function buildPayload(
       try {
         tx = decodeRaw(raw, draft)
       } catch (e) {
-        if (input.mode === 'exact') throw new TxRejectedError(`invalid transaction: ${(e as Error).message}`)
+        if (input.mode === 'exact') throw new TxRejectedError(`invalid transaction: ${(e as Error).message}`, 'invalidTransaction')
         continue
       }
       try {
@@ -228,7 +229,7 @@ export async function buildPayload(
         checkTxAgainstState(tx, sender.bytes, await executor.state.getAccount(sender), draft, true)
         receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact', { plainTransfers: true })).receipt)
       } catch (e) {
-        if (input.mode === 'exact') throw e instanceof TxRejectedError ? e : new TxRejectedError((e as Error).message)
+        if (input.mode === 'exact') throw txRejectionOf(e) ?? e
         continue
       }
       if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
