@@ -51,6 +51,7 @@ try {
         rows: LoadRow[]
         flood?: FloodRow[]
         evmReads?: BesideAnvilRow[]
+        stateReads?: BesideAnvilRow[]
         logReads?: BesideAnvilRow[]
         execution?: { sponge: { txPerSec: number } }
       }
@@ -58,7 +59,7 @@ try {
       for (const row of rows.rows) byName[`${row.workload} c=${row.connections}`] = row.requestsPerSec
       for (const row of rows.flood ?? []) byName[`flood (calls/s served) c=${row.connections}`] = row.resultsPerSec
       // Beside anvil: Sponge's own rows (anvil's are the same binary on both sides).
-      for (const row of [...(rows.evmReads ?? []), ...(rows.logReads ?? [])]) {
+      for (const row of [...(rows.evmReads ?? []), ...(rows.stateReads ?? []), ...(rows.logReads ?? [])]) {
         if (row.server === 'sponge') byName[`${row.workload} c=${row.connections}`] = row.requestsPerSec
       }
       if (rows.execution !== undefined) byName['engine_newPayloadV4 replay (tx/s)'] = rows.execution.sponge.txPerSec

@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers } from './chainGen.js'
 import { describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { runEvmReads } from './evmReads.js'
+import { STATE_READS, runStateReads } from './stateReads.js'
 import { runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
 import { runFlood } from './flood.js'
@@ -191,6 +192,11 @@ const evmReads =
   only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
     ? await runEvmReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
+// State reads against anvil on the same genesis.
+const stateReads =
+  only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
+    ? await runStateReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    : undefined
 const LOG_READS = ['eth_getLogs rare address', 'eth_feeHistory']
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
@@ -217,9 +223,22 @@ const execution =
 if (execution !== undefined) log(describeReplay(execution))
 
 console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s': Math.round(r.requestsPerSec), 'calls/s': Math.round(r.callsPerSec), p50: r.p50ms, p99: r.p99ms, errors: r.errors, nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`, wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%` })))
+// The selections measured beside anvil: Sponge's and anvil's rate side by side, and their ratio.
+const besideAnvil = [...(evmReads ?? []), ...(stateReads ?? []), ...(logReads ?? [])]
+if (besideAnvil.length > 0) {
+  const anvilRate = (w: string, c: number) => besideAnvil.find((r) => r.workload === w && r.connections === c && r.server === 'anvil')?.requestsPerSec
+  console.table(
+    besideAnvil
+      .filter((r) => r.server === 'sponge')
+      .map((r) => {
+        const theirs = anvilRate(r.workload, r.connections)
+        return { workload: r.workload, c: r.connections, 'sponge req/s': Math.round(r.requestsPerSec), 'anvil req/s': Math.round(theirs ?? 0), ratio: theirs ? (r.requestsPerSec / theirs).toFixed(2) : '-', identical: r.identicalReplies }
+      }),
+  )
+}
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
-const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rounds, rows, allRounds, flood, evmReads, logReads, fanout, execution, memory }
+const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rounds, rows, allRounds, flood, evmReads, stateReads, logReads, fanout, execution, memory }
 writeFileSync(outFile ?? join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
 const execHtml = execution === undefined ? '' : replayTable(`engine_newPayloadV4 replay (${execution.blocks.length} blocks of ETH transfers)`, execution)
 if (outFile === undefined) writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))
