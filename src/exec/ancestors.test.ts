@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devGenesis } from '../chain/dev.js'
 import { payloadAttributes } from '../testing/engineBlocks.js'
-import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
+import { type TestNode, ZERO32, devGenesisWith, signedTransfer, startTestNode } from '../testing/testNode.js'
 
 // A contract that stores BLOCKHASH(NUMBER - i) in slot i for i = 1, 2, 3: its state root depends on the ancestors
 // the EVM sees.
@@ -16,8 +15,7 @@ interface Payload {
 let builder: TestNode
 let follower: TestNode
 beforeAll(async () => {
-  const genesis = devGenesis()
-  genesis.alloc[RECORDER] = { balance: '0x0', code: RECORDER_CODE }
+  const genesis = devGenesisWith({ [RECORDER]: RECORDER_CODE })
   ;[builder, follower] = await Promise.all([
     startTestNode({ genesis, apis: ['eth', 'testing'] }),
     startTestNode({ genesis }),
