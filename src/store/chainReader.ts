@@ -1,5 +1,5 @@
 import { BlockNotFoundError } from './errors.js'
-import { hexToBytes } from '../util/hex.js'
+import { bytesToHex } from '../util/hex.js'
 import type { ChainStore } from './chainStore.js'
 
 export interface BlockRef {
@@ -7,10 +7,13 @@ export interface BlockRef {
   number: bigint
 }
 
-export type BlockSelector =
-  | string
-  | { blockHash: string; requireCanonical?: boolean }
-  | { blockNumber: string }
+export type BlockTag = 'earliest' | 'latest' | 'pending' | 'safe' | 'finalized'
+
+/**
+ * A block as a request names it, parsed once at the edge (src/rpc/blockId.ts). A hash named in EIP-1898's object
+ * form must exist (`mustExist`), and with `requireCanonical` be canonical; a bare hash may name nothing.
+ */
+export type BlockId = { tag: BlockTag } | { number: bigint } | { hash: Uint8Array; mustExist: boolean; requireCanonical: boolean }
 
 /**
  * Resolves block numbers, tags and hashes (EIP-1898) against the store's canonical chain. Reads are LMDB lookups of
@@ -30,19 +33,16 @@ export class ChainReader {
   }
 
   /** undefined when no such block; throws BlockNotFoundError for safe/finalized before they are known. */
-  resolve(sel: BlockSelector): BlockRef | undefined {
-    if (typeof sel === 'object') {
-      if ('blockHash' in sel) {
-        const ref = this.byHash(hexToBytes(sel.blockHash))
-        if (ref === undefined) throw new BlockNotFoundError(`block ${sel.blockHash} not found`)
-        if (sel.requireCanonical === true && !this.isCanonical(ref)) {
-          throw new BlockNotFoundError(`block ${sel.blockHash} is not canonical`)
-        }
-        return ref
-      }
-      return this.resolve(sel.blockNumber)
+  resolve(id: BlockId): BlockRef | undefined {
+    if ('number' in id) return this.byNumber(id.number)
+    if ('hash' in id) {
+      const ref = this.byHash(id.hash)
+      if (!id.mustExist) return ref
+      if (ref === undefined) throw new BlockNotFoundError(`block ${bytesToHex(id.hash)} not found`)
+      if (id.requireCanonical && !this.isCanonical(ref)) throw new BlockNotFoundError(`block ${bytesToHex(id.hash)} is not canonical`)
+      return ref
     }
-    switch (sel) {
+    switch (id.tag) {
       case 'latest':
       case 'pending':
         return this.head()
@@ -50,13 +50,11 @@ export class ChainReader {
         return this.byNumber(0n)
       case 'safe':
       case 'finalized': {
-        const hash = this.store.getLabel(sel)
-        if (hash === undefined) throw new BlockNotFoundError(`${sel} block not found`)
+        const hash = this.store.getLabel(id.tag)
+        if (hash === undefined) throw new BlockNotFoundError(`${id.tag} block not found`)
         return { hash, number: this.store.getNumber(hash)! }
       }
     }
-    if (sel.length === 66) return this.byHash(hexToBytes(sel))
-    return this.byNumber(BigInt(sel))
   }
 
   byNumber(number: bigint): BlockRef | undefined {

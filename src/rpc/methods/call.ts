@@ -4,11 +4,12 @@ import type { BlockOverrides } from '../../calls/callInput.js'
 import type { AccountOverride } from '../../calls/callInput.js'
 import type { CallRequest } from '../../calls/callInput.js'
 import type { NodeContext } from '../context.js'
-import type { BlockSelector } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { ExecutionRevertedError, InvalidParamsError, ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
 import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../../wire/ethParams.js'
+import { blockIdOf } from '../blockId.js'
+import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList (execution-apis src/eth/execute.yaml): the call object and
 // overrides converted here, run in the endpoint's worker lane, and the outcome answered as geth answers it.
@@ -82,8 +83,8 @@ export function blockOverrides(o: BlockOverridesWire | null | undefined): BlockO
   return out
 }
 
-export function callInput(ctx: NodeContext, call: CallObject, block: unknown, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
-  const ref = ctx.chain.resolve((block ?? 'latest') as BlockSelector)
+export function callInput(ctx: NodeContext, call: CallObject, block: BlockNumberOrTagOrHash | undefined, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
+  const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   const input: CallInput = { blockHash: ref.hash, call: callRequest(call), gasCap: ctx.limits.gasCap }
   const so = stateOverrides(state)

@@ -1,6 +1,6 @@
 import { HeaderView } from '../../store/headerView.js'
 import type { NodeContext } from '../context.js'
-import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
+import type { BlockRef } from '../../store/chainReader.js'
 import { MAX_TX_INDEX } from '../../store/layout.js'
 import { hexToBytes, toQuantity } from '../../util/hex.js'
 import { RawJson, type Reply } from '../reply.js'
@@ -13,6 +13,7 @@ import type {
   TxByHashAndIndexParams,
   TxByNumberAndIndexParams,
 } from '../../wire/ethParams.js'
+import { blockIdOf } from '../blockId.js'
 
 // Read methods served from the store's pre-encoded JSON: no block is decoded or re-executed to answer them.
 // They run on the serving thread: an LMDB read costs microseconds, a pool round trip tens (bench/micro). A reply of
@@ -35,7 +36,7 @@ function txAt(ctx: NodeContext, ref: BlockRef | undefined, index: string): Reply
 }
 
 export function txByBlockNumberAndIndex([block, index]: TxByNumberAndIndexParams, ctx: NodeContext): Reply {
-  return txAt(ctx, ctx.chain.resolve(block), index)
+  return txAt(ctx, ctx.chain.resolve(blockIdOf(block)), index)
 }
 
 export function txByBlockHashAndIndex([hash, index]: TxByHashAndIndexParams, ctx: NodeContext): Reply {
@@ -66,7 +67,7 @@ function joined(chunks: Uint8Array[]): RawJson {
 }
 
 export function blockReceipts([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
-  const ref = ctx.chain.resolve(block as BlockSelector)
+  const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) return null
   const count = ctx.store.getTxCount(ref.hash) ?? 0
   const chunks: Uint8Array[] = []
@@ -99,7 +100,7 @@ function blockReply(ctx: NodeContext, ref: BlockRef | undefined, full: boolean):
 }
 
 export function blockByNumber([block, full]: BlockByNumberParams, ctx: NodeContext): Reply {
-  return blockReply(ctx, ctx.chain.resolve(block), full)
+  return blockReply(ctx, ctx.chain.resolve(blockIdOf(block)), full)
 }
 
 export function blockByHash([hash, full]: BlockByHashParams, ctx: NodeContext): Reply {
@@ -107,7 +108,7 @@ export function blockByHash([hash, full]: BlockByHashParams, ctx: NodeContext): 
 }
 
 export function txCountByNumber([block]: BlockNumberParams, ctx: NodeContext): Reply {
-  const ref = ctx.chain.resolve(block)
+  const ref = ctx.chain.resolve(blockIdOf(block))
   return ref === undefined ? null : toQuantity(ctx.store.getTxCount(ref.hash) ?? 0)
 }
 

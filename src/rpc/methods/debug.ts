@@ -1,33 +1,35 @@
 import { rawReceiptFromJson } from '../../codecs/rawReceipt.js'
 import type { NodeContext } from '../context.js'
-import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
+import type { BlockRef } from '../../store/chainReader.js'
 import { bodyTransactions, rawBlock as rawBlockOf } from '../../store/blockCodec.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
 import type { BlockReceiptsParams, ByHashParams } from '../../wire/ethParams.js'
+import { blockIdOf } from '../blockId.js'
+import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
 
 // debug_getRaw* (execution-apis src/debug): the consensus encodings of stored blocks, headers, receipts and
 // transactions. Store reads on the serving thread; the receipts are re-encoded from their stored JSON.
 
-function blockOf(ctx: NodeContext, sel: BlockSelector): BlockRef {
-  const ref = ctx.chain.resolve(sel)
+function blockOf(ctx: NodeContext, block: BlockNumberOrTagOrHash): BlockRef {
+  const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('block not found')
   return ref
 }
 
 export function rawHeader([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
-  return bytesToHex(ctx.store.getHeaderRlp(blockOf(ctx, block as BlockSelector).hash)!)
+  return bytesToHex(ctx.store.getHeaderRlp(blockOf(ctx, block).hash)!)
 }
 
 /** RLP [header, transactions, uncles, withdrawals?]. */
 export function rawBlock([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
-  const hash = blockOf(ctx, block as BlockSelector).hash
+  const hash = blockOf(ctx, block).hash
   return bytesToHex(rawBlockOf(ctx.store.getHeaderRlp(hash)!, ctx.store.getBodyRlp(hash)!))
 }
 
 export function rawReceipts([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
-  const hash = blockOf(ctx, block as BlockSelector).hash
+  const hash = blockOf(ctx, block).hash
   const count = ctx.store.getTxCount(hash) ?? 0
   const decoder = new TextDecoder()
   const out: string[] = []

@@ -1,10 +1,10 @@
 import { nextBaseFee, nextExcessBlobGas, rewardPercentiles } from '../../fees/feeMath.js'
-import type { BlockSelector } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import { toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError } from '../errors.js'
 import type { Reply } from '../reply.js'
+import { blockIdOf } from '../blockId.js'
 
 // The fee methods (execution-apis src/eth/fee_market.yaml): the tip oracle and the fee facts of stored blocks are
 // src/fees' (the oracle is the context's `fees`); this file turns them into replies.
@@ -43,7 +43,7 @@ export function blobBaseFee(_: [], ctx: NodeContext): Reply {
 export function feeHistory([count, newest, percentiles]: [string, string, number[]?], ctx: NodeContext): Reply {
   const n = Number(BigInt(count) > 1024n ? 1024n : BigInt(count))
   const head = ctx.chain.headNumber()
-  const last = ctx.chain.resolve(newest as BlockSelector)
+  const last = ctx.chain.resolve(blockIdOf(newest))
   if (n === 0 || last === undefined) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }
   if (percentiles !== undefined && percentiles.some((p, i) => p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]!))) {
     throw new InvalidParamsError('invalid reward percentiles: must be ascending and within [0, 100]')

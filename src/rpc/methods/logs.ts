@@ -157,7 +157,7 @@ function resolveBound(b: FilterBound, ctx: NodeContext): bigint {
   if (typeof b === 'bigint') return b
   if (b === 'latest') return ctx.chain.headNumber()
   if (b === 'earliest') return 0n
-  return ctx.chain.resolve(b)!.number
+  return ctx.chain.resolve({ tag: b })!.number
 }
 
 /** From a block a filter last saw to the head: the blocks that left the canonical chain since, and the fork point. */

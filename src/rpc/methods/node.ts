@@ -1,10 +1,11 @@
 import { headerJson } from '../../codecs/block.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import type { NodeContext } from '../context.js'
-import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
+import type { BlockRef } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { Reply } from '../reply.js'
 import type { BlockNumberParams, ByHashParams, TxByHashAndIndexParams, TxByNumberAndIndexParams } from '../../wire/ethParams.js'
+import { blockIdOf } from '../blockId.js'
 
 // The small methods libraries and wallets probe (execution-apis and geth's answers): a node without peers or mining,
 // never syncing, with no uncles after the merge.
@@ -42,7 +43,7 @@ export const sha3 = ([data]: [string]): Reply => bytesToHex(keccak256(hexToBytes
 export const accounts = (_: [], ctx: NodeContext): Reply => ctx.devAccounts
 
 const uncleCount = (ref: BlockRef | undefined): Reply => (ref === undefined ? null : '0x0')
-export const uncleCountByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => uncleCount(ctx.chain.resolve(block))
+export const uncleCountByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => uncleCount(ctx.chain.resolve(blockIdOf(block)))
 export const uncleCountByHash = ([hash]: ByHashParams, ctx: NodeContext): Reply => uncleCount(ctx.chain.byHash(hexToBytes(hash)))
 export const uncleByNumberAndIndex = (_: TxByNumberAndIndexParams): Reply => null
 export const uncleByHashAndIndex = (_: TxByHashAndIndexParams): Reply => null
@@ -54,6 +55,6 @@ function headerOf(ctx: NodeContext, ref: BlockRef | undefined): Reply {
   if (prefix === undefined) return null
   return headerJson(prefix)
 }
-export const headerByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.resolve(block as BlockSelector))
+export const headerByNumber = ([block]: BlockNumberParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.resolve(blockIdOf(block)))
 export const headerByHash = ([hash]: ByHashParams, ctx: NodeContext): Reply => headerOf(ctx, ctx.chain.byHash(hexToBytes(hash)))
 

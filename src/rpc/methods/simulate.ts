@@ -1,17 +1,17 @@
 import type { SimBlock, SimCallResult } from '../../calls/simulate.js'
 import type { NodeContext } from '../context.js'
-import type { BlockSelector } from '../../store/chainReader.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { ErrorCode, ServerError } from '../errors.js'
 import { RawJson, type Reply } from '../reply.js'
 import type { SimulateParams } from '../../wire/ethParams.js'
 import { HALTS, blockOverrides, callRequest, revertReason, stateOverrides } from './call.js'
+import { blockIdOf } from '../blockId.js'
 
 // eth_simulateV1: the request converted here, the blocks built in the worker lane (calls/simulate.ts), the reply
 // assembled here from the blocks' stored-format JSON and each call's result.
 
 export async function simulateV1([payload, block]: SimulateParams, ctx: NodeContext): Promise<Reply> {
-  const ref = ctx.chain.resolve((block ?? 'latest') as BlockSelector)
+  const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   const blocks: SimBlock[] = payload.blockStateCalls.map((b) => {
     const bo = blockOverrides(b.blockOverrides)

@@ -1,4 +1,4 @@
-import type { BlockRef, BlockSelector } from '../../store/chainReader.js'
+import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import type { StateQuery } from '../../state/stateReader.js'
 import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
@@ -6,6 +6,8 @@ import type { AccountParams, ProofParams, StorageParams, StorageValuesParams } f
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
+import { blockIdOf } from '../blockId.js'
+import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
 
 // State reads at the state the flat table holds (the last stored block: `latest` as a rule) are answered on the
 // serving thread from LMDB (state/flatStateReader.ts); any other block's state is a trie walk in the worker pool.
@@ -15,8 +17,8 @@ import type { Reply } from '../reply.js'
 const MAX_STORAGE_SLOTS = 1024
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
-function blockOf(ctx: NodeContext, sel: BlockSelector | undefined): BlockRef {
-  const ref = ctx.chain.resolve(sel ?? 'latest')
+function blockOf(ctx: NodeContext, block: BlockNumberOrTagOrHash | undefined): BlockRef {
+  const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   return ref
 }
@@ -39,7 +41,7 @@ function slotBytes(slot: string): Uint8Array {
 const run = (ctx: NodeContext, query: StateQuery) => ctx.pool.run({ op: 'state', query })
 
 function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountParams, ctx: NodeContext): Reply | Promise<Reply> {
-  const ref = blockOf(ctx, block as BlockSelector | undefined)
+  const ref = blockOf(ctx, block)
   const addr = hexToBytes(address)
   const root = stateRootOf(ctx, ref)
   if (kind === 'code') {
@@ -62,7 +64,7 @@ export async function transactionCount(p: AccountParams, ctx: NodeContext): Prom
 export const code = (p: AccountParams, ctx: NodeContext): Reply | Promise<Reply> => account('code', p, ctx)
 
 export function storageAt([address, slot, block]: StorageParams, ctx: NodeContext): Reply | Promise<Reply> {
-  const ref = blockOf(ctx, block as BlockSelector | undefined)
+  const ref = blockOf(ctx, block)
   const addr = hexToBytes(address)
   const key = slotBytes(slot)
   const word = ctx.flatState.slot(stateRootOf(ctx, ref), addr, key)
@@ -80,7 +82,7 @@ export async function storageValues([slots, block]: StorageValuesParams, ctx: No
     total += slots[a]!.length
   }
   if (total > MAX_STORAGE_SLOTS) throw new InvalidParamsError(`too many slots (max ${MAX_STORAGE_SLOTS})`)
-  const ref = blockOf(ctx, block as BlockSelector | undefined)
+  const ref = blockOf(ctx, block)
   const entries = addresses.map((a) => ({ address: hexToBytes(a), slots: slots[a]!.map(slotBytes) }))
   const root = stateRootOf(ctx, ref)
   const flat: string[][] = []
@@ -101,6 +103,6 @@ export async function storageValues([slots, block]: StorageValuesParams, ctx: No
 
 /** eth_getProof (EIP-1186). */
 export function proof([address, keys, block]: ProofParams, ctx: NodeContext): Promise<Reply> {
-  const blockHash = blockOf(ctx, block as BlockSelector | undefined).hash
+  const blockHash = blockOf(ctx, block).hash
   return run(ctx, { kind: 'proof', blockHash, address: hexToBytes(address), slots: keys.map(slotBytes), keys })
 }

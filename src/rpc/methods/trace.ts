@@ -1,11 +1,11 @@
 import type { TraceOptions } from '../../calls/tracer.js'
 import type { NodeContext } from '../context.js'
-import type { BlockSelector } from '../../store/chainReader.js'
 import { hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
 import type { Reply } from '../reply.js'
 import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../../wire/ethParams.js'
 import { callInput } from './call.js'
+import { blockIdOf } from '../blockId.js'
 
 // debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceCall: the block (or call) re-executed in the
 // endpoint's worker lane with geth's struct logger or callTracer; bounded by --rpc.evmtimeout like eth_call.
@@ -41,7 +41,7 @@ export async function traceTransaction([hash, c]: TraceTxParams, ctx: NodeContex
 }
 
 export async function traceBlock([block, c]: TraceBlockParams, ctx: NodeContext): Promise<Reply> {
-  const ref = ctx.chain.resolve(block as BlockSelector)
+  const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('block not found')
   return traceBlockAt(ctx, ref.hash, c)
 }
