@@ -28,7 +28,7 @@ afterAll(async () => {
 
 describe('calls at one block', () => {
   it('read no trie once warm, SSTORE included, and never see an earlier call’s write', async () => {
-    const runner = await CallRunner.create(n.spec, n.node.context.store)
+    const runner = await CallRunner.create(n.spec, n.node.store)
     const input: CallInput = { blockHash: n.node.context.store.getCanonicalHash(0n)!, call: { to: hexToBytes(COUNTER) }, gasCap: 1_000_000n }
     const call = async () => {
       const block = await runner.prepare(input)

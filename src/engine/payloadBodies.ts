@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { ChainSpec } from '../chain/spec.js'
-import type { ChainStore } from '../store/chainStore.js'
+import type { ChainStoreReads } from '../store/chainStore.js'
 import { bodyTransactions } from '../store/blockCodec.js'
 import { HeaderView } from '../store/headerView.js'
 import { bytesToBigInt, bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
@@ -16,7 +16,7 @@ export interface PayloadBodyV1 {
 }
 
 /** A stored block's ExecutionPayloadBodyV1, from its body RLP: [transactions, uncles, withdrawals?]. */
-function bodyOf(spec: ChainSpec, store: ChainStore, hash: Uint8Array): PayloadBodyV1 | null {
+function bodyOf(spec: ChainSpec, store: ChainStoreReads, hash: Uint8Array): PayloadBodyV1 | null {
   const body = store.getBodyRlp(hash)
   const header = HeaderView.read(store, hash)
   if (body === undefined || header === undefined) return null
@@ -36,7 +36,7 @@ function bodyOf(spec: ChainSpec, store: ChainStore, hash: Uint8Array): PayloadBo
 }
 
 /** engine_getPayloadBodiesByHashV1: in the order asked, null for blocks the store does not have. */
-export function payloadBodiesByHash(spec: ChainSpec, store: ChainStore, hashes: string[]): (PayloadBodyV1 | null)[] {
+export function payloadBodiesByHash(spec: ChainSpec, store: ChainStoreReads, hashes: string[]): (PayloadBodyV1 | null)[] {
   if (hashes.length > MAX_PAYLOAD_BODIES) throw new EngineError('tooLargeRequest', `requested ${hashes.length} bodies, limit ${MAX_PAYLOAD_BODIES}`)
   return hashes.map((h) => bodyOf(spec, store, hexToBytes(h)))
 }
@@ -45,7 +45,7 @@ export function payloadBodiesByHash(spec: ChainSpec, store: ChainStore, hashes: 
  * engine_getPayloadBodiesByRangeV1: the canonical blocks start…start+count-1, null for those unavailable below the
  * head, nothing past the head (no trailing nulls).
  */
-export function payloadBodiesByRange(spec: ChainSpec, store: ChainStore, start: bigint, count: bigint, head: bigint): (PayloadBodyV1 | null)[] {
+export function payloadBodiesByRange(spec: ChainSpec, store: ChainStoreReads, start: bigint, count: bigint, head: bigint): (PayloadBodyV1 | null)[] {
   if (start < 1n || count < 1n) throw new EngineError('invalidParams', 'start and count must be at least 1')
   if (count > BigInt(MAX_PAYLOAD_BODIES)) throw new EngineError('tooLargeRequest', `requested ${count} bodies, limit ${MAX_PAYLOAD_BODIES}`)
   const out: (PayloadBodyV1 | null)[] = []

@@ -23,7 +23,7 @@ describe('an internal failure during execution is not an invalid block', () => {
     ])
     const payload = built.result!.executionPayload
     // The follower loses the root node of its genesis state (as a damaged or pruned store would).
-    const trie = follower.node.context.store.db('trie')
+    const trie = follower.node.store.db('trie')
     const root = hexToBytes(genesis.stateRoot)
     const node = trie.getBinary(root)!.slice()
     trie.removeSync(root)

@@ -1,4 +1,4 @@
-import type { ChainStore } from '../store/chainStore.js'
+import type { ChainStoreReads } from '../store/chainStore.js'
 import { type LogSlice, KIND_ADDRESS, forEachLog, indexPrefix } from '../store/blockLogs.js'
 
 /** What a log must carry to match: any of `addresses` (none: any), and at each topic position any of its set. */
@@ -31,7 +31,7 @@ const REMOVED_TRUE = Buffer.from('"removed":true}')
  * The reply is the matching logs' stored JSON, concatenated; `removed` rewrites each log's trailing flag.
  */
 export function queryLogs(
-  store: ChainStore,
+  store: ChainStoreReads,
   scope: LogScope,
   criteria: LogCriteria,
   maxResults: number,
@@ -55,7 +55,7 @@ export function queryLogs(
 
 /** Each matching log's JSON in chain order; undefined when there are more than `maxResults`. */
 export function matchingLogs(
-  store: ChainStore,
+  store: ChainStoreReads,
   scope: LogScope,
   criteria: LogCriteria,
   maxResults: number,
@@ -74,7 +74,7 @@ export function matchingLogs(
  * `budget`. `rec` is a transient store view: a visitor copies what it keeps before returning.
  */
 function visitMatches(
-  store: ChainStore,
+  store: ChainStoreReads,
   scope: LogScope,
   criteria: LogCriteria,
   maxResults: number,
@@ -104,7 +104,7 @@ function visitMatches(
 /** What blocksOf yields when the index alone lists more candidate blocks than the budget allows. */
 const OVER_BUDGET = new Uint8Array(0)
 
-function* blocksOf(store: ChainStore, scope: LogScope, criteria: LogCriteria, budget: LogBudget | undefined): Iterable<Uint8Array> {
+function* blocksOf(store: ChainStoreReads, scope: LogScope, criteria: LogCriteria, budget: LogBudget | undefined): Iterable<Uint8Array> {
   if ('blockHashes' in scope) {
     yield* scope.blockHashes
     return
@@ -134,7 +134,7 @@ interface Candidate {
  * undefined when no position is constrained. Each position's scan stops once it passes the best count so far.
  */
 function indexedCandidates(
-  store: ChainStore,
+  store: ChainStoreReads,
   from: bigint,
   to: bigint,
   criteria: LogCriteria,
@@ -146,7 +146,6 @@ function indexedCandidates(
     if (set !== null && set.length > 0) positions.push({ kind: 1 + i, values: set })
   })
   if (positions.length === 0) return undefined
-  const db = store.db('logIndex')
   let best: Candidate[] | undefined
   for (const { kind, values } of positions) {
     // Past the budget a position's scan stops too: if every position has more, the query is over budget.
@@ -154,8 +153,7 @@ function indexedCandidates(
     const found: Candidate[] = []
     scan: for (const v of values) {
       const at = 1 + v.length
-      for (const key of db.getKeys({ start: indexPrefix(kind, v, from), end: indexPrefix(kind, v, to + 1n) })) {
-        const k = key as Uint8Array
+      for (const k of store.logIndexKeys(indexPrefix(kind, v, from), indexPrefix(kind, v, to + 1n))) {
         found.push({ number: Buffer.from(k.buffer, k.byteOffset + at, 8).readBigUInt64BE(), hash: k.slice(at + 8) })
         if (found.length > cap) break scan
       }

@@ -68,6 +68,8 @@ export interface NodeOptions {
 
 export interface RunningNode {
   context: NodeContext
+  /** The node's own store, writable: for tools and tests that inspect or prepare it (handlers get its read side). */
+  store: ChainStore
   httpPort: number
   authPort: number | undefined
   devDriver: DevDriver | undefined
@@ -131,6 +133,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     filters.pendingTransaction(hash)
     subscriptions.pendingTransaction(hash)
   })
+  // Dev mode's block maker and the method table exist before the context, which is whole before any endpoint serves.
+  const devDriver = opts.dev === undefined ? undefined : new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
+  const table: MethodTable = allMethods()
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
     spec,
@@ -143,7 +148,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     txPool,
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
-    engineMethods: [],
+    engineMethods: [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name),
     fees: new FeeOracle(spec, chain, store),
     flatState: new FlatStateReader(store),
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
@@ -155,9 +160,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       logsMaxResults: opts.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
     },
     filters,
+    ...(devDriver === undefined ? {} : { dev: devDriver }),
   }
-  const table: MethodTable = allMethods()
-  context.engineMethods = [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name)
   const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine })
   let metricsServer: Server | undefined
   const onInternalError = (method: string, e: unknown) =>
@@ -209,7 +213,6 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         : {}),
     })
   }
-  let devDriver: DevDriver | undefined
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
@@ -252,15 +255,13 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       opts.log.info(`Engine API on http://${opts.authrpc.host}:${auth.port}`, { jwtSecret: opts.authrpc.jwtSecretPath })
     }
     if (opts.dev !== undefined) {
-      devDriver = new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
-      context.dev = devDriver
       opts.log.info(opts.dev.period === undefined ? 'dev mode: a block for every new transaction' : `dev mode: a block every ${opts.dev.period}s`)
     }
     if (metrics !== undefined && opts.metrics !== undefined) {
       metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
-    return { context, httpPort: http.port, authPort, devDriver, metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer), close }
+    return { context, store, httpPort: http.port, authPort, devDriver, metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer), close }
   } catch (e) {
     await close()
     throw e

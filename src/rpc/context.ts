@@ -9,38 +9,42 @@ import type { TxSubmission } from '../txpool/txSubmission.js'
 import type { DevDriver } from '../dev/devDriver.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
-import type { ChainStore } from '../store/chainStore.js'
+import type { ChainStoreReads } from '../store/chainStore.js'
 import type { WorkerPool } from '../workers/pool.js'
 
-/** What method handlers may reach: the chain (read side), the pool, and the node's fixed facts. */
+/**
+ * What method handlers may reach, read-only: the chain and the store's read side, the lanes, the engine and pool
+ * services, and the node's fixed facts. Made whole before any endpoint serves; a handler declares the members it
+ * uses (a Pick of this), so each file says what it depends on.
+ */
 export interface NodeContext {
-  spec: ChainSpec
-  store: ChainStore
-  chain: ChainReader
+  readonly spec: ChainSpec
+  readonly store: ChainStoreReads
+  readonly chain: ChainReader
   /** The worker pool lane of the endpoint serving the request: public, or the engine's on the auth port. */
-  pool: WorkerPool
-  engine: EngineService
-  builds: PayloadBuilds
-  txs: TxSubmission
-  txPool: TxPool
-  genesisHash: Uint8Array
-  clientVersion: string
+  readonly pool: WorkerPool
+  readonly engine: EngineService
+  readonly builds: PayloadBuilds
+  readonly txs: TxSubmission
+  readonly txPool: TxPool
+  readonly genesisHash: Uint8Array
+  readonly clientVersion: string
   /** eth_accounts: the dev chain's funded accounts, none elsewhere. */
-  devAccounts: string[]
+  readonly devAccounts: readonly string[]
   /** Their keys (public knowledge), by lowercase address: the dev wallet's (eth_sendTransaction, eth_sign). */
-  devKeys: Map<string, string>
+  readonly devKeys: ReadonlyMap<string, string>
   /** State reads the flat table answers on the serving thread (eth_getBalance, …, at the last stored block). */
-  flatState: FlatStateReader
+  readonly flatState: FlatStateReader
   /** eth_maxPriorityFeePerGas's oracle state. */
-  fees: FeeOracle
+  readonly fees: FeeOracle
   /** Dev mode's block maker (evm_* methods); undefined without dev mode. */
-  dev?: DevDriver
+  readonly dev?: DevDriver
   /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout) and of log queries (--rpc.logs.*). */
-  limits: { gasCap: bigint; evmTimeoutMs: number; logsMaxRange: number; logsMaxResults: number }
+  readonly limits: Readonly<{ gasCap: bigint; evmTimeoutMs: number; logsMaxRange: number; logsMaxResults: number }>
   /** The polling filters (eth_newFilter, …). */
-  filters: FilterRegistry
+  readonly filters: FilterRegistry
   /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */
-  connection?: SubscriberConnection
+  readonly connection?: SubscriberConnection
   /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
-  engineMethods: string[]
+  readonly engineMethods: readonly string[]
 }

@@ -45,6 +45,15 @@ export interface InvalidRecord {
   reason: string
 }
 
+/**
+ * ChainStore's read side: what the serving thread's method handlers are given (src/rpc/context.ts). Writes go
+ * through the engine, the pool and the executor, never through a handler.
+ */
+export type ChainStoreReads = Omit<
+  ChainStore,
+  'close' | 'refreshSnapshot' | 'db' | 'putBlockSync' | 'putCanonicalHeadSync' | 'putGenesisSync' | 'putBlockLogsSync' | 'markInvalidSync'
+>
+
 export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
 
 const utf8 = new TextEncoder()
@@ -195,6 +204,11 @@ export class ChainStore {
   }
 
   /** Whether `hash` is the canonical block at `number`, compared in LMDB's buffer (no copy). */
+  /** The log index's keys from `start` up to `end` (exclusive), in key order (store/blockLogs.ts lays them out). */
+  logIndexKeys(start: Uint8Array, end: Uint8Array): Iterable<Uint8Array> {
+    return this.dbs.logIndex.getKeys({ start, end }) as Iterable<Uint8Array>
+  }
+
   isCanonical(number: bigint, hash: Uint8Array): boolean {
     const c = this.dbs.canonical.getBinaryFast(numberKey(number))
     if (c === undefined) return false
