@@ -151,8 +151,8 @@ describe('the bounds of a struct log trace', () => {
     // 3M gas of a 4-gas-a-step loop: 750,000 steps.
     const r = await lim.http('debug_traceCall', [{ from, to: LOOP, gas: '0x2dc6c0' }, 'latest', { disableStack: true }])
     expect(r.result).toBeUndefined()
-    // code: see the error model (issue 20 item 3)
-    expect(r.error?.message).toMatch(/trace exceeds 500000 steps/)
+    // A bound the client's request hit: -32005, never the node's own -32603.
+    expect(r.error).toEqual({ code: -32005, message: 'trace exceeds 500000 steps' })
     // The same call with the call tracer (no struct logs) is traced whole.
     expect((await lim.http<{ error?: string }>('debug_traceCall', [{ from, to: LOOP, gas: '0x2dc6c0' }, 'latest', { tracer: 'callTracer' }])).result?.error).toBe('out of gas')
     await stillServes()
@@ -163,8 +163,8 @@ describe('the bounds of a struct log trace', () => {
     expect(receipt).toMatchObject({ status: '0x0', gasUsed: '0x2dc6c0' })
     const r = await lim.http('debug_traceTransaction', [hash])
     expect(r.result).toBeUndefined()
-    // code: see the error model (issue 20 item 3)
-    expect(r.error?.message).toMatch(/trace exceeds 500000 steps/)
+    // A bound the client's request hit: -32005, never the node's own -32603.
+    expect(r.error).toEqual({ code: -32005, message: 'trace exceeds 500000 steps' })
     expect((await lim.http<{ gasUsed: string }>('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result?.gasUsed).toBe('0x2dc6c0')
     await stillServes()
   })
@@ -174,8 +174,7 @@ describe('the bounds of a struct log trace', () => {
     const call = { from, to: BIG_MEMORY, gas: '0x10000000000' }
     const r = await lim.http('debug_traceCall', [call, 'latest', { enableMemory: true }])
     expect(r.result).toBeUndefined()
-    // code: see the error model (issue 20 item 3)
-    expect(r.error?.message).toMatch(/trace memory capture exceeds its bound/)
+    expect(r.error).toEqual({ code: -32005, message: 'trace memory capture exceeds its bound' })
     // Without the memory, the same call is traced whole.
     const t = (await lim.http<{ failed: boolean; structLogs: { op: string }[] }>('debug_traceCall', [call, 'latest'])).result!
     expect(t.failed).toBe(false)
