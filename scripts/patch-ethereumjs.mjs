@@ -92,4 +92,6 @@ for (const pkg of new Set(PATCHES.map((p) => p.pkg))) {
     }
   }
 }
-console.log(`patch-ethereumjs: ${new Set(PATCHES.map((p) => p.what)).size} rewrites ${undo ? 'undone' : 'in place'} (evm call frames, util padding, statemanager putStorage)`)
+console.log(
+  `patch-ethereumjs: ${new Set(PATCHES.map((p) => p.what)).size} rewrites ${undo ? 'undone' : 'in place'} (evm call frames, util padding, statemanager putStorage)`,
+)

@@ -135,17 +135,31 @@ export async function measureBesideAnvil(opts: {
     for (const b of sample) {
       const [ours, theirs] = [JSON.stringify(norm(await postResult(opts.spongeUrl, b))), JSON.stringify(norm(await postResult(opts.anvilUrl, b)))]
       if (ours === theirs) same++
-      else if (process.env.SPONGE_BENCH_DIFF !== undefined) opts.log(`differs: ${b}\n  sponge ${ours.slice(0, 600)}\n  anvil  ${theirs.slice(0, 600)}`)
+      else if (process.env.SPONGE_BENCH_DIFF !== undefined)
+        opts.log(`differs: ${b}\n  sponge ${ours.slice(0, 600)}\n  anvil  ${theirs.slice(0, 600)}`)
     }
     const script = writeBodiesScript(opts.work, w.name.replace(/\W+/g, '_'), w.bodies)
     for (const c of opts.connections) {
-      for (const [server, url] of [['sponge', opts.spongeUrl], ['anvil', opts.anvilUrl]] as const) {
+      for (const [server, url] of [
+        ['sponge', opts.spongeUrl],
+        ['anvil', opts.anvilUrl],
+      ] as const) {
         await runWrk(opts.wrk, url, script, c, 1)
         const r = await runWrk(opts.wrk, url, script, c, opts.seconds)
-        const row: BesideAnvilRow = { workload: w.name, server, connections: c, requestsPerSec: r.requestsPerSec, p50ms: r.p50ms, p99ms: r.p99ms, errors: r.errors }
+        const row: BesideAnvilRow = {
+          workload: w.name,
+          server,
+          connections: c,
+          requestsPerSec: r.requestsPerSec,
+          p50ms: r.p50ms,
+          p99ms: r.p99ms,
+          errors: r.errors,
+        }
         if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
         rows.push(row)
-        opts.log(`${w.name} ${server} c=${c}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, errors ${r.errors}${server === 'sponge' ? `, replies identical to anvil's ${same}/${sample.length}` : ''}`)
+        opts.log(
+          `${w.name} ${server} c=${c}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, errors ${r.errors}${server === 'sponge' ? `, replies identical to anvil's ${same}/${sample.length}` : ''}`,
+        )
       }
     }
   }

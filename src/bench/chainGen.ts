@@ -18,9 +18,7 @@ export async function post(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export interface Rpc {
-  (method: string, params: unknown[]): Promise<unknown>
-}
+export type Rpc = (method: string, params: unknown[]) => Promise<unknown>
 
 export function rpcClient(url: string, jwtSecret?: Buffer): Rpc {
   let id = 0
@@ -101,7 +99,13 @@ export async function mineOne(engine: Rpc, http: Rpc): Promise<number> {
   const t = Math.max(Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)) + 1)
   const fc = (await engine('engine_forkchoiceUpdatedV3', [
     { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash },
-    { timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+    {
+      timestamp: `0x${t.toString(16)}`,
+      prevRandao: ZERO32,
+      suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
+      withdrawals: [],
+      parentBeaconBlockRoot: ZERO32,
+    },
   ])) as { payloadId: string }
   const env = (await engine('engine_getPayloadV5', [fc.payloadId])) as { executionPayload: PayloadCall['payload'] }
   const p = env.executionPayload
@@ -130,7 +134,13 @@ export async function mineAll(engine: Rpc, http: Rpc): Promise<PayloadCall[]> {
     lastTimestamp = t
     const fc = (await engine('engine_forkchoiceUpdatedV3', [
       { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash },
-      { timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+      {
+        timestamp: `0x${t.toString(16)}`,
+        prevRandao: ZERO32,
+        suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
+        withdrawals: [],
+        parentBeaconBlockRoot: ZERO32,
+      },
     ])) as { payloadId: string }
     const env = (await engine('engine_getPayloadV5', [fc.payloadId])) as { executionPayload: PayloadCall['payload'] }
     const p = env.executionPayload

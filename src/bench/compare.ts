@@ -45,7 +45,11 @@ try {
     for (const side of ['A', 'B'] as const) {
       const out = join(work, `${side}-${r}.json`)
       log(`round ${r + 1}/${rounds}: ${side} (${side === 'A' ? refA : refB})`)
-      const p = spawnSync(process.execPath, [load, '--cli', clis[side], '--out', out, '--duration', duration, '--connections', connections, '--only', only, '--txs', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] })
+      const p = spawnSync(
+        process.execPath,
+        [load, '--cli', clis[side], '--out', out, '--duration', duration, '--connections', connections, '--only', only, '--txs', '1000'],
+        { stdio: ['ignore', 'inherit', 'inherit'] },
+      )
       if (p.status !== 0) throw new Error(`load run failed for ${side}`)
       const rows = JSON.parse(readFileSync(out, 'utf8')) as {
         rows: LoadRow[]
@@ -73,7 +77,12 @@ try {
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!
 const table = Object.keys(runs.A[0] ?? {}).map((w) => {
   const ratios = runs.A.map((a, i) => (runs.B[i]![w] ?? 0) / (a[w] ?? 1))
-  return { workload: w, 'B/A min': ratios.reduce((a, b) => Math.min(a, b)).toFixed(3), 'B/A median': median(ratios).toFixed(3), 'B/A max': ratios.reduce((a, b) => Math.max(a, b)).toFixed(3) }
+  return {
+    workload: w,
+    'B/A min': ratios.reduce((a, b) => Math.min(a, b)).toFixed(3),
+    'B/A median': median(ratios).toFixed(3),
+    'B/A max': ratios.reduce((a, b) => Math.max(a, b)).toFixed(3),
+  }
 })
 console.log(`B/A = ${refB} / ${refA}, ${rounds} alternating rounds`)
 console.table(table)

@@ -15,14 +15,46 @@ const BALANCE_OF = '0x70a08231'
 
 /** A token: balanceOf(address) (36 bytes of calldata) reads slot = address; otherwise transfer(to, amount) words. */
 const TOKEN_CODE = assemble([
-  'CALLDATASIZE', '0x24', 'EQ', { target: 'balanceOf' }, 'JUMPI',
-  '0x20', 'CALLDATALOAD', 'CALLER', 'SLOAD',
-  'DUP2', 'DUP2', 'LT', { target: 'fail' }, 'JUMPI',
-  'SUB', 'CALLER', 'SSTORE',
-  '0x00', 'CALLDATALOAD', 'DUP1', 'SLOAD', '0x20', 'CALLDATALOAD', 'ADD', 'SWAP1', 'SSTORE',
+  'CALLDATASIZE',
+  '0x24',
+  'EQ',
+  { target: 'balanceOf' },
+  'JUMPI',
+  '0x20',
+  'CALLDATALOAD',
+  'CALLER',
+  'SLOAD',
+  'DUP2',
+  'DUP2',
+  'LT',
+  { target: 'fail' },
+  'JUMPI',
+  'SUB',
+  'CALLER',
+  'SSTORE',
+  '0x00',
+  'CALLDATALOAD',
+  'DUP1',
+  'SLOAD',
+  '0x20',
+  'CALLDATALOAD',
+  'ADD',
+  'SWAP1',
+  'SSTORE',
   'STOP',
-  { label: 'balanceOf' }, '0x04', 'CALLDATALOAD', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN',
-  { label: 'fail' }, '0x00', 'DUP1', 'REVERT',
+  { label: 'balanceOf' },
+  '0x04',
+  'CALLDATALOAD',
+  'SLOAD',
+  '0x00',
+  'MSTORE',
+  '0x20',
+  '0x00',
+  'RETURN',
+  { label: 'fail' },
+  '0x00',
+  'DUP1',
+  'REVERT',
 ])
 
 const holder = (i: number) => `0x${(0xa0000000 + i).toString(16).padStart(40, '0')}`
@@ -52,11 +84,15 @@ export async function runEvmReads(opts: BesideAnvilOptions): Promise<BesideAnvil
     const workloads = [
       {
         name: 'eth_call balanceOf',
-        bodies: Array.from({ length: 1000 }, (_, i) => body('eth_call', [{ to: TOKEN, input: `${BALANCE_OF}${word(holder(i * 5)).slice(2)}` }, 'latest'])),
+        bodies: Array.from({ length: 1000 }, (_, i) =>
+          body('eth_call', [{ to: TOKEN, input: `${BALANCE_OF}${word(holder(i * 5)).slice(2)}` }, 'latest']),
+        ),
       },
       {
         name: 'eth_estimateGas token transfer',
-        bodies: Array.from({ length: 200 }, (_, i) => body('eth_estimateGas', [{ from: from[i % 10], to: TOKEN, input: `${word(recipient(1000 + i))}${word(1n).slice(2)}` }])),
+        bodies: Array.from({ length: 200 }, (_, i) =>
+          body('eth_estimateGas', [{ from: from[i % 10], to: TOKEN, input: `${word(recipient(1000 + i))}${word(1n).slice(2)}` }]),
+        ),
       },
       { name: 'debug_traceTransaction callTracer', bodies: [body('debug_traceTransaction', [hash, { tracer: 'callTracer' }])] },
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))

@@ -25,7 +25,10 @@ const blocks = Number(args.flags.get('blocks') ?? 3)
 const mixedBlocks = Number(args.flags.get('mixed-blocks') ?? 40)
 const only = args.flags.get('only')
 /** --state 10000,100000: the token workload again over that many more accounts and holders each (the cost curve). */
-const stateSizes = (args.flags.get('state') ?? '').split(',').filter((s) => s !== '').map(Number)
+const stateSizes = (args.flags.get('state') ?? '')
+  .split(',')
+  .filter((s) => s !== '')
+  .map(Number)
 const saveDir = args.flags.get('save')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
@@ -51,13 +54,28 @@ const startTimeout = (w: Workload) => 120_000 + Object.keys(w.alloc).length
 
 async function generate(w: Workload, genesisFile: string, spec: ChainSpec): Promise<PayloadCall[]> {
   // The builder stops once a transaction's gas limit no longer fits: keep that margin so that blocks come out full.
-  const perBlock = w.blockGas === undefined ? Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx) : Math.floor(w.blockGas / w.gasPerTx)
+  const perBlock =
+    w.blockGas === undefined ? Math.floor((GAS_LIMIT - Number(w.tx(0).gasLimit) + w.gasPerTx) / w.gasPerTx) : Math.floor(w.blockGas / w.gasPerTx)
   const blockCount = w.blockGas === undefined ? blocks : mixedBlocks
   const count = blockCount * perBlock
-  const node = await spawnNode([
-    '--chain', genesisFile, '--datadir', join(work, `${w.name}-gen`), '--no-mining', '--miner.gaslimit', String(GAS_LIMIT),
-    '--authrpc.jwtsecret', jwtFile, '--txpool.size', String(count + 100), '--txpool.accountslots', String(count + 100),
-  ], startTimeout(w))
+  const node = await spawnNode(
+    [
+      '--chain',
+      genesisFile,
+      '--datadir',
+      join(work, `${w.name}-gen`),
+      '--no-mining',
+      '--miner.gaslimit',
+      String(GAS_LIMIT),
+      '--authrpc.jwtsecret',
+      jwtFile,
+      '--txpool.size',
+      String(count + 100),
+      '--txpool.accountslots',
+      String(count + 100),
+    ],
+    startTimeout(w),
+  )
   try {
     log(`${w.name}: signing ${count} transactions (${w.description})…`)
     const raws = signTxs(spec, count, (i) => w.tx(i))

@@ -73,7 +73,9 @@ export async function runFanout(opts: { work: string; cli: string | undefined; l
     anvil.proc.kill()
   }
   for (const r of rows) {
-    opts.log(`newHeads fan-out ${r.server}: ${r.subscribers} subscribers, ${r.blocks} blocks: first delivery ${r.firstMs.toFixed(1)} ms, last ${r.lastMs.toFixed(1)} ms (median), worst last ${r.worstLastMs.toFixed(1)} ms`)
+    opts.log(
+      `newHeads fan-out ${r.server}: ${r.subscribers} subscribers, ${r.blocks} blocks: first delivery ${r.firstMs.toFixed(1)} ms, last ${r.lastMs.toFixed(1)} ms (median), worst last ${r.worstLastMs.toFixed(1)} ms`,
+    )
   }
   return rows
 }

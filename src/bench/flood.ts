@@ -43,12 +43,18 @@ async function engineCycle(engine: Rpc, until: number): Promise<FloodRow['engine
       // The consensus client reads through the authenticated port, as it does.
       const head = (await engine('eth_getBlockByNumber', ['latest', false])) as { hash: string; timestamp: string }
       const t = Math.max(Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)) + 1)
-      const started = await timed(fc, () =>
+      const started = (await timed(fc, () =>
         engine('engine_forkchoiceUpdatedV3', [
           { headBlockHash: head.hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-          { timestamp: `0x${t.toString(16)}`, prevRandao: ZERO32, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: ZERO32 },
+          {
+            timestamp: `0x${t.toString(16)}`,
+            prevRandao: ZERO32,
+            suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
+            withdrawals: [],
+            parentBeaconBlockRoot: ZERO32,
+          },
         ]),
-      ) as { payloadId: string }
+      )) as { payloadId: string }
       const env = (await engine('engine_getPayloadV5', [started.payloadId])) as { executionPayload: { blockHash: string } }
       const p = env.executionPayload
       const status = (await timed(np, () => engine('engine_newPayloadV4', [p, [], ZERO32, []]))) as { status: string }

@@ -60,5 +60,7 @@ async function plain(): Promise<number> {
 
 const results: { sponge: number; plain: number }[] = []
 for (let r = 0; r < rounds; r++) results.push({ sponge: await sponge(), plain: await plain() })
-console.table(results.map((x) => ({ 'Sponge import s': x.sponge.toFixed(2), 'plain EthereumJS s': x.plain.toFixed(2), ratio: (x.plain / x.sponge).toFixed(2) })))
+console.table(
+  results.map((x) => ({ 'Sponge import s': x.sponge.toFixed(2), 'plain EthereumJS s': x.plain.toFixed(2), ratio: (x.plain / x.sponge).toFixed(2) })),
+)
 process.exit(0)

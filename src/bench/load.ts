@@ -23,7 +23,16 @@ import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 // and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's blocks through
 // engine_newPayloadV4 on a second node against plain EthereumJS. Writes bench/results/load.{json,html}.
 
-const args = parseFlags(process.argv.slice(2), { rounds: 'string', soak: 'string', duration: 'string', connections: 'string', txs: 'string', only: 'string', cli: 'string', out: 'string' })
+const args = parseFlags(process.argv.slice(2), {
+  rounds: 'string',
+  soak: 'string',
+  duration: 'string',
+  connections: 'string',
+  txs: 'string',
+  only: 'string',
+  cli: 'string',
+  out: 'string',
+})
 const seconds = Number(args.flags.get('duration') ?? 5)
 const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
 const txCount = Number(args.flags.get('txs') ?? 3500)
@@ -57,8 +66,17 @@ const secret = randomBytes(32)
 writeFileSync(join(work, 'jwt.hex'), secret.toString('hex'))
 const spec = new ChainSpec(devGenesis())
 const nodeArgs = (dir: string) => [
-  '--chain', 'dev', '--datadir', join(work, dir), '--http.api', 'eth,net,web3,testing', '--no-mining',
-  '--miner.gaslimit', '36000000', '--authrpc.jwtsecret', join(work, 'jwt.hex'),
+  '--chain',
+  'dev',
+  '--datadir',
+  join(work, dir),
+  '--http.api',
+  'eth,net,web3,testing',
+  '--no-mining',
+  '--miner.gaslimit',
+  '36000000',
+  '--authrpc.jwtsecret',
+  join(work, 'jwt.hex'),
 ]
 
 log(`generating ${txCount} transfers…`)
@@ -74,7 +92,12 @@ const body = (method: string, params: unknown[], id: number | string = 1) => JSO
 const positions = payloads.flatMap((p) => p.payload.transactions.map((_, i) => [p.payload.blockNumber, `0x${i.toString(16)}`]))
 const batches: string[] = []
 for (let i = 0; i + 100 <= hashes.length && batches.length < 40; i += 100) {
-  batches.push(`[${hashes.slice(i, i + 100).map((h, k) => body('eth_getTransactionReceipt', [h], k)).join(',')}]`)
+  batches.push(
+    `[${hashes
+      .slice(i, i + 100)
+      .map((h, k) => body('eth_getTransactionReceipt', [h], k))
+      .join(',')}]`,
+  )
 }
 const workloads: { name: string; bodies: string[]; callsPerRequest: number; url: string }[] = []
 const trivial = await startTrivial()
@@ -83,12 +106,34 @@ const add = (name: string, bodies: string[], callsPerRequest = 1, url = node.htt
 }
 add('trivial uWS server', [body('eth_chainId', [])], 1, trivial.url)
 add('eth_chainId', [body('eth_chainId', [])])
-add('eth_getTransactionReceipt', hashes.map((h) => body('eth_getTransactionReceipt', [h])))
-add('eth_getTransactionByBlockNumberAndIndex', positions.map((p) => body('eth_getTransactionByBlockNumberAndIndex', p)))
+add(
+  'eth_getTransactionReceipt',
+  hashes.map((h) => body('eth_getTransactionReceipt', [h])),
+)
+add(
+  'eth_getTransactionByBlockNumberAndIndex',
+  positions.map((p) => body('eth_getTransactionByBlockNumberAndIndex', p)),
+)
 add('eth_config', [body('eth_config', [])])
-add('eth_getBlockByNumber', Array.from({ length: Number(BigInt(head.number)) + 1 }, (_, n) => body('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])))
+add(
+  'eth_getBlockByNumber',
+  Array.from({ length: Number(BigInt(head.number)) + 1 }, (_, n) => body('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])),
+)
 add('batch of 100 receipts', batches, 100)
-add('testing_buildBlockV1', [body('testing_buildBlockV1', [head.hash, { timestamp: `0x${(Math.floor(Date.now() / 1000) + 100).toString(16)}`, prevRandao: `0x${'00'.repeat(32)}`, suggestedFeeRecipient: `0x${'00'.repeat(20)}`, withdrawals: [], parentBeaconBlockRoot: `0x${'00'.repeat(32)}` }, [], null])])
+add('testing_buildBlockV1', [
+  body('testing_buildBlockV1', [
+    head.hash,
+    {
+      timestamp: `0x${(Math.floor(Date.now() / 1000) + 100).toString(16)}`,
+      prevRandao: `0x${'00'.repeat(32)}`,
+      suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
+      withdrawals: [],
+      parentBeaconBlockRoot: `0x${'00'.repeat(32)}`,
+    },
+    [],
+    null,
+  ]),
+])
 
 /**
  * Resident memory of a process in MiB: all of it, and the anonymous part (heaps, stacks) without the file-backed
@@ -117,7 +162,11 @@ async function soak(secondsTotal: number): Promise<SoakResult> {
   const rounds = Math.ceil((secondsTotal + warmup) / 0.8)
   log(`soak: signing ${rounds * perRound} transfers…`)
   const pending = signTransfers(spec, rounds * perRound, txCount)
-  const script = writeBodiesScript(work, 'soak', hashes.map((h) => body('eth_getTransactionReceipt', [h])))
+  const script = writeBodiesScript(
+    work,
+    'soak',
+    hashes.map((h) => body('eth_getTransactionReceipt', [h])),
+  )
   const reader = runWrk(wrk, node.httpUrl, script, 64, secondsTotal + warmup)
   const started = Date.now()
   const samples: { total: number; anon: number }[] = []
@@ -152,7 +201,7 @@ async function soak(secondsTotal: number): Promise<SoakResult> {
 const rounds = Number(args.flags.get('rounds') ?? 1)
 const scripts = new Map<string, string>()
 for (const w of workloads) {
-  const first = (await (await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: w.bodies[0] })).text())
+  const first = await (await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: w.bodies[0] })).text()
   if (first.includes('"error"')) throw new Error(`${w.name}: preflight answered an error: ${first.slice(0, 200)}`)
   scripts.set(w.name, writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies))
 }
@@ -170,7 +219,9 @@ for (let round = 0; round < rounds; round++) {
       const nodeCpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - t0) / 1000)
       const row: LoadRow = { workload: w.name, connections: c, ...r, callsPerSec: r.requestsPerSec * w.callsPerRequest, nodeCpu }
       allRounds.push(row)
-      log(`${w.name} c=${c}: ${row.requestsPerSec.toFixed(0)} req/s, p50 ${row.p50ms}ms p99 ${row.p99ms}ms, errors ${row.errors}, node CPU ${(nodeCpu * 100).toFixed(0)}%, wrk CPU ${(r.generatorCpu * 100).toFixed(0)}%`)
+      log(
+        `${w.name} c=${c}: ${row.requestsPerSec.toFixed(0)} req/s, p50 ${row.p50ms}ms p99 ${row.p99ms}ms, errors ${row.errors}, node CPU ${(nodeCpu * 100).toFixed(0)}%, wrk CPU ${(r.generatorCpu * 100).toFixed(0)}%`,
+      )
     }
   }
 }
@@ -222,7 +273,19 @@ const execution =
     : undefined
 if (execution !== undefined) log(describeReplay(execution))
 
-console.table(rows.map((r) => ({ workload: r.workload, c: r.connections, 'req/s': Math.round(r.requestsPerSec), 'calls/s': Math.round(r.callsPerSec), p50: r.p50ms, p99: r.p99ms, errors: r.errors, nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`, wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%` })))
+console.table(
+  rows.map((r) => ({
+    workload: r.workload,
+    c: r.connections,
+    'req/s': Math.round(r.requestsPerSec),
+    'calls/s': Math.round(r.callsPerSec),
+    p50: r.p50ms,
+    p99: r.p99ms,
+    errors: r.errors,
+    nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`,
+    wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%`,
+  })),
+)
 // The selections measured beside anvil: Sponge's and anvil's rate side by side, and their ratio.
 const besideAnvil = [...(evmReads ?? []), ...(stateReads ?? []), ...(logReads ?? [])]
 if (besideAnvil.length > 0) {
@@ -232,15 +295,38 @@ if (besideAnvil.length > 0) {
       .filter((r) => r.server === 'sponge')
       .map((r) => {
         const theirs = anvilRate(r.workload, r.connections)
-        return { workload: r.workload, c: r.connections, 'sponge req/s': Math.round(r.requestsPerSec), 'anvil req/s': Math.round(theirs ?? 0), ratio: theirs ? (r.requestsPerSec / theirs).toFixed(2) : '-', identical: r.identicalReplies }
+        return {
+          workload: r.workload,
+          c: r.connections,
+          'sponge req/s': Math.round(r.requestsPerSec),
+          'anvil req/s': Math.round(theirs ?? 0),
+          ratio: theirs ? (r.requestsPerSec / theirs).toFixed(2) : '-',
+          identical: r.identicalReplies,
+        }
       }),
   )
 }
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
-const result = { date: new Date().toISOString(), node: process.version, seconds, connections, rounds, rows, allRounds, flood, evmReads, stateReads, logReads, fanout, execution, memory }
+const result = {
+  date: new Date().toISOString(),
+  node: process.version,
+  seconds,
+  connections,
+  rounds,
+  rows,
+  allRounds,
+  flood,
+  evmReads,
+  stateReads,
+  logReads,
+  fanout,
+  execution,
+  memory,
+}
 writeFileSync(outFile ?? join(out, 'load.json'), `${JSON.stringify(result, null, 2)}\n`)
-const execHtml = execution === undefined ? '' : replayTable(`engine_newPayloadV4 replay (${execution.blocks.length} blocks of ETH transfers)`, execution)
+const execHtml =
+  execution === undefined ? '' : replayTable(`engine_newPayloadV4 replay (${execution.blocks.length} blocks of ETH transfers)`, execution)
 if (outFile === undefined) writeFileSync(join(out, 'load.html'), htmlReport(`Sponge bench:load ${result.date}`, rows, execHtml))
 log(`wrote ${outFile ?? `${join(out, 'load.json')} and load.html`}`)
 rmSync(work, { recursive: true, force: true })

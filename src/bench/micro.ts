@@ -61,13 +61,28 @@ bench.add(`RLP encode block (${fullest.transactions.length} txs)`, () => RLP.enc
 
 const payloadRequest = [
   {
-    parentHash: `0x${'11'.repeat(32)}`, feeRecipient: `0x${'22'.repeat(20)}`, stateRoot: `0x${'33'.repeat(32)}`,
-    receiptsRoot: `0x${'44'.repeat(32)}`, logsBloom: `0x${'00'.repeat(256)}`, prevRandao: `0x${'55'.repeat(32)}`,
-    blockNumber: '0x1', gasLimit: '0x1c9c380', gasUsed: '0x5208', timestamp: '0x6553f100', extraData: '0x',
-    baseFeePerGas: '0x7', blockHash: `0x${'66'.repeat(32)}`,
+    parentHash: `0x${'11'.repeat(32)}`,
+    feeRecipient: `0x${'22'.repeat(20)}`,
+    stateRoot: `0x${'33'.repeat(32)}`,
+    receiptsRoot: `0x${'44'.repeat(32)}`,
+    logsBloom: `0x${'00'.repeat(256)}`,
+    prevRandao: `0x${'55'.repeat(32)}`,
+    blockNumber: '0x1',
+    gasLimit: '0x1c9c380',
+    gasUsed: '0x5208',
+    timestamp: '0x6553f100',
+    extraData: '0x',
+    baseFeePerGas: '0x7',
+    blockHash: `0x${'66'.repeat(32)}`,
     transactions: Array.from({ length: 100 }, () => `0x02${'ab'.repeat(110)}`),
-    withdrawals: Array.from({ length: 16 }, (_, i) => ({ index: `0x${i.toString(16)}`, validatorIndex: '0x1', address: `0x${'77'.repeat(20)}`, amount: '0x10' })),
-    blobGasUsed: '0x0', excessBlobGas: '0x0',
+    withdrawals: Array.from({ length: 16 }, (_, i) => ({
+      index: `0x${i.toString(16)}`,
+      validatorIndex: '0x1',
+      address: `0x${'77'.repeat(20)}`,
+      amount: '0x10',
+    })),
+    blobGasUsed: '0x0',
+    excessBlobGas: '0x0',
   },
   [],
   `0x${'88'.repeat(32)}`,
@@ -76,12 +91,25 @@ const payloadRequest = [
 bench.add('typia: validate newPayloadV4 params (100 txs, 16 withdrawals)', () => validateNewPayloadV4(payloadRequest))
 
 const facts = {
-  blockHash: new Uint8Array(32), blockNumber: 54n, blockTimestamp: 540n, txHash: new Uint8Array(32).fill(1), index: 3,
-  type: 2, from: new Uint8Array(20).fill(2), to: new Uint8Array(20).fill(3), contractAddress: undefined,
-  cumulativeGasUsed: 100000n, gasUsed: 51000n, effectiveGasPrice: 1000000007n, status: 1, root: undefined,
+  blockHash: new Uint8Array(32),
+  blockNumber: 54n,
+  blockTimestamp: 540n,
+  txHash: new Uint8Array(32).fill(1),
+  index: 3,
+  type: 2,
+  from: new Uint8Array(20).fill(2),
+  to: new Uint8Array(20).fill(3),
+  contractAddress: undefined,
+  cumulativeGasUsed: 100000n,
+  gasUsed: 51000n,
+  effectiveGasPrice: 1000000007n,
+  status: 1,
+  root: undefined,
   logsBloom: new Uint8Array(256),
   logs: [[new Uint8Array(20).fill(4), [new Uint8Array(32).fill(5), new Uint8Array(32).fill(6)], new Uint8Array(32).fill(7)]] as never,
-  firstLogIndex: 5, blobGasUsed: undefined, blobGasPrice: undefined,
+  firstLogIndex: 5,
+  blobGasUsed: undefined,
+  blobGasPrice: undefined,
 }
 bench.add('JSON: encode a receipt with one log (written once, at execution)', () => receiptJson(facts))
 
@@ -93,7 +121,7 @@ await importChain(spec, store, blocks)
 const txHash = blocks[0]!.transactions[0]!.hash()
 const pool = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'bench', threads: 1, maxInFlight: 1000 })
 await pool.run({ op: 'ping' })
-bench.add('LMDB: receipt read in-thread, as served (views of LMDB\'s buffer)', () => store.receiptJsonView(txHash))
+bench.add("LMDB: receipt read in-thread, as served (views of LMDB's buffer)", () => store.receiptJsonView(txHash))
 bench.add('LMDB: receipt read in-thread, copying each value out', () => {
   const loc = store.getTxLocation(txHash)!
   return store.getReceiptJsonBytes(loc.blockHash, loc.index)

@@ -28,7 +28,7 @@ function lineChart(title: string, rows: LoadRow[], value: (r: LoadRow) => number
   svg += `<text x="10" y="16" font-size="13">${title}</text>`
   svg += `<line x1="60" y1="${H - 30}" x2="${W - 160}" y2="${H - 30}" stroke="#999"/><line x1="60" y1="30" x2="60" y2="${H - 30}" stroke="#999"/>`
   svg += `<text x="4" y="34">${max.toFixed(0)} ${unit}</text><text x="40" y="${H - 32}">0</text>`
-  conns.forEach((c, i) => (svg += `<text x="${x(i) - 8}" y="${H - 14}">${c}</text>`))
+  for (let i = 0; i < conns.length; i++) svg += `<text x="${x(i) - 8}" y="${H - 14}">${conns[i]}</text>`
   svg += `<text x="${(W - 160) / 2}" y="${H - 2}">connections</text>`
   workloads.forEach((w, k) => {
     const pts = conns

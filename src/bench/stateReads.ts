@@ -41,7 +41,9 @@ export async function runStateReads(opts: BesideAnvilOptions): Promise<BesideAnv
       { name: 'eth_getStorageAt', bodies: some(1000, (i) => body('eth_getStorageAt', [CONTRACT, word(i), 'latest'])) },
       {
         name: 'eth_getBalance batch of 100',
-        bodies: some(20, (b) => JSON.stringify(Array.from({ length: 100 }, (_, i) => call('eth_getBalance', [account((b * 100 + i) % ACCOUNTS), 'latest'], i)))),
+        bodies: some(20, (b) =>
+          JSON.stringify(Array.from({ length: 100 }, (_, i) => call('eth_getBalance', [account((b * 100 + i) % ACCOUNTS), 'latest'], i))),
+        ),
       },
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
     return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })

@@ -34,38 +34,95 @@ export const CALLS_PER_TX = 16
  * A transfer reads and writes the sender's slot, creates the recipient's, and logs Transfer(from, to, amount).
  */
 const TOKEN_CODE = assemble([
-  '0x20', 'CALLDATALOAD', //                       [amount]
-  'CALLER', 'SLOAD', //                            [balance, amount]
-  'DUP2', 'DUP2', 'LT', { target: 'fail' }, 'JUMPI',
-  'SUB', 'CALLER', 'SSTORE', //                    balance[from] -= amount
-  '0x00', 'CALLDATALOAD', 'DUP1', 'SLOAD', //      [balance[to], to]
-  '0x20', 'CALLDATALOAD', 'ADD', 'SWAP1', 'SSTORE', // balance[to] += amount
-  '0x20', 'CALLDATALOAD', '0x00', 'MSTORE',
-  '0x00', 'CALLDATALOAD', 'CALLER', TRANSFER_TOPIC, '0x20', '0x00', 'LOG3',
+  '0x20',
+  'CALLDATALOAD', //                       [amount]
+  'CALLER',
+  'SLOAD', //                            [balance, amount]
+  'DUP2',
+  'DUP2',
+  'LT',
+  { target: 'fail' },
+  'JUMPI',
+  'SUB',
+  'CALLER',
+  'SSTORE', //                    balance[from] -= amount
+  '0x00',
+  'CALLDATALOAD',
+  'DUP1',
+  'SLOAD', //      [balance[to], to]
+  '0x20',
+  'CALLDATALOAD',
+  'ADD',
+  'SWAP1',
+  'SSTORE', // balance[to] += amount
+  '0x20',
+  'CALLDATALOAD',
+  '0x00',
+  'MSTORE',
+  '0x00',
+  'CALLDATALOAD',
+  'CALLER',
+  TRANSFER_TOPIC,
+  '0x20',
+  '0x00',
+  'LOG3',
   'STOP',
-  { label: 'fail' }, '0x00', 'DUP1', 'REVERT',
+  { label: 'fail' },
+  '0x00',
+  'DUP1',
+  'REVERT',
 ])
 
 /** Returns storage[slot] + 1 for the slot given in the first calldata word. */
-const TARGET_CODE = assemble([
-  '0x00', 'CALLDATALOAD', 'SLOAD', '0x01', 'ADD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN',
-])
+const TARGET_CODE = assemble(['0x00', 'CALLDATALOAD', 'SLOAD', '0x01', 'ADD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN'])
 
 /**
  * Starts from the seed in the first calldata word, STATICCALLs TARGET once per slot 0…15 adding up the answers, and
  * stores the sum at slot = sender: call-heavy execution with cold storage reads in the callee.
  */
 const CALLER_CODE = assemble([
-  '0x00', 'CALLDATALOAD', '0x00', //               [i = 0, acc = seed]
+  '0x00',
+  'CALLDATALOAD',
+  '0x00', //               [i = 0, acc = seed]
   { label: 'loop' },
-  'DUP1', `0x${CALLS_PER_TX.toString(16).padStart(2, '0')}`, 'GT', 'ISZERO', { target: 'end' }, 'JUMPI',
-  'DUP1', '0x00', 'MSTORE', //                     argument: i
-  '0x20', '0x20', '0x20', '0x00', TARGET, 'GAS', 'STATICCALL',
-  'ISZERO', { target: 'fail' }, 'JUMPI',
-  '0x20', 'MLOAD', 'SWAP1', 'SWAP2', 'ADD', 'SWAP1', // acc += answer
-  '0x01', 'ADD', { target: 'loop' }, 'JUMP',
-  { label: 'end' }, 'POP', 'CALLER', 'SSTORE', 'STOP',
-  { label: 'fail' }, '0x00', 'DUP1', 'REVERT',
+  'DUP1',
+  `0x${CALLS_PER_TX.toString(16).padStart(2, '0')}`,
+  'GT',
+  'ISZERO',
+  { target: 'end' },
+  'JUMPI',
+  'DUP1',
+  '0x00',
+  'MSTORE', //                     argument: i
+  '0x20',
+  '0x20',
+  '0x20',
+  '0x00',
+  TARGET,
+  'GAS',
+  'STATICCALL',
+  'ISZERO',
+  { target: 'fail' },
+  'JUMPI',
+  '0x20',
+  'MLOAD',
+  'SWAP1',
+  'SWAP2',
+  'ADD',
+  'SWAP1', // acc += answer
+  '0x01',
+  'ADD',
+  { target: 'loop' },
+  'JUMP',
+  { label: 'end' },
+  'POP',
+  'CALLER',
+  'SSTORE',
+  'STOP',
+  { label: 'fail' },
+  '0x00',
+  'DUP1',
+  'REVERT',
 ])
 
 function tokenAlloc(): GethGenesisFile['alloc'] {

@@ -87,7 +87,10 @@ export async function runWrk(wrk: string, url: string, script: string, connectio
   const latencyLine = /^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(out)
   const errors =
     Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
-    (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
+    (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(out)
+      ?.slice(1)
+      .reduce((a, b) => a + Number(b), 0) ?? 0)
   const counted = /COUNTED results=(\d+) refused=(\d+)/.exec(out)
   return {
     ...(counted === null ? {} : { resultsPerSec: Number(counted[1]) / seconds, refusedPerSec: Number(counted[2]) / seconds }),

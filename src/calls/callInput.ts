@@ -1,4 +1,3 @@
-
 // What eth_call, eth_estimateGas, eth_createAccessList and debug_traceCall are asked (decoded from the wire by the
 // handler) and what one run answers. Plain data: it crosses to the worker.
 

@@ -43,7 +43,12 @@ export class CallTracer implements Tracer {
       const data = s.memory.subarray(offset, offset + size)
       const padded = new Uint8Array(size)
       padded.set(data)
-      ;(frame.logs ??= []).push({ address: s.address.toString(), topics, data: bytesToHex(padded), position: toQuantity(BigInt(frame.calls?.length ?? 0)) })
+      ;(frame.logs ??= []).push({
+        address: s.address.toString(),
+        topics,
+        data: bytesToHex(padded),
+        position: toQuantity(BigInt(frame.calls?.length ?? 0)),
+      })
     }
   }
 

@@ -14,11 +14,13 @@ function checkFieldsActive(c: CallRequest, common: Common): void {
   if ((c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined) && !common.isActivatedEIP(1559)) {
     throw new TxRejectedError('maxFeePerGas and maxPriorityFeePerGas are not valid before London is active', 'txTypeNotSupported')
   }
-  if (c.authorizationList !== undefined && !common.isActivatedEIP(7702)) throw new TxRejectedError('transaction type not supported: setcode tx', 'txTypeNotSupported')
+  if (c.authorizationList !== undefined && !common.isActivatedEIP(7702))
+    throw new TxRejectedError('transaction type not supported: setcode tx', 'txTypeNotSupported')
   if ((c.blobVersionedHashes !== undefined || c.maxFeePerBlobGas !== undefined) && !common.isActivatedEIP(4844)) {
     throw new TxRejectedError('transaction type not supported: blob tx', 'txTypeNotSupported')
   }
-  if (c.accessList !== undefined && !common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx', 'txTypeNotSupported')
+  if (c.accessList !== undefined && !common.isActivatedEIP(2930))
+    throw new TxRejectedError('transaction type not supported: access list tx', 'txTypeNotSupported')
 }
 
 /**

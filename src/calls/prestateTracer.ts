@@ -14,8 +14,15 @@ interface AccountState {
 
 /** Opcodes that touch the account whose address is on the stack at this depth from the top. */
 const TOUCHES: Record<string, number> = {
-  BALANCE: 1, EXTCODESIZE: 1, EXTCODECOPY: 1, EXTCODEHASH: 1, SELFDESTRUCT: 1,
-  CALL: 2, CALLCODE: 2, DELEGATECALL: 2, STATICCALL: 2,
+  BALANCE: 1,
+  EXTCODESIZE: 1,
+  EXTCODECOPY: 1,
+  EXTCODEHASH: 1,
+  SELFDESTRUCT: 1,
+  CALL: 2,
+  CALLCODE: 2,
+  DELEGATECALL: 2,
+  STATICCALL: 2,
 }
 
 /**
@@ -86,9 +93,18 @@ export class PrestateTracer implements Tracer {
       const nonce = Number(account?.nonce ?? 0n)
       const codeBytes = account === undefined ? new Uint8Array() : await state.getCode(address)
       const code = codeBytes.length > 0 ? bytesToHex(codeBytes) : undefined
-      if (balance !== before.balance) { after.balance = balance; modified = true }
-      if (nonce !== before.nonce) { after.nonce = nonce; modified = true }
-      if (code !== before.code && code !== undefined) { after.code = code; modified = true }
+      if (balance !== before.balance) {
+        after.balance = balance
+        modified = true
+      }
+      if (nonce !== before.nonce) {
+        after.nonce = nonce
+        modified = true
+      }
+      if (code !== before.code && code !== undefined) {
+        after.code = code
+        modified = true
+      }
       const keptPre: Record<string, string> = {}
       for (const [slot, value] of Object.entries(before.storage ?? {})) {
         const now = `0x${word(await state.getStorage(address, Buffer.from(slot.slice(2), 'hex')))}`

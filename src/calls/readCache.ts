@@ -49,7 +49,6 @@ export class CallReadCache {
   }
 }
 
-
 function latin1(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
 }

@@ -25,6 +25,7 @@ import { orderedTrieRoot } from '../trie/orderedTrie.js'
 import { type NumberedLog, TransferLogTracer } from './transferLogs.js'
 import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { SimulationError } from './errors.js'
+import { blockBuilderInternals } from '../state/ethereumjsInternals.js'
 
 // eth_simulateV1: blocks of calls on a block's state, each block built as a real one (system calls, receipts,
 // roots, hash) on the previous, with geth's defaults for everything a call or block leaves out. Nothing is stored.
@@ -148,9 +149,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
         // account left the state root unchanged).
         await sm.flush()
         const o = block.blockOverrides ?? {}
-        const baseFee = common.isActivatedEIP(1559)
-          ? (o.baseFeePerGas ?? (input.validation ? parent.header.calcNextBaseFee() : 0n))
-          : undefined
+        const baseFee = common.isActivatedEIP(1559) ? (o.baseFeePerGas ?? (input.validation ? parent.header.calcNextBaseFee() : 0n)) : undefined
         const headerData = {
           number,
           timestamp: time,
@@ -222,7 +221,7 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
             Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
             Object.defineProperty(tx, 'hash', { value: () => hash })
             await precheck(tx, from, sm, context, input.validation)
-            let result
+            let result: RunTxResult
             try {
               const runIn = !input.validation && baseFee !== undefined && maxFeeOf(tx) < baseFee ? (freeContext ??= contextWith(0n)) : context
               result = await asEoa(sm, from, () => appendTransaction(builder, runIn, tx, true, { skipNonce: true }))
@@ -246,7 +245,10 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
             callLogs.push(transfers?.take() ?? result.receipt.logs.map((log) => ({ log, index: logCount++ })))
           }
           transfers?.detach()
-          const built = await buildWithoutTransactions(builder, txs.map((t) => t.tx))
+          const built = await buildWithoutTransactions(
+            builder,
+            txs.map((t) => t.tx),
+          )
           const blockHash = built.hash()
           const withLogs = calls.map((c, i) => {
             const place: LogPlace = { blockHash, blockNumber: number, blockTimestamp: time, txHash: txs[i]!.hash, index: i }
@@ -287,22 +289,16 @@ export async function simulate(spec: ChainSpec, store: ChainStore, executor: Blo
  */
 async function buildWithoutTransactions(builder: BlockBuilder, txs: TypedTransaction[]): Promise<Block> {
   const txRoot = orderedTrieRoot(txs.map((tx) => tx.serialize()))
-  const results = (builder as unknown as { transactionResults: RunTxResult[] }).transactionResults
-  const receiptRoot = orderedTrieRoot(results.map((r, i) => encodeReceipt(r.receipt, txs[i]!.type)))
-  Object.defineProperty(builder, 'transactionsTrie', { value: () => Promise.resolve(txRoot) })
-  Object.defineProperty(builder, 'receiptTrie', { value: () => Promise.resolve(receiptRoot) })
-  ;(builder as unknown as { transactions: TypedTransaction[] }).transactions = []
+  const b = blockBuilderInternals(builder)
+  const receiptRoot = orderedTrieRoot(b.transactionResults.map((r, i) => encodeReceipt(r.receipt, txs[i]!.type)))
+  b.transactionsTrie = () => Promise.resolve(txRoot)
+  b.receiptTrie = () => Promise.resolve(receiptRoot)
+  b.transactions = []
   return (await builder.build()).block
 }
 
 /** geth's checks before a simulated call runs, with its messages (errorMap gives the kinds the spec's codes). */
-async function precheck(
-  tx: TypedTransaction,
-  from: Address,
-  sm: BlockExecutor['state'],
-  context: Block,
-  validation: boolean,
-): Promise<void> {
+async function precheck(tx: TypedTransaction, from: Address, sm: BlockExecutor['state'], context: Block, validation: boolean): Promise<void> {
   const intrinsic = tx.getIntrinsicGas()
   if (tx.gasLimit < intrinsic) throw new SimulationError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
   const baseFee = context.header.baseFeePerGas ?? 0n
@@ -316,7 +312,10 @@ async function precheck(
   const balance = (await sm.getAccount(from))?.balance ?? 0n
   const want = tx.gasLimit * feeCap + tx.value
   if (balance < want) {
-    throw new SimulationError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`, 'insufficientFunds')
+    throw new SimulationError(
+      `insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`,
+      'insufficientFunds',
+    )
   }
 }
 

@@ -89,7 +89,8 @@ export class TraceRunner {
     this.vm.events.on('afterTx', onAfterTx)
     try {
       if (processorApplies(this.vm)) await this.replayTransactions(block as Block, only)
-      else await runBlock(this.vm, { block: block as Block, skipHeaderValidation: true, skipBlockValidation: true, generate: true, setHardfork: true })
+      else
+        await runBlock(this.vm, { block: block as Block, skipHeaderValidation: true, skipBlockValidation: true, generate: true, setHardfork: true })
     } finally {
       attached?.detach()
       this.vm.events.off('beforeTx', onBeforeTx)

@@ -84,8 +84,7 @@ function forkConfig(spec: ChainSpec, genesisHash: Uint8Array, fork: ScheduledFor
   const blob = spec.blobParamsAt(time)
   return {
     activationTime: time <= spec.genesisTime ? 0 : Number(time),
-    blobSchedule:
-      blob === undefined ? null : { baseFeeUpdateFraction: blob.baseFeeUpdateFraction, max: blob.max, target: blob.target },
+    blobSchedule: blob === undefined ? null : { baseFeeUpdateFraction: blob.baseFeeUpdateFraction, max: blob.max, target: blob.target },
     chainId: toQuantity(spec.chainId),
     forkId: forkHash(spec, genesisHash, time),
     precompiles,

@@ -1,9 +1,29 @@
 // The fork schedule of a chain, in activation order, as geth-style genesis files name it.
 
 export type ForkName =
-  | 'homestead' | 'dao' | 'tangerineWhistle' | 'spuriousDragon' | 'byzantium' | 'constantinople' | 'petersburg'
-  | 'istanbul' | 'muirGlacier' | 'berlin' | 'london' | 'arrowGlacier' | 'grayGlacier' | 'paris'
-  | 'shanghai' | 'cancun' | 'prague' | 'osaka' | 'bpo1' | 'bpo2' | 'bpo3' | 'bpo4' | 'bpo5'
+  | 'homestead'
+  | 'dao'
+  | 'tangerineWhistle'
+  | 'spuriousDragon'
+  | 'byzantium'
+  | 'constantinople'
+  | 'petersburg'
+  | 'istanbul'
+  | 'muirGlacier'
+  | 'berlin'
+  | 'london'
+  | 'arrowGlacier'
+  | 'grayGlacier'
+  | 'paris'
+  | 'shanghai'
+  | 'cancun'
+  | 'prague'
+  | 'osaka'
+  | 'bpo1'
+  | 'bpo2'
+  | 'bpo3'
+  | 'bpo4'
+  | 'bpo5'
 
 export interface ForkDef {
   name: ForkName
@@ -39,9 +59,7 @@ export const FORKS: readonly ForkDef[] = [
   { name: 'bpo5', key: 'bpo5Time', by: 'time' },
 ]
 
-export const FORK_INDEX: Readonly<Record<ForkName, number>> = Object.fromEntries(
-  FORKS.map((f, i) => [f.name, i]),
-) as Record<ForkName, number>
+export const FORK_INDEX: Readonly<Record<ForkName, number>> = Object.fromEntries(FORKS.map((f, i) => [f.name, i])) as Record<ForkName, number>
 
 export interface BlobParams {
   target: number

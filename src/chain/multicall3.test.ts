@@ -35,7 +35,11 @@ describe('Multicall3', () => {
       contracts: { multicall3: { address: MULTICALL3_ADDRESS as `0x${string}` } },
     })
     const client = createPublicClient({ chain, transport: http() })
-    const abi = parseAbi(['function getEthBalance(address) view returns (uint256)', 'function getChainId() view returns (uint256)', 'function nope() view returns (uint256)'])
+    const abi = parseAbi([
+      'function getEthBalance(address) view returns (uint256)',
+      'function getChainId() view returns (uint256)',
+      'function nope() view returns (uint256)',
+    ])
     const rich = devAccounts()[0]!.address as `0x${string}`
     const [balance, chainId, failed] = await client.multicall({
       contracts: [

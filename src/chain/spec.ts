@@ -36,8 +36,7 @@ export class ChainSpec {
     this.blobSchedule = schedule
     const dep = cfg.depositContractAddress
     this.depositContract = typeof dep === 'string' ? hexToBytes(dep) : undefined
-    this.terminalTotalDifficulty =
-      cfg.terminalTotalDifficulty === undefined ? undefined : genesisNumber(cfg.terminalTotalDifficulty)
+    this.terminalTotalDifficulty = cfg.terminalTotalDifficulty === undefined ? undefined : genesisNumber(cfg.terminalTotalDifficulty)
     this.genesisTime = genesisNumber(genesis.timestamp)
     this.baseCommon = this.buildCommon()
   }

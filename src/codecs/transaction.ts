@@ -1,12 +1,5 @@
 import type { Address } from '@ethereumjs/util'
-import {
-  type TypedTransaction,
-  isAccessList2930Tx,
-  isBlob4844Tx,
-  isEOACode7702Tx,
-  isFeeMarket1559Tx,
-  isLegacyTx,
-} from '@ethereumjs/tx'
+import { type TypedTransaction, isAccessList2930Tx, isBlob4844Tx, isEOACode7702Tx, isFeeMarket1559Tx, isLegacyTx } from '@ethereumjs/tx'
 import { addr, arr, h, obj, q } from './json.js'
 
 export interface TxContext {

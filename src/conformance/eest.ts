@@ -55,10 +55,14 @@ async function runCase(dir: string): Promise<string | undefined> {
   const secret = randomBytes(32)
   writeFileSync(join(work, 'jwt.hex'), secret.toString('hex'))
   const node = await spawnNode([
-    '--chain', join(dir, 'genesis.json'),
-    '--datadir', join(work, 'data'),
-    '--authrpc.jwtsecret', join(work, 'jwt.hex'),
-    '--workers', '1',
+    '--chain',
+    join(dir, 'genesis.json'),
+    '--datadir',
+    join(work, 'data'),
+    '--authrpc.jwtsecret',
+    join(work, 'jwt.hex'),
+    '--workers',
+    '1',
   ])
   let id = 0
   const call = async (url: string, method: string, params: unknown[], auth: boolean): Promise<Reply> => {

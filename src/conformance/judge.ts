@@ -64,7 +64,5 @@ function firstDifference(want: unknown, got: unknown, path: string): string | un
     }
     return undefined
   }
-  return isDeepStrictEqual(want, got)
-    ? undefined
-    : `${path}: want ${JSON.stringify(want).slice(0, 200)}, got ${JSON.stringify(got).slice(0, 200)}`
+  return isDeepStrictEqual(want, got) ? undefined : `${path}: want ${JSON.stringify(want).slice(0, 200)}, got ${JSON.stringify(got).slice(0, 200)}`
 }

@@ -42,11 +42,15 @@ export async function runRpcCompat(opts: RpcCompatOptions, print: (line: string)
   const datadir = mkdtempSync(join(tmpdir(), 'sponge-rpc-compat-'))
   const extra = opts.jwtSecretFile === undefined ? [] : ['--authrpc.jwtsecret', opts.jwtSecretFile]
   const node = await spawnNode([
-    '--chain', join(opts.dir, 'genesis.json'),
-    '--import', join(opts.dir, 'chain.rlp'),
-    '--datadir', datadir,
+    '--chain',
+    join(opts.dir, 'genesis.json'),
+    '--import',
+    join(opts.dir, 'chain.rlp'),
+    '--datadir',
+    datadir,
     // The namespaces geth serves in the reference harness (its txpool cases among them).
-    '--http.api', 'eth,net,web3,debug,txpool,testing',
+    '--http.api',
+    'eth,net,web3,debug,txpool,testing',
     ...extra,
   ])
   const verdicts: Verdict[] = []

@@ -36,8 +36,16 @@ for (let t = 1; t <= trials; t++) {
 }
 
 // The head a clean import reaches, for the import trials to end at.
-const clean = await spawnNode(['--chain', rpcCompatPath('genesis.json'), '--datadir', tempDatadir('crash-ref'), '--import', rpcCompatPath('chain.rlp')], 120_000, cli)
-const reply = await fetch(clean.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}' })
+const clean = await spawnNode(
+  ['--chain', rpcCompatPath('genesis.json'), '--datadir', tempDatadir('crash-ref'), '--import', rpcCompatPath('chain.rlp')],
+  120_000,
+  cli,
+)
+const reply = await fetch(clean.httpUrl, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}',
+})
 const expectedHead = ((await reply.json()) as { result: { hash: string } }).result.hash
 await clean.stop()
 for (let t = 1; t <= imports; t++) {

@@ -6,9 +6,7 @@ import type { ChainSpec } from '../chain/spec.js'
 // Kill trials: SIGKILL a node while it works, restart it on the same datadir, and check that nothing it reported
 // stored was lost or changed and that the chain still links from head to genesis.
 
-interface Rpc {
-  <T>(method: string, params?: unknown[]): Promise<T>
-}
+type Rpc = <T>(method: string, params?: unknown[]) => Promise<T>
 
 function client(url: string): Rpc {
   let id = 0
@@ -117,7 +115,12 @@ async function sender(opts: { from: number }): Promise<string> {
  * `--import` of the conformance chain killed after a random number of its blocks were logged as imported, then run
  * again to the end: the import resumes, and ends with the file's last block as head, linked down to genesis.
  */
-export async function importTrial(opts: { datadir: string; cli: string; random: () => number; expectedHead: string }): Promise<TrialResult & { killedAfter: number }> {
+export async function importTrial(opts: {
+  datadir: string
+  cli: string
+  random: () => number
+  expectedHead: string
+}): Promise<TrialResult & { killedAfter: number }> {
   const args = ['--chain', rpcCompatPath('genesis.json'), '--datadir', opts.datadir, '--import', rpcCompatPath('chain.rlp')]
   const { spawn } = await import('node:child_process')
   const child = spawn(process.execPath, [opts.cli, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {

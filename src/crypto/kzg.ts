@@ -27,20 +27,21 @@ const fromHexList = (list: string[]): Uint8Array[] => list.map((h) => hexToBytes
 export function ethereumjsKzg(): KZG {
   // Each function looked up through `k` runs as a guarded native call (nativeCalls.ts).
   const k = new Proxy({} as CKzg, {
-    get: (_t, name) => (...args: unknown[]) => {
-      nativeCalls.enter()
-      try {
-        return (nativeKzg()[name as keyof CKzg] as (...a: unknown[]) => unknown)(...args)
-      } finally {
-        nativeCalls.leave()
-      }
-    },
+    get:
+      (_t, name) =>
+      (...args: unknown[]) => {
+        nativeCalls.enter()
+        try {
+          return (nativeKzg()[name as keyof CKzg] as (...a: unknown[]) => unknown)(...args)
+        } finally {
+          nativeCalls.leave()
+        }
+      },
   })
   return {
     blobToKzgCommitment: (blob) => bytesToHex(k.blobToKzgCommitment(hexToBytes(blob))),
     computeBlobProof: (blob, commitment) => bytesToHex(k.computeBlobKzgProof(hexToBytes(blob), hexToBytes(commitment))),
-    verifyProof: (commitment, z, y, proof) =>
-      k.verifyKzgProof(hexToBytes(commitment), hexToBytes(z), hexToBytes(y), hexToBytes(proof)),
+    verifyProof: (commitment, z, y, proof) => k.verifyKzgProof(hexToBytes(commitment), hexToBytes(z), hexToBytes(y), hexToBytes(proof)),
     verifyBlobProofBatch: (blobs, commitments, proofs) =>
       k.verifyBlobKzgProofBatch(fromHexList(blobs), fromHexList(commitments), fromHexList(proofs)),
     computeCells: (blob) => toHexList(k.computeCells(hexToBytes(blob))),

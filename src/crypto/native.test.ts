@@ -15,9 +15,7 @@ describe('native and WASM modules load and compute known answers', () => {
   })
   it('hashes keccak-256 and sha-256 correctly', () => {
     expect(bytesToHex(keccak256(new Uint8Array()))).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
-    expect(bytesToHex(sha256(new TextEncoder().encode('abc')))).toBe(
-      '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
-    )
+    expect(bytesToHex(sha256(new TextEncoder().encode('abc')))).toBe('0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
   })
   it('recovers a signer with the native secp256k1 binding', () => {
     // EIP-155 example transaction signing hash and signature (v = 37, chain id 1).

@@ -174,7 +174,9 @@ export class DevDriver {
 /** EIP-4844 versioned hashes of the commitments: 0x01 ‖ sha256(commitment)[1:]. */
 function blobHashesOf(commitments: string[]): string[] {
   return commitments.map((c) => {
-    const d = createHash('sha256').update(Buffer.from(c.slice(2), 'hex')).digest()
+    const d = createHash('sha256')
+      .update(Buffer.from(c.slice(2), 'hex'))
+      .digest()
     d[0] = 1
     return bytesToHex(d)
   })

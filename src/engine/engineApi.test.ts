@@ -51,12 +51,7 @@ const fcu = (n: TestNode, headHash: string, safe = ZERO32, fin = ZERO32) =>
   ])
 
 const newPayload = (n: TestNode, p: Payload, hashes: string[] = [], requests: unknown = []) =>
-  n.engine<{ status: string; latestValidHash: string | null; validationError: string | null }>('engine_newPayloadV4', [
-    p,
-    hashes,
-    ZERO32,
-    requests,
-  ])
+  n.engine<{ status: string; latestValidHash: string | null; validationError: string | null }>('engine_newPayloadV4', [p, hashes, ZERO32, requests])
 
 let t = Math.floor(Date.now() / 1000)
 const nextTime = () => ++t
@@ -91,9 +86,7 @@ describe('payload round trip between two nodes', () => {
     const rb = await fetchRaw(b, tx.result!)
     expect(ra).toBe(rb)
     expect(JSON.parse(ra).result.status).toBe('0x1')
-    expect((await a.http('eth_getTransactionByHash', [tx.result])).result).toEqual(
-      (await b.http('eth_getTransactionByHash', [tx.result])).result,
-    )
+    expect((await a.http('eth_getTransactionByHash', [tx.result])).result).toEqual((await b.http('eth_getTransactionByHash', [tx.result])).result)
   })
 })
 
@@ -210,10 +203,23 @@ describe('engine_forkchoiceUpdatedV3 and engine_getPayload errors', () => {
       ])
       expect((await pre.engine('engine_getPayloadV5', [fc.result!.payloadId])).error?.code).toBe(-38005)
       const p = {
-        parentHash: h, feeRecipient: `0x${'00'.repeat(20)}`, stateRoot: ZERO32, receiptsRoot: ZERO32,
-        logsBloom: `0x${'00'.repeat(256)}`, prevRandao: ZERO32, blockNumber: '0x1', gasLimit: '0x1c9c380',
-        gasUsed: '0x0', timestamp: `0x${nextTime().toString(16)}`, extraData: '0x', baseFeePerGas: '0x7',
-        blockHash: ZERO32, transactions: [], withdrawals: [], blobGasUsed: '0x0', excessBlobGas: '0x0',
+        parentHash: h,
+        feeRecipient: `0x${'00'.repeat(20)}`,
+        stateRoot: ZERO32,
+        receiptsRoot: ZERO32,
+        logsBloom: `0x${'00'.repeat(256)}`,
+        prevRandao: ZERO32,
+        blockNumber: '0x1',
+        gasLimit: '0x1c9c380',
+        gasUsed: '0x0',
+        timestamp: `0x${nextTime().toString(16)}`,
+        extraData: '0x',
+        baseFeePerGas: '0x7',
+        blockHash: ZERO32,
+        transactions: [],
+        withdrawals: [],
+        blobGasUsed: '0x0',
+        excessBlobGas: '0x0',
       }
       expect((await newPayload(pre, p as never)).error?.code).toBe(-38005)
     } finally {

@@ -107,7 +107,10 @@ export class EngineService {
     }
     const started = performance.now()
     const senders = this.recoverSendersAlongside(checked)
-    const status = await this.lane.run({ op: 'newPayload', input: { version, payload: checked, ...extras, ...(senders === undefined ? {} : { senders }) } })
+    const status = await this.lane.run({
+      op: 'newPayload',
+      input: { version, payload: checked, ...extras, ...(senders === undefined ? {} : { senders }) },
+    })
     const seconds = (performance.now() - started) / 1000
     // The worker committed; without this the serving thread may keep reading its older snapshot for a while.
     this.store.refreshSnapshot()
@@ -141,14 +144,25 @@ export class EngineService {
     const slots = createSenderSlots(n)
     if (this.txPool.size > 0) putKnownSenders(slots, payload.transactions, (hash) => this.txPool.get(hash)?.senderKey)
     if (helper !== undefined) {
-      const task = { op: 'recoverSenders', slots, transactions: payload.transactions, number: payload.blockNumber, timestamp: payload.timestamp } as const
+      const task = {
+        op: 'recoverSenders',
+        slots,
+        transactions: payload.transactions,
+        number: payload.blockNumber,
+        timestamp: payload.timestamp,
+      } as const
       helper.run(task).catch((e: unknown) => this.log.debug('sender recovery helper failed', { error: String(e) }))
     }
     return slots
   }
 
   /** engine_newPayloadV4, as the dev driver calls it. */
-  newPayloadV4(payload: ExecutionPayload, versionedHashes: string[], parentBeaconBlockRoot: string, executionRequests: string[]): Promise<PayloadStatus> {
+  newPayloadV4(
+    payload: ExecutionPayload,
+    versionedHashes: string[],
+    parentBeaconBlockRoot: string,
+    executionRequests: string[],
+  ): Promise<PayloadStatus> {
     return this.newPayload(4, payload, { versionedHashes, parentBeaconBlockRoot, executionRequests })
   }
 

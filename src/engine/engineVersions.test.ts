@@ -67,7 +67,6 @@ async function importAndSetHead(version: number, payload: Obj, extra: unknown[],
   expect((await fcu(fcuVersion, payload.blockHash as string, null)).result?.payloadStatus.status).toBe('VALID')
 }
 
-
 describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka', () => {
   it('lists exactly the engine methods it serves', async () => {
     const caps = (await n.engine<string[]>('engine_exchangeCapabilities', [[]])).result!
@@ -167,8 +166,14 @@ describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka'
     const common = n.spec.commonAt(10n, BigInt(OSAKA + 100))
     const tx = createBlob4844Tx(
       {
-        chainId: n.spec.chainId, nonce: 0n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, maxFeePerBlobGas: 10n ** 10n,
-        gasLimit: 21_000n, to: devAccounts()[1]!.address as `0x${string}`, blobsData: ['hello blobs'],
+        chainId: n.spec.chainId,
+        nonce: 0n,
+        maxFeePerGas: 10n ** 11n,
+        maxPriorityFeePerGas: 10n ** 9n,
+        maxFeePerBlobGas: 10n ** 10n,
+        gasLimit: 21_000n,
+        to: devAccounts()[1]!.address as `0x${string}`,
+        blobsData: ['hello blobs'],
       },
       { common },
     ).sign(hexToBytes(devAccounts()[6]!.privateKey))
@@ -198,7 +203,9 @@ describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka'
   it('serves payload bodies by hash and by range, with their limits', async () => {
     const one = (await n.engine<{ hash: string }>('eth_getBlockByNumber', ['0x1', false])).result!.hash
     const three = (await n.engine<{ hash: string }>('eth_getBlockByNumber', ['0x3', false])).result!.hash
-    const byHash = (await n.engine<({ transactions: string[]; withdrawals: unknown[] | null } | null)[]>('engine_getPayloadBodiesByHashV1', [[one, ZERO32, three]])).result!
+    const byHash = (
+      await n.engine<({ transactions: string[]; withdrawals: unknown[] | null } | null)[]>('engine_getPayloadBodiesByHashV1', [[one, ZERO32, three]])
+    ).result!
     expect(byHash[0]).toEqual({ transactions: [], withdrawals: null })
     expect(byHash[1]).toBeNull()
     expect(byHash[2]!.withdrawals).toEqual([{ index: '0x0', validatorIndex: '0x1', address: `0x${'42'.repeat(20)}`, amount: '0x10' }])

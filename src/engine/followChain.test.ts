@@ -41,7 +41,11 @@ beforeAll(async () => {
   const folDir = tempDatadir('follow')
   const fol = new ChainStore(folDir)
   await genesisBlock(spec, fol)
-  await importChain(spec, fol, blocks.filter((b) => !spec.isPostMerge(b.header.number)))
+  await importChain(
+    spec,
+    fol,
+    blocks.filter((b) => !spec.isPostMerge(b.header.number)),
+  )
   await fol.close()
   ;[follower, reference] = await Promise.all([startTestNode({ genesis, datadir: folDir }), startTestNode({ genesis, datadir: refDir })])
 }, 120_000)

@@ -22,8 +22,14 @@ describe('engine_getBlobsV1', () => {
     const common = n.spec.commonAt(1n, 100n)
     const tx = createBlob4844Tx(
       {
-        chainId: n.spec.chainId, nonce: 0n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, maxFeePerBlobGas: 10n ** 10n,
-        gasLimit: 21_000n, to: devAccounts()[1]!.address as `0x${string}`, blobsData: ['cancun blob'],
+        chainId: n.spec.chainId,
+        nonce: 0n,
+        maxFeePerGas: 10n ** 11n,
+        maxPriorityFeePerGas: 10n ** 9n,
+        maxFeePerBlobGas: 10n ** 10n,
+        gasLimit: 21_000n,
+        to: devAccounts()[1]!.address as `0x${string}`,
+        blobsData: ['cancun blob'],
       },
       { common },
     ).sign(hexToBytes(devAccounts()[7]!.privateKey))

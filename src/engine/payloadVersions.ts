@@ -25,7 +25,6 @@ const params = (why: string) => new EngineError('invalidParams', why)
 const attributes = (why: string) => new EngineError('invalidPayloadAttributes', why)
 const unsupported = () => new EngineError('unsupportedFork', 'Unsupported fork')
 
-
 /**
  * engine_newPayloadV1…V4: the payload's members must be those of the version (-32602 otherwise, checked first, as
  * geth does) and its timestamp in the version's forks (-38005): V1 Paris, V2 Paris and Shanghai (withdrawals from

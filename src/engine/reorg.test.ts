@@ -19,7 +19,8 @@ interface Payload {
 let t = Math.floor(Date.now() / 1000)
 
 /** Builds (and stores, VALID) a block on `parent`, not made head; `recipient` makes sibling blocks differ. */
-const build = (parent: string, recipient: string): Promise<Payload> => engineBlock(n, parent, payloadAttributes(++t, { feeRecipient: recipient }), { head: false })
+const build = (parent: string, recipient: string): Promise<Payload> =>
+  engineBlock(n, parent, payloadAttributes(++t, { feeRecipient: recipient }), { head: false })
 
 const setHead = async (hash: string, safe = ZERO32) => {
   const r = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [

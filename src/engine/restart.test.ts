@@ -33,7 +33,10 @@ describe('restart under a consensus client', () => {
       const id = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), payloadAttributes(100 * i)])).result!.payloadId
       const p = (await engine<{ executionPayload: { blockHash: string } }>(node, 'engine_getPayloadV5', [id])).result!.executionPayload
       expect((await engine<{ status: string }>(node, 'engine_newPayloadV4', [p, [], ZERO32, []])).result?.status).toBe('VALID')
-      expect((await engine<{ payloadStatus: { status: string } }>(node, 'engine_forkchoiceUpdatedV3', [fc(p.blockHash), null])).result?.payloadStatus.status).toBe('VALID')
+      expect(
+        (await engine<{ payloadStatus: { status: string } }>(node, 'engine_forkchoiceUpdatedV3', [fc(p.blockHash), null])).result?.payloadStatus
+          .status,
+      ).toBe('VALID')
       head = p.blockHash
     }
     const inFlight = (await engine<{ payloadId: string }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), payloadAttributes(300)])).result!.payloadId
@@ -44,7 +47,10 @@ describe('restart under a consensus client', () => {
     node = await spawnNode(args, 120_000, BUILT_CLI)
     try {
       expect((await engine<string>(node, 'eth_blockNumber', [])).result).toBe('0x2')
-      expect((await engine<{ payloadStatus: { status: string; latestValidHash: string } }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), null])).result?.payloadStatus).toMatchObject({
+      expect(
+        (await engine<{ payloadStatus: { status: string; latestValidHash: string } }>(node, 'engine_forkchoiceUpdatedV3', [fc(head), null])).result
+          ?.payloadStatus,
+      ).toMatchObject({
         status: 'VALID',
         latestValidHash: head,
       })

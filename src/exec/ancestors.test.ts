@@ -16,10 +16,7 @@ let builder: TestNode
 let follower: TestNode
 beforeAll(async () => {
   const genesis = devGenesisWith({ [RECORDER]: RECORDER_CODE })
-  ;[builder, follower] = await Promise.all([
-    startTestNode({ genesis, apis: ['eth', 'testing'] }),
-    startTestNode({ genesis }),
-  ])
+  ;[builder, follower] = await Promise.all([startTestNode({ genesis, apis: ['eth', 'testing'] }), startTestNode({ genesis })])
 })
 afterAll(async () => {
   await Promise.all([builder.close(), follower.close()])

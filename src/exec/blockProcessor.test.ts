@@ -33,10 +33,21 @@ afterAll(async () => {
   await builder.close()
 })
 
-function signed(from: number, nonce: number, kind: 'legacy' | 'accessList' | 'dynamic', fields: { to: string; value?: bigint; data?: string }): string {
+function signed(
+  from: number,
+  nonce: number,
+  kind: 'legacy' | 'accessList' | 'dynamic',
+  fields: { to: string; value?: bigint; data?: string },
+): string {
   const common = builder.spec.commonAt(1n, BigInt(Math.floor(Date.now() / 1000)))
   const key = hexToBytes(dev[from]!.privateKey)
-  const base = { nonce: BigInt(nonce), gasLimit: 100_000n, to: fields.to as `0x${string}`, value: fields.value ?? 0n, data: (fields.data ?? '0x') as `0x${string}` }
+  const base = {
+    nonce: BigInt(nonce),
+    gasLimit: 100_000n,
+    to: fields.to as `0x${string}`,
+    value: fields.value ?? 0n,
+    data: (fields.data ?? '0x') as `0x${string}`,
+  }
   const tx =
     kind === 'legacy'
       ? createLegacyTx({ ...base, gasPrice: 10n * GWEI }, { common })
@@ -60,7 +71,12 @@ async function build(parentHash: string, feeRecipient: string, timestamp: number
   ])
   expect(built.error).toBeUndefined()
   expect(built.result!.executionPayload.transactions).toHaveLength(txs.length)
-  const accepted = await builder.engine<{ status: string }>('engine_newPayloadV4', [built.result!.executionPayload, [], ZERO32, built.result!.executionRequests ?? []])
+  const accepted = await builder.engine<{ status: string }>('engine_newPayloadV4', [
+    built.result!.executionPayload,
+    [],
+    ZERO32,
+    built.result!.executionRequests ?? [],
+  ])
   expect(accepted.result?.status).toBe('VALID')
   return built.result!
 }
@@ -78,22 +94,28 @@ describe("the block processor's plain transfers", () => {
   it('leave the state, receipts and gas exactly as the interpreter does, in every corner of a transfer', async () => {
     const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
     const coinbase = dev[1]!.address
-    const first = await build(g.hash, coinbase, 0x1000, [
-      signedTransfer(builder.spec, 0, 0, { to: fresh(1), value: 1000n }), // creates an account
-      signedTransfer(builder.spec, 0, 1, { to: fresh(2), value: 0n }), // touches a missing account: not created
-      signedTransfer(builder.spec, 0, 2, { to: dev[0]!.address, value: 5n }), // to itself
-      signedTransfer(builder.spec, 1, 0, { to: fresh(3), value: 7n, tip: 0n }), // from the fee recipient, no tip
-      signed(2, 0, 'dynamic', { to: '0x0000000000000000000000000000000000000001', value: 1n }), // a precompile: interpreter
-      signed(2, 1, 'dynamic', { to: MULTICALL3_ADDRESS }), // code: interpreter
-      signed(3, 0, 'legacy', { to: dev[4]!.address, value: 1n }),
-      signed(3, 1, 'accessList', { to: fresh(4), value: 2n }),
-      signedTransfer(builder.spec, 2, 2, { to: coinbase, value: 3n }), // to the fee recipient
-      signedTransfer(builder.spec, 2, 3, { to: fresh(5), value: 4n, gas: 30_000n }), // unused gas returned
-      signed(2, 4, 'dynamic', { to: fresh(6), data: '0x1234' }), // calldata: interpreter
-    ], [
-      { index: '0x0', validatorIndex: '0x0', address: fresh(7), amount: '0x0' },
-      { index: '0x1', validatorIndex: '0x1', address: fresh(8), amount: '0x5' },
-    ])
+    const first = await build(
+      g.hash,
+      coinbase,
+      0x1000,
+      [
+        signedTransfer(builder.spec, 0, 0, { to: fresh(1), value: 1000n }), // creates an account
+        signedTransfer(builder.spec, 0, 1, { to: fresh(2), value: 0n }), // touches a missing account: not created
+        signedTransfer(builder.spec, 0, 2, { to: dev[0]!.address, value: 5n }), // to itself
+        signedTransfer(builder.spec, 1, 0, { to: fresh(3), value: 7n, tip: 0n }), // from the fee recipient, no tip
+        signed(2, 0, 'dynamic', { to: '0x0000000000000000000000000000000000000001', value: 1n }), // a precompile: interpreter
+        signed(2, 1, 'dynamic', { to: MULTICALL3_ADDRESS }), // code: interpreter
+        signed(3, 0, 'legacy', { to: dev[4]!.address, value: 1n }),
+        signed(3, 1, 'accessList', { to: fresh(4), value: 2n }),
+        signedTransfer(builder.spec, 2, 2, { to: coinbase, value: 3n }), // to the fee recipient
+        signedTransfer(builder.spec, 2, 3, { to: fresh(5), value: 4n, gas: 30_000n }), // unused gas returned
+        signed(2, 4, 'dynamic', { to: fresh(6), data: '0x1234' }), // calldata: interpreter
+      ],
+      [
+        { index: '0x0', validatorIndex: '0x0', address: fresh(7), amount: '0x0' },
+        { index: '0x1', validatorIndex: '0x1', address: fresh(8), amount: '0x5' },
+      ],
+    )
     // No tip at all and a fee recipient that does not exist: it is touched and stays absent; an existing empty
     // account touched by a zero-value transfer is removed (EIP-158).
     const second = await build(first.executionPayload.blockHash, fresh(9), 0x1010, [
@@ -102,7 +124,10 @@ describe("the block processor's plain transfers", () => {
       signedTransfer(builder.spec, 6, 0, { to: dev[7]!.address, value: 1n, tip: 0n }),
     ])
 
-    await runPlainEthereumjs(genesis, [first, second].map((b) => ({ payload: b.executionPayload })))
+    await runPlainEthereumjs(
+      genesis,
+      [first, second].map((b) => ({ payload: b.executionPayload })),
+    )
 
     const store = new ChainStore(tempDatadir('processor'))
     try {
@@ -127,7 +152,9 @@ describe("the executor's warm caches", () => {
     const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
     const a = await blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(21), value: 9n })]))
     const sibling = await blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(22), value: 8n })]))
-    const child = await blockOf(await build(bytesToHex(a.hash()), fresh(20), 0x2010, [signedTransfer(builder.spec, 8, 1, { to: fresh(21), value: 7n })]))
+    const child = await blockOf(
+      await build(bytesToHex(a.hash()), fresh(20), 0x2010, [signedTransfer(builder.spec, 8, 1, { to: fresh(21), value: 7n })]),
+    )
     // The child with another state root in its header: executes, then fails the root check.
     const badHeader = createBlockHeader({ ...child.header.toJSON(), stateRoot: a.header.stateRoot }, { common: child.common })
     const bad = new Block(badHeader, child.transactions, [], child.withdrawals, { common: child.common })

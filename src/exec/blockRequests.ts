@@ -21,13 +21,10 @@ const DEPOSIT_LOG_SIZE = 576
  * contract's logs (EIP-6110), then the withdrawal (EIP-7002) and consolidation (EIP-7251) queues drained by a system
  * call each. The calls run through the VM's checked `runCall` (systemCalls.ts), which makes a failing one invalid.
  */
-export async function accumulateBlockRequests(
-  vm: VM,
-  receipts: TxReceipt[],
-  depositContract: Uint8Array | undefined,
-): Promise<Uint8Array[]> {
+export async function accumulateBlockRequests(vm: VM, receipts: TxReceipt[], depositContract: Uint8Array | undefined): Promise<Uint8Array[]> {
   const requests: Uint8Array[] = []
-  if (vm.common.isActivatedEIP(6110)) requests.push(concatBytes(Uint8Array.of(0), depositRequests(receipts, depositContract ?? MAINNET_DEPOSIT_CONTRACT)))
+  if (vm.common.isActivatedEIP(6110))
+    requests.push(concatBytes(Uint8Array.of(0), depositRequests(receipts, depositContract ?? MAINNET_DEPOSIT_CONTRACT)))
   if (vm.common.isActivatedEIP(7002)) requests.push(concatBytes(Uint8Array.of(1), await systemCall(vm, 'withdrawalRequestPredeployAddress')))
   if (vm.common.isActivatedEIP(7251)) requests.push(concatBytes(Uint8Array.of(2), await systemCall(vm, 'consolidationRequestPredeployAddress')))
   return requests

@@ -1,4 +1,4 @@
-import { type Block, type BlockHeader } from '@ethereumjs/block'
+import type { Block, BlockHeader } from '@ethereumjs/block'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { EthereumJSError } from '@ethereumjs/util'
 import type { TxReceipt, VM } from '@ethereumjs/vm'
@@ -121,7 +121,6 @@ export class BlockExecutor {
     return record
   }
 }
-
 
 /**
  * Only consensus failures make a block invalid: our own checks (InvalidBlockError) and EthereumJS's verdicts, which

@@ -61,7 +61,7 @@ export function materializeTransactions(
     }
     const logTexts = r.logs.map((l, i) => logJson(l, facts, logIndex + i))
     receiptOut.push(receiptJson(facts, logTexts))
-    r.logs.forEach((l, i) => logs.push({ address: l[0], topics: l[1], json: logTexts[i]! }))
+    for (let i = 0; i < r.logs.length; i++) logs.push({ address: r.logs[i]![0], topics: r.logs[i]![1], json: logTexts[i]! })
     prevCumulative = r.cumulativeBlockGasUsed
     logIndex += r.logs.length
   })

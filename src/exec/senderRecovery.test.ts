@@ -13,7 +13,14 @@ function raws(count: number): string[] {
   return Array.from({ length: count }, (_, i) => {
     const from = devAccounts()[i % 10]!
     const tx = createFeeMarket1559Tx(
-      { chainId: spec.chainId, nonce: BigInt(i), maxFeePerGas: 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: devAccounts()[9]!.address as `0x${string}` },
+      {
+        chainId: spec.chainId,
+        nonce: BigInt(i),
+        maxFeePerGas: 10n,
+        maxPriorityFeePerGas: 1n,
+        gasLimit: 21_000n,
+        to: devAccounts()[9]!.address as `0x${string}`,
+      },
       { common },
     ).sign(hexToBytes(from.privateKey))
     return bytesToHex(tx.serialize())

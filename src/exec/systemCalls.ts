@@ -27,9 +27,7 @@ export function enforceCheckedSystemCalls(vm: VM): void {
     }
     const result = await original(opts)
     if (checked && result.execResult.exceptionError !== undefined) {
-      throw new InvalidBlockError(
-        `system contract call failed: EIP-${eip} request contract ${to} (${result.execResult.exceptionError.error})`,
-      )
+      throw new InvalidBlockError(`system contract call failed: EIP-${eip} request contract ${to} (${result.execResult.exceptionError.error})`)
     }
     return result
   }

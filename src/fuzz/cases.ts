@@ -63,12 +63,17 @@ function text(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(text).join(',')}]`
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`).join(',')}}`
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`)
+      .join(',')}}`
   }
   return JSON.stringify(value) ?? 'null'
 }
 
-const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: fc.constantFrom('eth_nope', '', 'engine_newPayloadV9', 'rpc_modules', '__proto__', 'constructor') })
+const method = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...METHODS) },
+  { weight: 1, arbitrary: fc.constantFrom('eth_nope', '', 'engine_newPayloadV9', 'rpc_modules', '__proto__', 'constructor') },
+)
 
 const request = fc.record(
   {
@@ -84,14 +89,23 @@ const request = fc.record(
 function rawTransactions(spec: ChainSpec): fc.Arbitrary<string> {
   const key = hexToBytes(devAccounts()[3]!.privateKey)
   const valid = createFeeMarket1559Tx(
-    { chainId: spec.chainId, nonce: 0n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: devAccounts()[4]!.address as `0x${string}` },
+    {
+      chainId: spec.chainId,
+      nonce: 0n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+      gasLimit: 21_000n,
+      to: devAccounts()[4]!.address as `0x${string}`,
+    },
     { common: spec.commonAt(1n, 2n ** 40n) },
   )
     .sign(key)
     .serialize()
   return fc.oneof(
     fc.uint8Array({ maxLength: 200 }).map((b) => bytesToHex(b)),
-    fc.tuple(fc.constantFrom(0, 1, 2, 3, 4, 5, 0x7f, 0xc0, 0xf8), fc.uint8Array({ maxLength: 150 })).map(([t, b]) => bytesToHex(Uint8Array.from([t, ...b]))),
+    fc
+      .tuple(fc.constantFrom(0, 1, 2, 3, 4, 5, 0x7f, 0xc0, 0xf8), fc.uint8Array({ maxLength: 150 }))
+      .map(([t, b]) => bytesToHex(Uint8Array.from([t, ...b]))),
     fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 1, max: 255 })).map(([at, x]) => {
       const copy = valid.slice()
       copy[at] = copy[at]! ^ x
@@ -103,16 +117,45 @@ function rawTransactions(spec: ChainSpec): fc.Arbitrary<string> {
 
 /** An ExecutionPayloadV3 with one field replaced by a value of the wrong size or shape. */
 const payloadField = fc.constantFrom(
-  'parentHash', 'feeRecipient', 'stateRoot', 'receiptsRoot', 'logsBloom', 'prevRandao', 'blockNumber', 'gasLimit',
-  'gasUsed', 'timestamp', 'extraData', 'baseFeePerGas', 'blockHash', 'transactions', 'withdrawals', 'blobGasUsed', 'excessBlobGas',
+  'parentHash',
+  'feeRecipient',
+  'stateRoot',
+  'receiptsRoot',
+  'logsBloom',
+  'prevRandao',
+  'blockNumber',
+  'gasLimit',
+  'gasUsed',
+  'timestamp',
+  'extraData',
+  'baseFeePerGas',
+  'blockHash',
+  'transactions',
+  'withdrawals',
+  'blobGasUsed',
+  'excessBlobGas',
 )
 
 function payloadTemplate(): Record<string, unknown> {
   const h = `0x${'11'.repeat(32)}`
   return {
-    parentHash: h, feeRecipient: `0x${'22'.repeat(20)}`, stateRoot: h, receiptsRoot: h, logsBloom: `0x${'00'.repeat(256)}`,
-    prevRandao: h, blockNumber: '0x1', gasLimit: '0x1c9c380', gasUsed: '0x0', timestamp: '0x10', extraData: '0x',
-    baseFeePerGas: '0x7', blockHash: h, transactions: [], withdrawals: [], blobGasUsed: '0x0', excessBlobGas: '0x0',
+    parentHash: h,
+    feeRecipient: `0x${'22'.repeat(20)}`,
+    stateRoot: h,
+    receiptsRoot: h,
+    logsBloom: `0x${'00'.repeat(256)}`,
+    prevRandao: h,
+    blockNumber: '0x1',
+    gasLimit: '0x1c9c380',
+    gasUsed: '0x0',
+    timestamp: '0x10',
+    extraData: '0x',
+    baseFeePerGas: '0x7',
+    blockHash: h,
+    transactions: [],
+    withdrawals: [],
+    blobGasUsed: '0x0',
+    excessBlobGas: '0x0',
   }
 }
 
@@ -123,32 +166,40 @@ export function fuzzCases(spec: ChainSpec, maxBatch: number): fc.Arbitrary<FuzzC
   const single = request.map((r) => ({ port: 'http' as const, body: text(r), kind: 'request' }))
   const batch = fc
     .oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: maxBatch - 2, max: maxBatch + 2 }))
-    .chain((n) => fc.array(fc.oneof({ weight: 9, arbitrary: request }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }), { minLength: n, maxLength: n }))
+    .chain((n) =>
+      fc.array(fc.oneof({ weight: 9, arbitrary: request }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }), { minLength: n, maxLength: n }),
+    )
     .map((items) => ({ port: 'http' as const, body: text(items), kind: `batch` }))
-  const truncated = fc
-    .tuple(request, fc.double({ min: 0, max: 0.999, noNaN: true }))
-    .map(([r, f]) => {
-      const t = text(r)
-      return { port: 'http' as const, body: t.slice(0, Math.floor(t.length * f)), kind: 'truncated' }
-    })
-  const garbage = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 })).map((body) => ({ port: 'http' as const, body, kind: 'garbage' }))
-  const deep = fc
-    .tuple(fc.integer({ min: 10, max: 5000 }), fc.constantFrom('[', '{"a":'))
-    .map(([d, open]) => {
-      const close = open === '[' ? ']' : '}'
-      const inner = `${open.repeat(d)}1${close.repeat(d)}`
-      return { port: 'http' as const, body: `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":[${inner},"latest"]}`, kind: 'deep' }
-    })
+  const truncated = fc.tuple(request, fc.double({ min: 0, max: 0.999, noNaN: true })).map(([r, f]) => {
+    const t = text(r)
+    return { port: 'http' as const, body: t.slice(0, Math.floor(t.length * f)), kind: 'truncated' }
+  })
+  const garbage = fc
+    .oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }))
+    .map((body) => ({ port: 'http' as const, body, kind: 'garbage' }))
+  const deep = fc.tuple(fc.integer({ min: 10, max: 5000 }), fc.constantFrom('[', '{"a":')).map(([d, open]) => {
+    const close = open === '[' ? ']' : '}'
+    const inner = `${open.repeat(d)}1${close.repeat(d)}`
+    return { port: 'http' as const, body: `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":[${inner},"latest"]}`, kind: 'deep' }
+  })
   const sendRaw = fc
     .tuple(rawTransactions(spec), id)
-    .map(([raw, i]) => ({ port: 'http' as const, body: text({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [raw] }), kind: 'rawtx' }))
+    .map(([raw, i]) => ({
+      port: 'http' as const,
+      body: text({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [raw] }),
+      kind: 'rawtx',
+    }))
   const newPayload = fc
     .tuple(payloadField, fc.oneof(hexish, numbers, fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)))
     .map(([field, value]) => {
       const p = payloadTemplate()
       if (value === undefined) delete p[field]
       else p[field] = value
-      return { port: 'auth' as const, body: text({ jsonrpc: '2.0', id: 7, method: 'engine_newPayloadV4', params: [p, [], ZERO32, []] }), kind: `payload.${field}` }
+      return {
+        port: 'auth' as const,
+        body: text({ jsonrpc: '2.0', id: 7, method: 'engine_newPayloadV4', params: [p, [], ZERO32, []] }),
+        kind: `payload.${field}`,
+      }
     })
   const engineCall = request.map((r) => ({ port: 'auth' as const, body: text(r), kind: 'engine request' }))
   // Log filters of every shape: ranges (reversed, past the head, tags), block hashes, addresses, topic positions.
@@ -168,14 +219,24 @@ export function fuzzCases(spec: ChainSpec, maxBatch: number): fc.Arbitrary<FuzzC
     .map(([m, f]) => ({ port: 'http' as const, body: text({ jsonrpc: '2.0', id: 3, method: m, params: [f] }), kind: m }))
   // Simulations: block numbers and times in and out of order, gaps, calls with odd fields, validation on and off.
   const simCall = fc.record(
-    { from: fc.oneof(hexish, fc.constant(`0x${'c0'.repeat(20)}`)), to: fc.oneof(hexish, fc.constant(null)), gas: hexish, value: hexish, nonce: hexish, input: hexish },
+    {
+      from: fc.oneof(hexish, fc.constant(`0x${'c0'.repeat(20)}`)),
+      to: fc.oneof(hexish, fc.constant(null)),
+      gas: hexish,
+      value: hexish,
+      nonce: hexish,
+      input: hexish,
+    },
     { requiredKeys: [] },
   )
   const simulate = fc
     .record({
       blockStateCalls: fc.array(
         fc.record(
-          { blockOverrides: fc.record({ number: hexish, time: hexish, gasLimit: hexish, baseFeePerGas: hexish }, { requiredKeys: [] }), calls: fc.array(simCall, { maxLength: 3 }) },
+          {
+            blockOverrides: fc.record({ number: hexish, time: hexish, gasLimit: hexish, baseFeePerGas: hexish }, { requiredKeys: [] }),
+            calls: fc.array(simCall, { maxLength: 3 }),
+          },
           { requiredKeys: [] },
         ),
         { maxLength: 4 },
@@ -184,7 +245,11 @@ export function fuzzCases(spec: ChainSpec, maxBatch: number): fc.Arbitrary<FuzzC
       traceTransfers: fc.boolean(),
       returnFullTransactions: fc.boolean(),
     })
-    .map((payload) => ({ port: 'http' as const, body: text({ jsonrpc: '2.0', id: 4, method: 'eth_simulateV1', params: [payload, 'latest'] }), kind: 'eth_simulateV1' }))
+    .map((payload) => ({
+      port: 'http' as const,
+      body: text({ jsonrpc: '2.0', id: 4, method: 'eth_simulateV1', params: [payload, 'latest'] }),
+      kind: 'eth_simulateV1',
+    }))
   return fc.oneof(
     { weight: 30, arbitrary: single },
     { weight: 8, arbitrary: batch },
@@ -220,8 +285,16 @@ export function judgeReply(c: FuzzCase, status: number, reply: string, maxBatch:
     bodyIsJson = false
   }
   if (reply === '') {
-    const notifications = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && !('id' in v) && (v as { jsonrpc?: unknown }).jsonrpc === '2.0' && typeof (v as { method?: unknown }).method === 'string'
-    const ok = bodyIsJson && (Array.isArray(bodyValue) ? bodyValue.length > 0 && bodyValue.length <= maxBatch && bodyValue.every(notifications) : notifications(bodyValue))
+    const notifications = (v: unknown) =>
+      typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      !('id' in v) &&
+      (v as { jsonrpc?: unknown }).jsonrpc === '2.0' &&
+      typeof (v as { method?: unknown }).method === 'string'
+    const ok =
+      bodyIsJson &&
+      (Array.isArray(bodyValue) ? bodyValue.length > 0 && bodyValue.length <= maxBatch && bodyValue.every(notifications) : notifications(bodyValue))
     return ok ? undefined : 'empty reply to something other than notifications'
   }
   let parsed: unknown
@@ -233,7 +306,7 @@ export function judgeReply(c: FuzzCase, status: number, reply: string, maxBatch:
   const items = Array.isArray(parsed) ? (parsed as ReplyObject[]) : [parsed as ReplyObject]
   for (const r of items) {
     if (r === null || typeof r !== 'object' || r.jsonrpc !== '2.0' || !('id' in r)) return `malformed reply ${JSON.stringify(r).slice(0, 120)}`
-    if (('result' in r) === ('error' in r)) return 'reply has both or neither of result and error'
+    if ('result' in r === 'error' in r) return 'reply has both or neither of result and error'
     if (r.error !== undefined) {
       if (typeof r.error.code !== 'number' || typeof r.error.message !== 'string') return 'malformed error object'
       if (r.error.code === -32603) return `internal error: ${r.error.message as string}`

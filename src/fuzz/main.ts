@@ -18,8 +18,17 @@ const work = mkdtempSync(join(tmpdir(), 'sponge-fuzz-'))
 const secret = randomBytes(32)
 writeFileSync(join(work, 'jwt.hex'), secret.toString('hex'))
 const node = await spawnNode([
-  '--chain', 'dev', '--datadir', join(work, 'data'), '--no-mining', '--http.api', 'eth,net,web3,testing',
-  '--authrpc.jwtsecret', join(work, 'jwt.hex'), '--rpc.batchlimit', '100',
+  '--chain',
+  'dev',
+  '--datadir',
+  join(work, 'data'),
+  '--no-mining',
+  '--http.api',
+  'eth,net,web3,testing',
+  '--authrpc.jwtsecret',
+  join(work, 'jwt.hex'),
+  '--rpc.batchlimit',
+  '100',
 ])
 const started = performance.now()
 const report = await runFuzz({
@@ -31,12 +40,20 @@ const report = await runFuzz({
   runs,
   seed,
 })
-const alive = await fetch(node.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
+const alive = await fetch(node.httpUrl, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+})
   .then((r) => r.ok)
   .catch(() => false)
 await node.stop()
 rmSync(work, { recursive: true, force: true })
-process.stdout.write(`seed ${seed}: ${report.cases} cases in ${((performance.now() - started) / 1000).toFixed(1)} s ${JSON.stringify(report.byKind)}\n`)
+process.stdout.write(
+  `seed ${seed}: ${report.cases} cases in ${((performance.now() - started) / 1000).toFixed(1)} s ${JSON.stringify(report.byKind)}\n`,
+)
 for (const f of report.failures) process.stdout.write(`FAIL ${f.kind}: ${f.why}\n  ${f.body}\n`)
-process.stdout.write(`fuzz: ${report.cases - report.failures.length} passed, ${report.failures.length} failed${alive ? '' : '; node not serving after'}\n`)
+process.stdout.write(
+  `fuzz: ${report.cases - report.failures.length} passed, ${report.failures.length} failed${alive ? '' : '; node not serving after'}\n`,
+)
 process.exit(report.failures.length === 0 && alive ? 0 : 1)

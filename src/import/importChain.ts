@@ -6,10 +6,8 @@ import { bytesToHex, equalBytes } from '../util/hex.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { InvalidBlockError } from '../exec/errors.js'
 
-export interface ImportProgress {
-  /** `stored` is false for a block the store already had. */
-  (done: number, total: number, block: Block, stored: boolean): void
-}
+/** `stored` is false for a block the store already had. */
+export type ImportProgress = (done: number, total: number, block: Block, stored: boolean) => void
 
 export class ImportError extends Error {
   constructor(

@@ -7,13 +7,7 @@ import { progressBar } from '../util/progress.js'
 import type { Logger } from '../util/logger.js'
 
 /** Imports a chain file with a progress bar and a summary line. Throws ImportError at the first bad block. */
-export async function importFile(
-  spec: ChainSpec,
-  store: ChainStore,
-  file: string,
-  showProgress: boolean,
-  log: Logger,
-): Promise<void> {
+export async function importFile(spec: ChainSpec, store: ChainStore, file: string, showProgress: boolean, log: Logger): Promise<void> {
   const blocks = decodeChainFile(spec, file)
   const bar = progressBar('import', showProgress)
   const started = performance.now()

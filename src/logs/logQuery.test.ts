@@ -39,7 +39,9 @@ function store(): ChainStore {
 describe('queryLogs', () => {
   it('answers from the index for an address, from every block without criteria, canonical blocks only', () => {
     const s = store()
-    expect(text(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, 100))).toEqual([10, 20, 30, 40].map((n) => ({ n, removed: false })))
+    expect(text(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, 100))).toEqual(
+      [10, 20, 30, 40].map((n) => ({ n, removed: false })),
+    )
     expect((text(queryLogs(s, { from: 5n, to: 14n }, { addresses: [], topics: [] }, 100)) as unknown[]).length).toBe(10)
     expect(text(queryLogs(s, { blockHashes: [hashOf(20, true)] }, { addresses: [], topics: [] }, 100, true))).toEqual([{ n: 2000, removed: true }])
   })

@@ -34,12 +34,7 @@ function versionedHashesMatch(block: Block, expected: string[] | undefined): boo
  * engine_newPayload's work, run in a worker: rebuild and hash the block, check blob hashes, then execute it on its
  * parent and store it (not canonical). Invalid blocks are remembered with their latest valid ancestor.
  */
-export async function importPayload(
-  spec: ChainSpec,
-  store: ChainStore,
-  executor: BlockExecutor,
-  input: NewPayloadInput,
-): Promise<PayloadStatus> {
+export async function importPayload(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: NewPayloadInput): Promise<PayloadStatus> {
   let block: Block
   try {
     block = await payloadToBlock(spec, input)
@@ -52,7 +47,7 @@ export async function importPayload(
     return invalid(null, why)
   }
   if (!versionedHashesMatch(block, input.versionedHashes)) {
-    return invalid(null, 'blob versioned hashes do not match the block\'s blob transactions')
+    return invalid(null, "blob versioned hashes do not match the block's blob transactions")
   }
   const hash = block.hash()
   const hashHex = bytesToHex(hash)

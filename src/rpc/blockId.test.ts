@@ -12,7 +12,11 @@ describe('block parameters into BlockId, at the edge', () => {
     expect(blockIdOf('0xffffffffffffffff')).toEqual({ number: 2n ** 64n - 1n })
     expect(blockIdOf(HASH)).toEqual({ hash: new Uint8Array(32).fill(0xab), mustExist: false, requireCanonical: false })
     expect(blockIdOf({ blockHash: HASH })).toEqual({ hash: new Uint8Array(32).fill(0xab), mustExist: true, requireCanonical: false })
-    expect(blockIdOf({ blockHash: HASH, requireCanonical: true })).toEqual({ hash: new Uint8Array(32).fill(0xab), mustExist: true, requireCanonical: true })
+    expect(blockIdOf({ blockHash: HASH, requireCanonical: true })).toEqual({
+      hash: new Uint8Array(32).fill(0xab),
+      mustExist: true,
+      requireCanonical: true,
+    })
     expect(blockIdOf({ blockNumber: '0x10' })).toEqual({ number: 16n })
     expect(blockIdOf({ blockNumber: 'safe' })).toEqual({ tag: 'safe' })
   })

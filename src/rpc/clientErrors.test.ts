@@ -45,10 +45,23 @@ describe('client mistakes are answered as such', () => {
   it('odd-length extraData in newPayloadV4 is -32602, not an INVALID block', async () => {
     const head = (await n.http<Record<string, string>>('eth_getBlockByNumber', ['latest', false])).result!
     const payload = {
-      parentHash: head.hash, feeRecipient: `0x${'00'.repeat(20)}`, stateRoot: head.stateRoot, receiptsRoot: head.receiptsRoot,
-      logsBloom: head.logsBloom, prevRandao: ZERO32, blockNumber: '0x9', gasLimit: head.gasLimit, gasUsed: '0x0',
-      timestamp: '0x99999', extraData: '0xabc', baseFeePerGas: '0x7', blockHash: ZERO32, transactions: [], withdrawals: [],
-      blobGasUsed: '0x0', excessBlobGas: '0x0',
+      parentHash: head.hash,
+      feeRecipient: `0x${'00'.repeat(20)}`,
+      stateRoot: head.stateRoot,
+      receiptsRoot: head.receiptsRoot,
+      logsBloom: head.logsBloom,
+      prevRandao: ZERO32,
+      blockNumber: '0x9',
+      gasLimit: head.gasLimit,
+      gasUsed: '0x0',
+      timestamp: '0x99999',
+      extraData: '0xabc',
+      baseFeePerGas: '0x7',
+      blockHash: ZERO32,
+      transactions: [],
+      withdrawals: [],
+      blobGasUsed: '0x0',
+      excessBlobGas: '0x0',
     }
     expect((await n.engine('engine_newPayloadV4', [payload, [], ZERO32, []])).error?.code).toBe(-32602)
   })

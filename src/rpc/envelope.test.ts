@@ -9,23 +9,35 @@ import type { Quantity } from '../wire/primitives.js'
 
 const table: MethodTable = new Map([
   ['test_echo', method('eth', typia.createValidate<[Quantity]>(), ([q]) => q)],
-  ['test_fail', method('eth', typia.createValidate<[]>(), () => {
-    throw new RpcError(-39001, 'Unknown block')
-  })],
-  ['test_crash', method('eth', typia.createValidate<[]>(), () => {
-    throw new TypeError('boom')
-  })],
-  ['test_params', method('eth', typia.createValidate<[]>(), () => {
-    throw new InvalidParamsError('nope')
-  })],
+  [
+    'test_fail',
+    method('eth', typia.createValidate<[]>(), () => {
+      throw new RpcError(-39001, 'Unknown block')
+    }),
+  ],
+  [
+    'test_crash',
+    method('eth', typia.createValidate<[]>(), () => {
+      throw new TypeError('boom')
+    }),
+  ],
+  [
+    'test_params',
+    method('eth', typia.createValidate<[]>(), () => {
+      throw new InvalidParamsError('nope')
+    }),
+  ],
   ['testing_hidden', method('testing', typia.createValidate<[]>(), () => 'secret')],
   ['test_later', method('eth', typia.createValidate<[Quantity]>(), ([q]) => Promise.resolve(q))],
   ['test_laterFail', method('eth', typia.createValidate<[]>(), () => Promise.reject(new RpcError(-39001, 'later')))],
   // Like the store's transient views: the same memory, rewritten by the next call.
-  ['test_view', method('eth', typia.createValidate<[]>(), () => {
-    transient.write(`"v${++views}"`)
-    return RawJson.of(transient.subarray(0, 4))
-  })],
+  [
+    'test_view',
+    method('eth', typia.createValidate<[]>(), () => {
+      transient.write(`"v${++views}"`)
+      return RawJson.of(transient.subarray(0, 4))
+    }),
+  ],
 ])
 const transient = Buffer.alloc(4)
 let views = 0
@@ -85,7 +97,9 @@ describe('JSON-RPC envelope', () => {
       { jsonrpc: '2.0', id: 1, result: '0x1' },
       err(null, -32600),
     ])
-    const four = JSON.stringify(Array.from({ length: opts.maxBatch + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'test_echo', params: ['0x1'] })))
+    const four = JSON.stringify(
+      Array.from({ length: opts.maxBatch + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'test_echo', params: ['0x1'] })),
+    )
     expect(await call(four)).toEqual(err(null, -32600))
   })
   it('copies each answer before the next handler runs, so transient store views cannot bleed into each other', async () => {
@@ -114,8 +128,6 @@ describe('JSON-RPC envelope', () => {
       { jsonrpc: '2.0', id: 5, result: '0x5' },
     ])
     expect(await call('[{"jsonrpc":"2.0","method":"test_later","params":["0x1"]}]')).toBeUndefined()
-    expect(await call('[{"jsonrpc":"2.0","id":7,"method":"test_later","params":["0x7"]}]')).toEqual([
-      { jsonrpc: '2.0', id: 7, result: '0x7' },
-    ])
+    expect(await call('[{"jsonrpc":"2.0","id":7,"method":"test_later","params":["0x7"]}]')).toEqual([{ jsonrpc: '2.0', id: 7, result: '0x7' }])
   })
 })

@@ -7,7 +7,7 @@ import {
   LimitExceededError,
   MethodNotFoundError,
   ParseError,
-  RpcError,
+  type RpcError,
 } from './errors.js'
 import type { MethodTable, Namespace } from './methodTable.js'
 import { RawJson, type Reply } from './reply.js'
@@ -159,9 +159,7 @@ function handleOne(
   const observe = opts.observe
   const started = observe === undefined ? 0 : performance.now()
   const observed =
-    observe === undefined
-      ? ignore
-      : (code: number) => observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
+    observe === undefined ? ignore : (code: number) => observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
   let result: Reply | Promise<Reply>
   try {
     const def = table.get(name)

@@ -72,7 +72,12 @@ describe('WebSocket', () => {
   it('serves the public methods, batches included', async () => {
     const c = await Client.open(url)
     expect((await c.call('eth_chainId')).result).toBe('0x539')
-    c.ws.send(JSON.stringify([{ jsonrpc: '2.0', id: 100, method: 'eth_blockNumber' }, { jsonrpc: '2.0', id: 101, method: 'nope' }]))
+    c.ws.send(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 100, method: 'eth_blockNumber' },
+        { jsonrpc: '2.0', id: 101, method: 'nope' },
+      ]),
+    )
     const batch = (await c.next((m) => Array.isArray(m))) as unknown as Message[]
     expect(batch.map((m) => m.id)).toEqual([100, 101])
     expect(batch[1]!.error?.code).toBe(-32601)

@@ -56,7 +56,11 @@ describe("BlockBuilder's internals", () => {
   it('keeps its transactions, results, gas counters and checkpoint flag, and asks build() for the roots through them', async () => {
     const vm = await createVM({ common })
     const genesis = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 7n } }, { common })
-    const builder = await buildBlock(vm, { parentBlock: genesis, headerData: { timestamp: 12n, gasLimit: 30_000_000n }, blockOpts: { calcDifficultyFromHeader: genesis.header } })
+    const builder = await buildBlock(vm, {
+      parentBlock: genesis,
+      headerData: { timestamp: 12n, gasLimit: 30_000_000n },
+      blockOpts: { calcDifficultyFromHeader: genesis.header },
+    })
     const b = blockBuilderInternals(builder)
     expect(b.vm).toBe(vm)
     expect(b.transactions).toEqual([])

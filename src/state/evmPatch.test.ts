@@ -32,7 +32,7 @@ async function watchingObjectAssign<T>(f: () => Promise<T>): Promise<{ value: T;
 }
 
 describe('the EthereumJS rewrites applied at install', () => {
-  it('builds each frame\'s interpreter message and runState with Object.assign (not double spreads), to the same values', async () => {
+  it("builds each frame's interpreter message and runState with Object.assign (not double spreads), to the same values", async () => {
     const evm = await createEVM()
     const inner = new Address(hexToBytes(`0x${'11'.repeat(20)}`))
     const outer = new Address(hexToBytes(`0x${'22'.repeat(20)}`))

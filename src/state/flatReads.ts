@@ -45,4 +45,3 @@ export function installFlatReads(sm: MerkleStateManager, store: ChainStore): voi
     return trie
   }
 }
-

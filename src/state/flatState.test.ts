@@ -117,7 +117,12 @@ describe('flat state table', () => {
     await expectFlatAt({ blockHash: g.hash, stateRoot: g.stateRoot })
 
     // Branch A: slots changed, cleared and created; a transfer to a new account; a contract made and destroyed.
-    const a1 = await stored(g.hash, [setSlot(0, 1, 5), setSlot(0, 2, 0), setSlot(0, 3, 7), signedTransfer(n.spec, 1, 0, { to: `0x${'a1'.repeat(20)}` })])
+    const a1 = await stored(g.hash, [
+      setSlot(0, 1, 5),
+      setSlot(0, 2, 0),
+      setSlot(0, 3, 7),
+      signedTransfer(n.spec, 1, 0, { to: `0x${'a1'.repeat(20)}` }),
+    ])
     await expectFlatAt(a1)
     const a2 = await stored(a1.blockHash, [tx(2, { data: SELF_DESTRUCT_INIT }), setSlot(0, 3, 0), setSlot(2, 4, 9)])
     await expectFlatAt(a2)
@@ -169,8 +174,8 @@ describe('change lists', () => {
     change.add(SLOT, slot(2, 1), undefined)
     const undo = await local.db('meta').transactionSync(() => applyChanges(dbs, change.finish()))
     expect(snapshot()).toEqual({
-      accounts: [bytesToHex(addr(1)) + 'c2', bytesToHex(addr(3)) + 'c3'],
-      slots: [bytesToHex(slot(1, 2)) + '09'],
+      accounts: [`${bytesToHex(addr(1))}c2`, `${bytesToHex(addr(3))}c3`],
+      slots: [`${bytesToHex(slot(1, 2))}09`],
     })
     await local.db('meta').transactionSync(() => applyUndo(dbs, undo))
     expect(snapshot()).toEqual(before)

@@ -51,14 +51,15 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
     const v = raw[k]
     if (v !== undefined && v !== null) header[k] = v
   }
-  const block = createBlock({ header: header as never, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, {
-    common,
-  })
+  const block = createBlock(
+    { header: header as never, withdrawals: common.isActivatedEIP(4895) ? [] : undefined },
+    {
+      common,
+    },
+  )
   if (existing !== undefined) {
     if (!equalBytes(existing, block.hash())) {
-      throw new Error(
-        `datadir ${store.datadir} holds another chain: genesis ${bytesToHex(existing)}, this spec's is ${bytesToHex(block.hash())}`,
-      )
+      throw new Error(`datadir ${store.datadir} holds another chain: genesis ${bytesToHex(existing)}, this spec's is ${bytesToHex(block.hash())}`)
     }
     return block
   }

@@ -10,13 +10,19 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { ethereumjsAlloc } from './genesis.js'
 import { writeGenesisState } from './genesisState.js'
 
-
 /** Code, storage (zero, short and padded values), nonces, an empty account, an address spelled without 0x. */
 const synthetic: GethGenesisFile['alloc'] = {
   '0x00000000000000000000000000000000000000a1': { balance: '0x0' },
   '0x00000000000000000000000000000000000000a2': { balance: '1000000000000000000', nonce: '0x5' },
-  '00000000000000000000000000000000000000A3': { balance: '0x1', code: '0x6001600155', storage: { [word(1)]: word(7), [word(2)]: '0x00', [word(3)]: '0x0100' } },
-  '0x00000000000000000000000000000000000000a4': { code: '0x', storage: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [word(i), word(i + 1)])) },
+  '00000000000000000000000000000000000000A3': {
+    balance: '0x1',
+    code: '0x6001600155',
+    storage: { [word(1)]: word(7), [word(2)]: '0x00', [word(3)]: '0x0100' },
+  },
+  '0x00000000000000000000000000000000000000a4': {
+    code: '0x',
+    storage: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [word(i), word(i + 1)])),
+  },
 }
 
 async function ethereumjsRoot(alloc: GethGenesisFile['alloc']): Promise<string> {

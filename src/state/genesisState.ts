@@ -14,11 +14,7 @@ import { trieRoot } from '../trie/orderedTrie.js'
  * and kept every intermediate node, which ran a node out of memory on a genesis of a million accounts. `flat`, when
  * given, receives every account and slot for the flat state table.
  */
-export function writeGenesisState(
-  alloc: GethGenesisFile['alloc'],
-  put: (key: string, value: Uint8Array) => void,
-  flat?: ChangeWriter,
-): Uint8Array {
+export function writeGenesisState(alloc: GethGenesisFile['alloc'], put: (key: string, value: Uint8Array) => void, flat?: ChangeWriter): Uint8Array {
   const sink = (hash: Uint8Array, encoded: Uint8Array) => put(unprefixed(hash), encoded)
   // Addresses as geth reads them: with or without 0x, any case (the last spelling of one address wins).
   const accounts = new Map<string, GethGenesisFile['alloc'][string]>()
@@ -41,7 +37,9 @@ export function writeGenesisState(
     }
     const storageRoot = slotKeys.length === 0 ? KECCAK256_RLP : trieRoot(slotKeys, slotValues, sink)
     keys.push(keccak256(addressBytes))
-    values.push(RLP.encode([bigIntToUnpaddedBytes(genesisNumber(account.nonce)), bigIntToUnpaddedBytes(genesisNumber(account.balance)), storageRoot, codeHash]))
+    values.push(
+      RLP.encode([bigIntToUnpaddedBytes(genesisNumber(account.nonce)), bigIntToUnpaddedBytes(genesisNumber(account.balance)), storageRoot, codeHash]),
+    )
     flat?.add(ACCOUNT, addressBytes, values[values.length - 1])
   }
   return trieRoot(keys, values, sink)

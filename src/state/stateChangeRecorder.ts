@@ -1,10 +1,9 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Address, KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
+import { type Address, KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
 import { concatBytes, equalBytes, hexToBytes } from '../util/hex.js'
 import { stateCaches, stateManagerInternals } from './ethereumjsInternals.js'
-
 
 /** An RLP-encoded zero: how EthereumJS's storage cache marks a slot known to be empty. */
 const RLP_EMPTY = 0x80
@@ -92,4 +91,3 @@ export class StateChangeRecorder {
     return Object.entries(values).map(([k, v]) => [hexToBytes(k), hexToBytes(v)])
   }
 }
-

@@ -70,7 +70,8 @@ describe('batched state commit', () => {
     for (let round = 0; round < 3; round++) await block(own, round)
     for (let i = 0; i < 40; i++) {
       expect((await fresh.getAccount(address(i)))?.serialize(), `account ${i}`).toEqual((await own.getAccount(address(i)))?.serialize())
-      for (let s = 0; s < 17; s++) expect(await fresh.getStorage(address(i), slot(s)), `account ${i} slot ${s}`).toEqual(await own.getStorage(address(i), slot(s)))
+      for (let s = 0; s < 17; s++)
+        expect(await fresh.getStorage(address(i), slot(s)), `account ${i} slot ${s}`).toEqual(await own.getStorage(address(i), slot(s)))
     }
     expect(await fresh.getCode(address(102))).toEqual(Uint8Array.of(0x60, 2, 0x60, 0, 0x55))
   })

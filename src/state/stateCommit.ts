@@ -74,4 +74,3 @@ export interface NodeStore {
   getNode(hash: Uint8Array): Uint8Array | undefined
   putNode(hash: Uint8Array, encoded: Uint8Array): void
 }
-

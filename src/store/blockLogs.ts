@@ -17,7 +17,7 @@ const utf8 = new TextEncoder()
 export function encodeBlockLogs(logs: LogEntry[]): Uint8Array {
   const jsons = logs.map((l) => utf8.encode(l.json))
   let size = 0
-  logs.forEach((l, i) => (size += 25 + 32 * l.topics.length + jsons[i]!.length))
+  for (let i = 0; i < logs.length; i++) size += 25 + 32 * logs[i]!.topics.length + jsons[i]!.length
   const out = new Uint8Array(size)
   let at = 0
   logs.forEach((l, i) => {
@@ -47,7 +47,7 @@ export interface LogSlice {
 }
 
 /** Visits each log of a stored record in order; stops when the visitor returns false. */
-export function forEachLog(rec: Uint8Array, visit: (s: LogSlice) => boolean | void): void {
+export function forEachLog(rec: Uint8Array, visit: (s: LogSlice) => boolean | undefined): void {
   let at = 0
   while (at < rec.length) {
     const topicCount = rec[at + 20]!
@@ -98,7 +98,7 @@ export function blockIndexKeys(logs: LogEntry[], number: bigint, blockHash: Uint
   }
   for (const l of logs) {
     add(KIND_ADDRESS, l.address)
-    l.topics.forEach((t, i) => add(1 + i, t))
+    for (let i = 0; i < l.topics.length; i++) add(1 + i, l.topics[i]!)
   }
   return keys
 }

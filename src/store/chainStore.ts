@@ -1,16 +1,7 @@
 import { join } from 'node:path'
 import { type Database, type RootDatabase, open } from 'lmdb'
 import { type FlatDbs, type FlatHead, advanceFlatState, flatHeadIsAt, readFlatHead, seedFlatState } from './flatState.js'
-import {
-  DATABASES,
-  type DatabaseName,
-  indexedKey,
-  numberKey,
-  readNumberKey,
-  readTxLocation,
-  txLocationValue,
-  writeIndexedKey,
-} from './layout.js'
+import { DATABASES, type DatabaseName, indexedKey, numberKey, readNumberKey, readTxLocation, txLocationValue, writeIndexedKey } from './layout.js'
 import { makeDirs } from '../util/makeDirs.js'
 
 /** Everything one executed block adds to the store, written in one transaction. */
@@ -275,10 +266,10 @@ export class ChainStore {
     d.numbers.putSync(hash, numberKey(rec.number))
     d.blockJson.putSync(hash, utf8.encode(rec.blockJson))
     const hashes = new Uint8Array(rec.txHashes.length * 32)
-    rec.txHashes.forEach((h, i) => hashes.set(h, i * 32))
+    for (let i = 0; i < rec.txHashes.length; i++) hashes.set(rec.txHashes[i]!, i * 32)
     d.txHashes.putSync(hash, hashes)
-    rec.txJson.forEach((j, i) => d.txJson.putSync(indexedKey(hash, i), utf8.encode(j)))
-    rec.receiptJson.forEach((j, i) => d.receipts.putSync(indexedKey(hash, i), utf8.encode(j)))
+    for (let i = 0; i < rec.txJson.length; i++) d.txJson.putSync(indexedKey(hash, i), utf8.encode(rec.txJson[i]!))
+    for (let i = 0; i < rec.receiptJson.length; i++) d.receipts.putSync(indexedKey(hash, i), utf8.encode(rec.receiptJson[i]!))
     if (rec.logs !== undefined) d.blockLogs.putSync(hash, rec.logs)
     for (const k of rec.logKeys) d.logIndex.putSync(k, PRESENT)
     if (rec.stateChanges !== undefined && rec.number > 0n) advanceFlatState(this.flatDbs(), rec, rec.stateChanges)
@@ -298,7 +289,7 @@ export class ChainStore {
 
   private indexCanonicalInTxn(number: bigint, hash: Uint8Array, txHashes: Uint8Array[]): void {
     this.dbs.canonical.putSync(numberKey(number), hash)
-    txHashes.forEach((h, i) => this.dbs.txIndex.putSync(h, txLocationValue(hash, i)))
+    for (let i = 0; i < txHashes.length; i++) this.dbs.txIndex.putSync(txHashes[i]!, txLocationValue(hash, i))
   }
 
   putGenesisSync(rec: BlockRecord, chainId: bigint): void {

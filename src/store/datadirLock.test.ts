@@ -8,9 +8,17 @@ import { DatadirLockedError, lockDatadir } from './datadirLock.js'
 /** A second process that takes the lock, says so on stdout, and holds it until killed. */
 function holder(datadir: string) {
   const lockModule = new URL('../../dist/store/datadirLock.js', import.meta.url).href
-  const child = spawn(process.execPath, ['--input-type=module', '-e', `const { lockDatadir } = await import(${JSON.stringify(lockModule)}); await lockDatadir(${JSON.stringify(datadir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000)`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { lockDatadir } = await import(${JSON.stringify(lockModule)}); await lockDatadir(${JSON.stringify(datadir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000)`,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const locked = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve())
     child.once('exit', (code) => reject(new Error(`holder exited ${code}`)))
@@ -24,7 +32,7 @@ function holder(datadir: string) {
 }
 
 describe('the datadir lock', () => {
-  it("refuses a second process while the first lives, and is free again once it is killed (nothing stale)", async () => {
+  it('refuses a second process while the first lives, and is free again once it is killed (nothing stale)', async () => {
     const dir = tempDatadir('lock')
     const other = holder(dir)
     await other.locked

@@ -7,10 +7,7 @@ import type { ChainStore } from '../store/chainStore.js'
 // newPendingTransactions, pushed to each connection that asked. A notification is made once per event and kind;
 // only the subscription id differs between subscribers.
 
-export type Subscription =
-  | { kind: 'newHeads' }
-  | { kind: 'logs'; criteria: LogCriteria }
-  | { kind: 'newPendingTransactions' }
+export type Subscription = { kind: 'newHeads' } | { kind: 'logs'; criteria: LogCriteria } | { kind: 'newPendingTransactions' }
 
 /** Subscriptions one connection may hold. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 256

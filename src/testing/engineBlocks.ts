@@ -20,7 +20,10 @@ export interface PayloadAttributesV3 {
 }
 
 /** V3 payload attributes at `timestamp`: zero randao and beacon root; no withdrawals and the zero fee recipient unless given. */
-export function payloadAttributes(timestamp: number | bigint, opts: { feeRecipient?: string; withdrawals?: WithdrawalJson[] } = {}): PayloadAttributesV3 {
+export function payloadAttributes(
+  timestamp: number | bigint,
+  opts: { feeRecipient?: string; withdrawals?: WithdrawalJson[] } = {},
+): PayloadAttributesV3 {
   return {
     timestamp: `0x${timestamp.toString(16)}`,
     prevRandao: ZERO32,
@@ -55,11 +58,17 @@ export async function engineBlock(
     { headBlockHash: parentHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
     attrs,
   ])
-  if (started.result?.payloadId == null) throw new Error(`forkchoiceUpdatedV3 on ${parentHash} started no build: ${JSON.stringify(started.error ?? started.result)}`)
+  if (started.result?.payloadId == null)
+    throw new Error(`forkchoiceUpdatedV3 on ${parentHash} started no build: ${JSON.stringify(started.error ?? started.result)}`)
   const got = await n.engine<{ executionPayload: BuiltPayload; executionRequests: string[] }>('engine_getPayloadV5', [started.result.payloadId])
   if (got.result === undefined) throw new Error(`getPayloadV5: ${JSON.stringify(got.error)}`)
   const payload = got.result.executionPayload
-  const status = await n.engine<{ status: string; validationError: string | null }>('engine_newPayloadV4', [payload, [], ZERO32, got.result.executionRequests])
+  const status = await n.engine<{ status: string; validationError: string | null }>('engine_newPayloadV4', [
+    payload,
+    [],
+    ZERO32,
+    got.result.executionRequests,
+  ])
   if (status.result?.status !== 'VALID') throw new Error(`newPayloadV4 of ${payload.blockHash}: ${JSON.stringify(status.error ?? status.result)}`)
   if (opts.head !== false) {
     const safe = opts.safe === true ? payload.blockHash : ZERO32
@@ -67,7 +76,8 @@ export async function engineBlock(
       { headBlockHash: payload.blockHash, safeBlockHash: safe, finalizedBlockHash: ZERO32 },
       null,
     ])
-    if (moved.result?.payloadStatus.status !== 'VALID') throw new Error(`forkchoiceUpdatedV3 to ${payload.blockHash}: ${JSON.stringify(moved.error ?? moved.result)}`)
+    if (moved.result?.payloadStatus.status !== 'VALID')
+      throw new Error(`forkchoiceUpdatedV3 to ${payload.blockHash}: ${JSON.stringify(moved.error ?? moved.result)}`)
   }
   return payload
 }

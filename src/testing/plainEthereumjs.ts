@@ -14,7 +14,15 @@ const EMPTY_REQUESTS_HASH = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca
  * with full validation of roots. Returns the milliseconds each block's runBlock took.
  */
 export async function runPlainEthereumjs(genesis: GethGenesisFile, payloads: { payload: Record<string, unknown> }[]): Promise<number[]> {
-  const geth = { nonce: '0x0', timestamp: '0x0', extraData: '0x', difficulty: '0x0', mixHash: `0x${'00'.repeat(32)}`, coinbase: `0x${'00'.repeat(20)}`, ...genesis }
+  const geth = {
+    nonce: '0x0',
+    timestamp: '0x0',
+    extraData: '0x',
+    difficulty: '0x0',
+    mixHash: `0x${'00'.repeat(32)}`,
+    coinbase: `0x${'00'.repeat(20)}`,
+    ...genesis,
+  }
   const common = createCommonFromGethGenesis(geth as never, { chain: 'plain' })
   // The genesis state (not timed) is written by our one-pass writer: EthereumJS's own inserts every account into its
   // trie and keeps every intermediate node, which does not fit in memory for a million accounts.

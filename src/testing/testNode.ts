@@ -130,9 +130,13 @@ export async function startTestNode(
  * The dev chain's genesis with contracts: `code` by address, each with `storage`. `beforeOsaka`: Prague stays the
  * last fork (Osaka's EIP-7825 caps a transaction's gas, and so a call's, at 2^24).
  */
-export function devGenesisWith(code: Record<string, string>, opts: { storage?: Record<string, string>; beforeOsaka?: boolean } = {}): GethGenesisFile {
+export function devGenesisWith(
+  code: Record<string, string>,
+  opts: { storage?: Record<string, string>; beforeOsaka?: boolean } = {},
+): GethGenesisFile {
   const genesis = devGenesis()
-  for (const [address, c] of Object.entries(code)) genesis.alloc[address] = { balance: '0x0', code: c, ...(opts.storage === undefined ? {} : { storage: opts.storage }) }
+  for (const [address, c] of Object.entries(code))
+    genesis.alloc[address] = { balance: '0x0', code: c, ...(opts.storage === undefined ? {} : { storage: opts.storage }) }
   if (opts.beforeOsaka === true) delete genesis.config.osakaTime
   return genesis
 }

@@ -50,7 +50,10 @@ function compare(a: Uint8Array, b: Uint8Array): number {
  * re-encoding dominated block import profiles.
  */
 export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
-  return trieRoot(values.map((_, i) => RLP.encode(i)), values)
+  return trieRoot(
+    values.map((_, i) => RLP.encode(i)),
+    values,
+  )
 }
 
 /**
@@ -62,14 +65,16 @@ export function trieRoot(keys: Uint8Array[], values: Uint8Array[], sink?: NodeSi
   if (keys.length === 0) return KECCAK256_RLP
   const order = keys.map((key, i) => ({ key: nibblesOf(key), value: values[i]! }))
   order.sort((x, y) => compare(x.key, y.key))
-  const root = RLP.encode(build(
-    order.map((o) => o.key),
-    order.map((o) => o.value),
-    0,
-    order.length,
-    0,
-    sink,
-  ) as never)
+  const root = RLP.encode(
+    build(
+      order.map((o) => o.key),
+      order.map((o) => o.value),
+      0,
+      order.length,
+      0,
+      sink,
+    ) as never,
+  )
   const hash = keccak256(root)
   sink?.(hash, root)
   return hash

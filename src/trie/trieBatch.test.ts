@@ -89,18 +89,35 @@ async function compareRounds(
 
 describe('batched trie updates', () => {
   it('give EthereumJS’s roots for 32-byte keys (the state tries), round after round from stored nodes', async () => {
-    for (const seed of [1, 2, 3]) await compareRounds(seed, () => 32, (rand) => 1 + Math.floor(rand() * 80), true)
+    for (const seed of [1, 2, 3])
+      await compareRounds(
+        seed,
+        () => 32,
+        (rand) => 1 + Math.floor(rand() * 80),
+        true,
+      )
   })
 
   // EthereumJS's own delete goes wrong here (a branch holding a value and one child is collapsed into its child), so
   // the roots are checked against the entries left, put into a new trie. State tries never meet the case: their keys
   // are all 32 bytes, so no branch holds a value.
   it('give the roots of the entries left for short keys of mixed lengths: inline nodes, values in branches, collapses', async () => {
-    for (const seed of [4, 5, 6, 7]) await compareRounds(seed, (rand) => 1 + Math.floor(rand() * 3), (rand) => 1 + Math.floor(rand() * 6), false)
+    for (const seed of [4, 5, 6, 7])
+      await compareRounds(
+        seed,
+        (rand) => 1 + Math.floor(rand() * 3),
+        (rand) => 1 + Math.floor(rand() * 6),
+        false,
+      )
   })
 
   it('store every node the new root needs: EthereumJS reads every value back from them alone', async () => {
-    const { root, nodes, present } = await compareRounds(8, () => 32, (rand) => 1 + Math.floor(rand() * 40), true)
+    const { root, nodes, present } = await compareRounds(
+      8,
+      () => 32,
+      (rand) => 1 + Math.floor(rand() * 40),
+      true,
+    )
     const db = new MapDB<string, Uint8Array>()
     for (const [hash, encoded] of nodes.map) await db.put(hash.slice(2), encoded)
     const trie = new MerklePatriciaTrie({ db, root, valueEncoding: ValueEncoding.Bytes })

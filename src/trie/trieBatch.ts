@@ -58,7 +58,10 @@ export class TrieBatch {
   }
 
   put(key: Uint8Array, value: Uint8Array): void {
-    if (value.length === 0) return this.del(key)
+    if (value.length === 0) {
+      this.del(key)
+      return
+    }
     this.root = this.insert(this.root, nibblesOf(key), 0, value)
   }
 

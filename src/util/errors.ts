@@ -6,15 +6,7 @@
 // logged with its stack.
 
 /** Data that structured clone (postMessage) carries unchanged. */
-export type WireData =
-  | string
-  | number
-  | boolean
-  | bigint
-  | null
-  | Uint8Array
-  | readonly WireData[]
-  | { readonly [key: string]: WireData }
+export type WireData = string | number | boolean | bigint | null | Uint8Array | readonly WireData[] | { readonly [key: string]: WireData }
 
 /** A domain error as plain data. */
 export interface WireError {

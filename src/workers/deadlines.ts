@@ -47,7 +47,10 @@ export class WorkerDeadline implements NativeCallGuard {
   private readonly b: DeadlineBoard
   private readonly slot: number
 
-  constructor(buffer: SharedArrayBuffer, private readonly threadId: number) {
+  constructor(
+    buffer: SharedArrayBuffer,
+    private readonly threadId: number,
+  ) {
     this.b = board(buffer)
     let slot = -1
     for (let i = 0; i < SLOTS && slot < 0; i++) if (Atomics.compareExchange(this.b.ids, i, 0, threadId) === 0) slot = i

@@ -29,8 +29,12 @@ describe('domain errors across the worker hop', () => {
     expect(back).toMatchObject({ name: e.name, kind: e.kind, message: e.message, data: e.data })
   })
 
-  it('the lane\'s own errors carry their data (they are made on the serving thread and never cross)', () => {
-    expect(new PoolBusyError('public')).toMatchObject({ kind: 'laneFull', data: { lane: 'public' }, message: 'public request queue is full, try again later' })
+  it("the lane's own errors carry their data (they are made on the serving thread and never cross)", () => {
+    expect(new PoolBusyError('public')).toMatchObject({
+      kind: 'laneFull',
+      data: { lane: 'public' },
+      message: 'public request queue is full, try again later',
+    })
     expect(new TaskTimeoutError(5000)).toMatchObject({ kind: 'timeout', data: { timeoutMs: 5000 }, message: 'execution aborted (timeout = 5s)' })
     expect(crossingError(new TaskTimeoutError(5000))).toBeUndefined()
   })

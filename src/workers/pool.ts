@@ -166,7 +166,10 @@ export class WorkerPool {
     if (part.some((p) => p.deadline !== 0)) batch.deadlines = part.map((p) => p.deadline)
     this.piscina.run(batch).then(
       (outcomes) => {
-        this.onTaskDone?.(batch.tasks.map((t) => t.op), (performance.now() - started) / 1000)
+        this.onTaskDone?.(
+          batch.tasks.map((t) => t.op),
+          (performance.now() - started) / 1000,
+        )
         part.forEach((p, i) => {
           const o = outcomes[i]
           if (o === undefined) this.settle(p, new WorkerTaskError('worker returned no outcome'))
