@@ -6,13 +6,16 @@ import type { CallRequest } from '../../calls/callInput.js'
 import type { NodeContext } from '../context.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { ExecutionRevertedError, InvalidParamsError, ServerError } from '../errors.js'
-import type { Reply } from '../reply.js'
 import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../../wire/ethParams.js'
 import { blockIdOf } from '../blockId.js'
-import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
+import type { BlockNumberOrTagOrHash, Bytes, Quantity } from '../../wire/primitives.js'
+import type { AccessListResult } from '../../wire/results.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList (execution-apis src/eth/execute.yaml): the call object and
 // overrides converted here, run in the endpoint's worker lane, and the outcome answered as geth answers it.
+
+/** What these handlers use: the block resolved, the bounds, the lane. */
+type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool'>
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const HASH = /^0x[0-9a-fA-F]{64}$/
@@ -83,7 +86,7 @@ export function blockOverrides(o: BlockOverridesWire | null | undefined): BlockO
   return out
 }
 
-export function callInput(ctx: NodeContext, call: CallObject, block: BlockNumberOrTagOrHash | undefined, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
+export function callInput(ctx: Pick<NodeContext, 'chain' | 'limits'>, call: CallObject, block: BlockNumberOrTagOrHash | undefined, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   const input: CallInput = { blockHash: ref.hash, call: callRequest(call), gasCap: ctx.limits.gasCap }
@@ -144,14 +147,14 @@ function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
   return new ServerError(HALTS[o.error] ?? o.error)
 }
 
-export async function call([c, block, state, blk]: CallParams, ctx: NodeContext): Promise<Reply> {
+export async function call([c, block, state, blk]: CallParams, ctx: Ctx): Promise<Bytes> {
   const outcome = await ctx.pool.run({ op: 'call', input: callInput(ctx, c, block, state, blk), mode: 'call' }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (outcome === null) throw new ServerError('header not found')
   if (outcome.status !== 'success') throw failure(outcome)
   return bytesToHex(outcome.returnData)
 }
 
-export async function estimateGas([c, block, state]: EstimateParams, ctx: NodeContext): Promise<Reply> {
+export async function estimateGas([c, block, state]: EstimateParams, ctx: Ctx): Promise<Quantity> {
   const outcome = await ctx.pool.run({ op: 'estimate', input: callInput(ctx, c, block, state) }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (outcome === null) throw new ServerError('header not found')
   if (outcome.status === 'estimated') return toQuantity(outcome.gas)
@@ -159,7 +162,7 @@ export async function estimateGas([c, block, state]: EstimateParams, ctx: NodeCo
   throw failure(outcome)
 }
 
-export async function createAccessList([c, block]: AccessListParams, ctx: NodeContext): Promise<Reply> {
+export async function createAccessList([c, block]: AccessListParams, ctx: Ctx): Promise<AccessListResult> {
   const result = await ctx.pool.run({ op: 'accessList', input: callInput(ctx, c, block) }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (result === null) throw new ServerError('header not found')
   return {

@@ -4,31 +4,32 @@ import type { BlockRef } from '../../store/chainReader.js'
 import { bodyTransactions, rawBlock as rawBlockOf } from '../../store/blockCodec.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
-import type { Reply } from '../reply.js'
 import type { BlockReceiptsParams, ByHashParams } from '../../wire/ethParams.js'
 import { blockIdOf } from '../blockId.js'
-import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
+import type { BlockNumberOrTagOrHash, Bytes } from '../../wire/primitives.js'
 
 // debug_getRaw* (execution-apis src/debug): the consensus encodings of stored blocks, headers, receipts and
 // transactions. Store reads on the serving thread; the receipts are re-encoded from their stored JSON.
 
-function blockOf(ctx: NodeContext, block: BlockNumberOrTagOrHash): BlockRef {
+type Ctx = Pick<NodeContext, 'chain' | 'store'>
+
+function blockOf(ctx: Pick<NodeContext, 'chain'>, block: BlockNumberOrTagOrHash): BlockRef {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('block not found')
   return ref
 }
 
-export function rawHeader([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
+export function rawHeader([block]: BlockReceiptsParams, ctx: Ctx): Bytes {
   return bytesToHex(ctx.store.getHeaderRlp(blockOf(ctx, block).hash)!)
 }
 
 /** RLP [header, transactions, uncles, withdrawals?]. */
-export function rawBlock([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
+export function rawBlock([block]: BlockReceiptsParams, ctx: Ctx): Bytes {
   const hash = blockOf(ctx, block).hash
   return bytesToHex(rawBlockOf(ctx.store.getHeaderRlp(hash)!, ctx.store.getBodyRlp(hash)!))
 }
 
-export function rawReceipts([block]: BlockReceiptsParams, ctx: NodeContext): Reply {
+export function rawReceipts([block]: BlockReceiptsParams, ctx: Ctx): Bytes[] {
   const hash = blockOf(ctx, block).hash
   const count = ctx.store.getTxCount(hash) ?? 0
   const decoder = new TextDecoder()
@@ -38,7 +39,7 @@ export function rawReceipts([block]: BlockReceiptsParams, ctx: NodeContext): Rep
 }
 
 /** The transaction's bytes as broadcast (typed: type byte then RLP); null when unknown. */
-export function rawTransaction([hash]: ByHashParams, ctx: NodeContext): Reply {
+export function rawTransaction([hash]: ByHashParams, ctx: Pick<NodeContext, 'store' | 'txPool'>): Bytes | null {
   const loc = ctx.store.getTxLocation(hexToBytes(hash))
   if (loc !== undefined) {
     const body = ctx.store.getBodyRlp(loc.blockHash)

@@ -3,34 +3,38 @@ import { HeaderView } from '../../store/headerView.js'
 import { toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError } from '../errors.js'
-import type { Reply } from '../reply.js'
+import type { FeeHistoryParams, NoParams } from '../../wire/ethParams.js'
+import type { Quantity } from '../../wire/primitives.js'
+import type { FeeHistoryResult } from '../../wire/results.js'
 import { blockIdOf } from '../blockId.js'
 
 // The fee methods (execution-apis src/eth/fee_market.yaml): the tip oracle and the fee facts of stored blocks are
 // src/fees' (the oracle is the context's `fees`); this file turns them into replies.
 
-export function maxPriorityFeePerGas(_: [], ctx: NodeContext): Reply {
+type Ctx = Pick<NodeContext, 'chain' | 'store' | 'fees'>
+
+export function maxPriorityFeePerGas(_: NoParams, ctx: Pick<NodeContext, 'fees'>): Quantity {
   return toQuantity(ctx.fees.suggestTip())
 }
 
 /** The tip plus the head's base fee, as geth answers it. */
-export function gasPrice(_: [], ctx: NodeContext): Reply {
+export function gasPrice(_: NoParams, ctx: Ctx): Quantity {
   const head = ctx.chain.head()
   return toQuantity(ctx.fees.suggestTip() + HeaderView.read(ctx.store, head.hash)!.baseFee)
 }
 
 /** The base fee the block after `h` will have (from its gas use), 0 before London. */
-function baseFeeAfter(ctx: NodeContext, h: HeaderView): bigint {
+function baseFeeAfter(ctx: Pick<NodeContext, 'spec'>, h: HeaderView): bigint {
   return ctx.spec.isActive('london', h.number + 1n, h.timestamp) ? nextBaseFee(h.baseFee, h.gasUsed, h.gasLimit) : 0n
 }
 
 /** eth_baseFee: the base fee the next block will have. */
-export function baseFee(_: [], ctx: NodeContext): Reply {
+export function baseFee(_: NoParams, ctx: Pick<NodeContext, 'chain' | 'store' | 'spec'>): Quantity {
   return toQuantity(baseFeeAfter(ctx, HeaderView.read(ctx.store, ctx.chain.head().hash)!))
 }
 
 /** eth_blobBaseFee: the blob base fee of the head block, as geth answers it. */
-export function blobBaseFee(_: [], ctx: NodeContext): Reply {
+export function blobBaseFee(_: NoParams, ctx: Ctx): Quantity {
   const head = HeaderView.read(ctx.store, ctx.chain.head().hash)!
   return toQuantity(ctx.fees.blobBaseFeeAt(head.excessBlobGas, head.timestamp) ?? 0n)
 }
@@ -40,7 +44,7 @@ export function blobBaseFee(_: [], ctx: NodeContext): Reply {
  * gas used ratios, blob base fees and blob gas ratios, and with `percentiles` the tips paid at those percentiles of
  * each block's gas (geth's weighting: transactions sorted by tip, each counting its gas used).
  */
-export function feeHistory([count, newest, percentiles]: [string, string, number[]?], ctx: NodeContext): Reply {
+export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx & Pick<NodeContext, 'spec'>): FeeHistoryResult {
   const n = Number(BigInt(count) > 1024n ? 1024n : BigInt(count))
   const head = ctx.chain.headNumber()
   const last = ctx.chain.resolve(blockIdOf(newest))

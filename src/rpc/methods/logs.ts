@@ -5,8 +5,10 @@ import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
-import { RawJson, type Reply } from '../reply.js'
+import { RawJson } from '../reply.js'
 import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../../wire/ethParams.js'
+import type { Hash32, Quantity } from '../../wire/primitives.js'
+import type { LogResult } from '../../wire/results.js'
 
 // eth_getLogs and the polling filters. Ranges are resolved here; the logs are read from the log index written
 // when each block was executed, here when the query is small, else in the worker lane (see `query`).
@@ -15,12 +17,16 @@ import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../../
 const MAX_TOPICS = 4
 const MAX_VALUES_PER_POSITION = 1000
 
-export async function getLogs([f]: LogsParams, ctx: NodeContext): Promise<Reply> {
+/** A query's needs: the range resolved against the chain, its bounds, the log index, the lane past IN_THREAD. */
+type QueryCtx = Pick<NodeContext, 'chain' | 'store' | 'limits' | 'pool'>
+type Ctx = QueryCtx & Pick<NodeContext, 'filters'>
+
+export async function getLogs([f]: LogsParams, ctx: QueryCtx): Promise<RawJson<LogResult[]>> {
   const criteria = criteriaOf(f)
-  return RawJson.of(await query(ctx, scopeOf(f, ctx), criteria))
+  return RawJson.of<LogResult[]>(await query(ctx, scopeOf(f, ctx), criteria))
 }
 
-export function newFilter([f]: LogsParams, ctx: NodeContext): Reply {
+export function newFilter([f]: LogsParams, ctx: Pick<NodeContext, 'chain' | 'store' | 'limits' | 'filters'>): Quantity {
   const criteria = criteriaOf(f)
   scopeOf(f, ctx) // refuses what eth_getLogs would refuse, now rather than at every poll
   return install(ctx, {
@@ -33,18 +39,18 @@ export function newFilter([f]: LogsParams, ctx: NodeContext): Reply {
   })
 }
 
-export const newBlockFilter = (_: NoParams, ctx: NodeContext): Reply => install(ctx, { kind: 'blocks', last: ctx.chain.head() })
+export const newBlockFilter = (_: NoParams, ctx: Pick<NodeContext, 'chain' | 'filters'>): Quantity => install(ctx, { kind: 'blocks', last: ctx.chain.head() })
 
-export const newPendingTransactionFilter = (_: NoParams, ctx: NodeContext): Reply =>
+export const newPendingTransactionFilter = (_: NoParams, ctx: Pick<NodeContext, 'filters'>): Quantity =>
   install(ctx, { kind: 'pendingTxs', hashes: [] })
 
-export const uninstallFilter = ([id]: FilterIdParams, ctx: NodeContext): Reply => ctx.filters.uninstall(id)
+export const uninstallFilter = ([id]: FilterIdParams, ctx: Pick<NodeContext, 'filters'>): boolean => ctx.filters.uninstall(id)
 
 /**
  * What happened since the last poll: new transaction hashes, new canonical block hashes, or logs — those of blocks
  * that left the canonical chain first (`removed: true`), then those of the blocks that joined it.
  */
-export async function getFilterChanges([id]: FilterIdParams, ctx: NodeContext): Promise<Reply> {
+export async function getFilterChanges([id]: FilterIdParams, ctx: Ctx): Promise<Hash32[] | RawJson<LogResult[]>> {
   const f = found(ctx, id)
   if (f.kind === 'pendingTxs') return f.hashes.splice(0)
   const step = advance(ctx, f.last)
@@ -60,25 +66,25 @@ export async function getFilterChanges([id]: FilterIdParams, ctx: NodeContext): 
   }
   const gone = step.left.length === 0 ? undefined : await query(ctx, { blockHashes: step.left }, f.criteria, true)
   const added = joined.from > joined.to ? undefined : await query(ctx, joined, f.criteria)
-  return new RawJson(concatArrays(gone, added))
+  return new RawJson<LogResult[]>(concatArrays(gone, added))
 }
 
 /** All logs of a log filter's range (its tags resolved now), as eth_getLogs would answer them. */
-export async function getFilterLogs([id]: FilterIdParams, ctx: NodeContext): Promise<Reply> {
+export async function getFilterLogs([id]: FilterIdParams, ctx: Ctx): Promise<RawJson<LogResult[]>> {
   const f = found(ctx, id)
   if (f.kind !== 'logs') throw new ServerError('filter not found')
   const scope: LogScope =
     f.blockHash !== undefined ? { blockHashes: [f.blockHash] } : rangeOf(resolveBound(f.from, ctx), resolveBound(f.to, ctx), ctx)
-  return RawJson.of(await query(ctx, scope, f.criteria))
+  return RawJson.of<LogResult[]>(await query(ctx, scope, f.criteria))
 }
 
-function install(ctx: NodeContext, filter: InstalledFilter): string {
+function install(ctx: Pick<NodeContext, 'filters'>, filter: InstalledFilter): string {
   const id = ctx.filters.install(filter)
   if (id === undefined) throw new LimitExceededError('too many installed filters')
   return id
 }
 
-function found(ctx: NodeContext, id: string): InstalledFilter {
+function found(ctx: Pick<NodeContext, 'filters'>, id: string): InstalledFilter {
   const f = ctx.filters.touch(id)
   if (f === undefined) throw new ServerError('filter not found')
   return f
@@ -90,7 +96,7 @@ function found(ctx: NodeContext, id: string): InstalledFilter {
  * (bench:load, 2,000 blocks, 190 logs a reply): 2,353 replies/s here against 1,111 through the lane — the lane's
  * thread hop and a third busy thread on two cores cost more than the query.
  */
-async function query(ctx: NodeContext, scope: LogScope, criteria: LogCriteria, removed = false): Promise<Uint8Array> {
+async function query(ctx: Pick<NodeContext, 'store' | 'limits' | 'pool'>, scope: LogScope, criteria: LogCriteria, removed = false): Promise<Uint8Array> {
   const maxResults = ctx.limits.logsMaxResults
   let r = queryLogs(ctx.store, scope, criteria, maxResults, removed, IN_THREAD)
   if ('overBudget' in r) r = await ctx.pool.run({ op: 'logs', scope, criteria, maxResults, removed })
@@ -118,7 +124,7 @@ export function criteriaOf(f: LogFilterWire): LogCriteria {
   }
 }
 
-function scopeOf(f: LogFilterWire, ctx: NodeContext): LogScope {
+function scopeOf(f: LogFilterWire, ctx: Pick<NodeContext, 'chain' | 'store' | 'limits'>): LogScope {
   if (f.blockHash === undefined) return rangeOf(resolveBound(boundOf(f.fromBlock), ctx), resolveBound(boundOf(f.toBlock), ctx), ctx)
   if (f.fromBlock !== undefined || f.toBlock !== undefined) {
     throw new InvalidParamsError('invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
@@ -129,7 +135,7 @@ function scopeOf(f: LogFilterWire, ctx: NodeContext): LogScope {
 }
 
 /** geth's checks, in its order: a reversed range, then one reaching past the head; then our range bound. */
-function rangeOf(from: bigint, to: bigint, ctx: NodeContext): { from: bigint; to: bigint } {
+function rangeOf(from: bigint, to: bigint, ctx: Pick<NodeContext, 'chain' | 'limits'>): { from: bigint; to: bigint } {
   if (from > to) throw new InvalidParamsError('invalid block range params')
   if (to > ctx.chain.headNumber()) throw new InvalidParamsError('block range extends beyond current head block')
   const max = ctx.limits.logsMaxRange
@@ -153,7 +159,7 @@ function boundOf(v: LogFilterWire['fromBlock']): FilterBound {
   }
 }
 
-function resolveBound(b: FilterBound, ctx: NodeContext): bigint {
+function resolveBound(b: FilterBound, ctx: Pick<NodeContext, 'chain'>): bigint {
   if (typeof b === 'bigint') return b
   if (b === 'latest') return ctx.chain.headNumber()
   if (b === 'earliest') return 0n
@@ -161,7 +167,7 @@ function resolveBound(b: FilterBound, ctx: NodeContext): bigint {
 }
 
 /** From a block a filter last saw to the head: the blocks that left the canonical chain since, and the fork point. */
-function advance(ctx: NodeContext, last: BlockRef): { head: BlockRef; left: Uint8Array[]; forkPoint: bigint } {
+function advance(ctx: Pick<NodeContext, 'chain' | 'store'>, last: BlockRef): { head: BlockRef; left: Uint8Array[]; forkPoint: bigint } {
   const head = ctx.chain.head()
   const left: Uint8Array[] = []
   let n = last.number

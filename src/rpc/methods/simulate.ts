@@ -2,15 +2,16 @@ import type { SimBlock, SimCallResult } from '../../calls/simulate.js'
 import type { NodeContext } from '../context.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { ErrorCode, ServerError } from '../errors.js'
-import { RawJson, type Reply } from '../reply.js'
+import { RawJson } from '../reply.js'
 import type { SimulateParams } from '../../wire/ethParams.js'
+import type { SimulatedBlockResult } from '../../wire/results.js'
 import { HALTS, blockOverrides, callRequest, revertReason, stateOverrides } from './call.js'
 import { blockIdOf } from '../blockId.js'
 
 // eth_simulateV1: the request converted here, the blocks built in the worker lane (calls/simulate.ts), the reply
 // assembled here from the blocks' stored-format JSON and each call's result.
 
-export async function simulateV1([payload, block]: SimulateParams, ctx: NodeContext): Promise<Reply> {
+export async function simulateV1([payload, block]: SimulateParams, ctx: Pick<NodeContext, 'chain' | 'limits' | 'pool'>): Promise<RawJson<SimulatedBlockResult[]>> {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   const blocks: SimBlock[] = payload.blockStateCalls.map((b) => {
@@ -45,7 +46,7 @@ export async function simulateV1([payload, block]: SimulateParams, ctx: NodeCont
     parts.push(b.blockJson, ',"transactions":[', b.transactions.join(','), '],"calls":[', b.calls.map(callJson).join(','), ']}')
   })
   parts.push(']')
-  return RawJson.of(...parts)
+  return RawJson.of<SimulatedBlockResult[]>(...parts)
 }
 
 function callJson(c: SimCallResult): string {

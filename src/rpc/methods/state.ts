@@ -5,9 +5,9 @@ import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.j
 import type { AccountParams, ProofParams, StorageParams, StorageValuesParams } from '../../wire/ethParams.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
-import type { Reply } from '../reply.js'
 import { blockIdOf } from '../blockId.js'
-import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
+import type { BlockNumberOrTagOrHash, Bytes, Hash32, Quantity } from '../../wire/primitives.js'
+import type { AccountProofResult } from '../../wire/results.js'
 
 // State reads at the state the flat table holds (the last stored block: `latest` as a rule) are answered on the
 // serving thread from LMDB (state/flatStateReader.ts); any other block's state is a trie walk in the worker pool.
@@ -17,7 +17,10 @@ import type { BlockNumberOrTagOrHash } from '../../wire/primitives.js'
 const MAX_STORAGE_SLOTS = 1024
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
-function blockOf(ctx: NodeContext, block: BlockNumberOrTagOrHash | undefined): BlockRef {
+/** The block resolved, the flat table read on this thread, the lane for any other state. */
+type Ctx = Pick<NodeContext, 'chain' | 'store' | 'flatState' | 'pool'>
+
+function blockOf(ctx: Pick<NodeContext, 'chain'>, block: BlockNumberOrTagOrHash | undefined): BlockRef {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   return ref
@@ -27,7 +30,7 @@ function blockOf(ctx: NodeContext, block: BlockNumberOrTagOrHash | undefined): B
  * The state root to read on this thread: the flat table's own for its block (no header to decode), else the block's
  * from its header — the table answers any block with the same state root, and nothing else.
  */
-function stateRootOf(ctx: NodeContext, ref: BlockRef): Uint8Array {
+function stateRootOf(ctx: Pick<NodeContext, 'store'>, ref: BlockRef): Uint8Array {
   const flat = ctx.store.flatHead()
   if (flat !== undefined && equalBytes(flat.hash, ref.hash)) return flat.stateRoot
   return HeaderView.read(ctx.store, ref.hash)!.stateRoot
@@ -38,9 +41,15 @@ function slotBytes(slot: string): Uint8Array {
   return hexToBytes(`0x${slot.slice(2).padStart(64, '0')}`)
 }
 
-const run = (ctx: NodeContext, query: StateQuery) => ctx.pool.run({ op: 'state', query })
+const run = (ctx: Pick<NodeContext, 'pool'>, query: StateQuery) => ctx.pool.run({ op: 'state', query })
 
-function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountParams, ctx: NodeContext): Reply | Promise<Reply> {
+/**
+ * A balance, nonce, code or slot from the lane: a hex string (the lane answers null only for a block without a
+ * header, and the block was resolved before asking).
+ */
+const scalar = (ctx: Pick<NodeContext, 'pool'>, query: StateQuery) => run(ctx, query) as Promise<string>
+
+function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountParams, ctx: Ctx): string | Promise<string> {
   const ref = blockOf(ctx, block)
   const addr = hexToBytes(address)
   const root = stateRootOf(ctx, ref)
@@ -51,29 +60,29 @@ function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountPa
     const a = ctx.flatState.account(root, addr)
     if (a !== undefined) return toQuantity(a === null ? 0n : kind === 'balance' ? a.balance : a.nonce)
   }
-  return run(ctx, { kind, blockHash: ref.hash, address: addr })
+  return scalar(ctx, { kind, blockHash: ref.hash, address: addr })
 }
 
-export const balance = (p: AccountParams, ctx: NodeContext): Reply | Promise<Reply> => account('balance', p, ctx)
+export const balance = (p: AccountParams, ctx: Ctx): Quantity | Promise<Quantity> => account('balance', p, ctx)
 /** At `pending`, the nonce after the sender's pending transactions in the pool, as geth answers it. */
-export async function transactionCount(p: AccountParams, ctx: NodeContext): Promise<Reply> {
+export async function transactionCount(p: AccountParams, ctx: Ctx & Pick<NodeContext, 'txPool'>): Promise<Quantity> {
   const onChain = await account('nonce', p, ctx)
   if (p[1] !== 'pending' || typeof onChain !== 'string') return onChain
   return toQuantity(ctx.txPool.nextNonce(p[0].toLowerCase(), BigInt(onChain)))
 }
-export const code = (p: AccountParams, ctx: NodeContext): Reply | Promise<Reply> => account('code', p, ctx)
+export const code = (p: AccountParams, ctx: Ctx): Bytes | Promise<Bytes> => account('code', p, ctx)
 
-export function storageAt([address, slot, block]: StorageParams, ctx: NodeContext): Reply | Promise<Reply> {
+export function storageAt([address, slot, block]: StorageParams, ctx: Ctx): Hash32 | Promise<Hash32> {
   const ref = blockOf(ctx, block)
   const addr = hexToBytes(address)
   const key = slotBytes(slot)
   const word = ctx.flatState.slot(stateRootOf(ctx, ref), addr, key)
   if (word !== undefined) return bytesToHex(word)
-  return run(ctx, { kind: 'storage', blockHash: ref.hash, address: addr, slot: key })
+  return scalar(ctx, { kind: 'storage', blockHash: ref.hash, address: addr, slot: key })
 }
 
 /** eth_getStorageValues: for each address, its slots' values in the order asked. */
-export async function storageValues([slots, block]: StorageValuesParams, ctx: NodeContext): Promise<Reply> {
+export async function storageValues([slots, block]: StorageValuesParams, ctx: Ctx): Promise<Record<string, Hash32[]>> {
   const addresses = Object.keys(slots)
   if (addresses.length === 0) throw new InvalidParamsError('empty request')
   let total = 0
@@ -102,7 +111,9 @@ export async function storageValues([slots, block]: StorageValuesParams, ctx: No
 }
 
 /** eth_getProof (EIP-1186). */
-export function proof([address, keys, block]: ProofParams, ctx: NodeContext): Promise<Reply> {
+export function proof([address, keys, block]: ProofParams, ctx: Pick<NodeContext, 'chain' | 'pool'>): Promise<AccountProofResult> {
   const blockHash = blockOf(ctx, block).hash
-  return run(ctx, { kind: 'proof', blockHash, address: hexToBytes(address), slots: keys.map(slotBytes), keys })
+  // The lane's proof object (stateReader.ts builds EIP-1186's members).
+  const query: StateQuery = { kind: 'proof', blockHash, address: hexToBytes(address), slots: keys.map(slotBytes), keys }
+  return run(ctx, query) as Promise<unknown> as Promise<AccountProofResult>
 }

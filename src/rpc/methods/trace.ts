@@ -2,13 +2,16 @@ import type { TraceOptions } from '../../calls/tracer.js'
 import type { NodeContext } from '../context.js'
 import { hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
-import type { Reply } from '../reply.js'
 import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../../wire/ethParams.js'
 import { callInput } from './call.js'
 import { blockIdOf } from '../blockId.js'
+import type { BlockTraceResult, TraceResult } from '../../wire/results.js'
 
 // debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceCall: the block (or call) re-executed in the
-// endpoint's worker lane with geth's struct logger or callTracer; bounded by --rpc.evmtimeout like eth_call.
+// endpoint's worker lane with geth's struct logger or callTracer; bounded by --rpc.evmtimeout like eth_call. The lane
+// answers each tracer's JSON untyped (tasks.ts): it is asserted as TraceResult here.
+
+type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool'>
 
 function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
   const o: TraceOptions = {}
@@ -23,31 +26,31 @@ function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
   return o
 }
 
-async function traceBlockAt(ctx: NodeContext, blockHash: Uint8Array, c: TraceConfig | null | undefined, only?: number) {
+async function traceBlockAt(ctx: Pick<NodeContext, 'limits' | 'pool'>, blockHash: Uint8Array, c: TraceConfig | null | undefined, only?: number): Promise<BlockTraceResult[]> {
   const traces = await ctx.pool.run(
     { op: 'trace', blockHash, opts: optionsOf(c), ...(only === undefined ? {} : { only }) },
     { timeoutMs: ctx.limits.evmTimeoutMs },
   )
   if (traces === null) throw new ServerError('block not found')
-  return traces
+  return traces as BlockTraceResult[]
 }
 
-export async function traceTransaction([hash, c]: TraceTxParams, ctx: NodeContext): Promise<Reply> {
+export async function traceTransaction([hash, c]: TraceTxParams, ctx: Pick<NodeContext, 'store' | 'limits' | 'pool'>): Promise<TraceResult> {
   const loc = ctx.store.getTxLocation(hexToBytes(hash))
   if (loc === undefined) throw new ServerError(`transaction ${hash} not found`)
   const [trace] = await traceBlockAt(ctx, loc.blockHash, c, loc.index)
   if (trace === undefined) throw new ServerError(`transaction ${hash} not found`)
-  return trace.result as Reply
+  return trace.result
 }
 
-export async function traceBlock([block, c]: TraceBlockParams, ctx: NodeContext): Promise<Reply> {
+export async function traceBlock([block, c]: TraceBlockParams, ctx: Ctx): Promise<BlockTraceResult[]> {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('block not found')
   return traceBlockAt(ctx, ref.hash, c)
 }
 
-export async function traceCall([call, block, c]: TraceCallParams, ctx: NodeContext): Promise<Reply> {
+export async function traceCall([call, block, c]: TraceCallParams, ctx: Ctx): Promise<TraceResult> {
   const result = await ctx.pool.run({ op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (result === null) throw new ServerError('header not found')
-  return result as Reply
+  return result as TraceResult
 }

@@ -1,9 +1,9 @@
 import type { NodeContext } from '../context.js'
 import { hexToBytes } from '../../util/hex.js'
-import type { Reply } from '../reply.js'
+import type { Hash32 } from '../../wire/primitives.js'
 import type { RawTxParams } from '../../wire/ethParams.js'
 
-export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Reply> => submitted(ctx, hexToBytes(raw))
+export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Hash32> => submitted(ctx, hexToBytes(raw))
 
 /**
  * Pools a transaction; on a dev chain that mines on demand, answers once the block it started is made, as anvil

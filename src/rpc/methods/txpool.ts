@@ -2,15 +2,17 @@ import { toChecksumAddress } from '@ethereumjs/util'
 import type { NodeContext } from '../context.js'
 import type { PooledTx } from '../../txpool/txPool.js'
 import { toQuantity } from '../../util/hex.js'
-import type { Reply } from '../reply.js'
+import type { AddressParams, NoParams } from '../../wire/ethParams.js'
+import type { RpcResults, TransactionResult, TxPoolContentResult } from '../../wire/results.js'
 
 // txpool_status, txpool_content, txpool_contentFrom, txpool_inspect and eth_pendingTransactions, shaped as geth's
 // (txpool namespace: named in --http.api, or dev mode). Transactions as eth_getTransactionByHash shows them pending.
 
+type Ctx = Pick<NodeContext, 'txPool'>
 type Split = ReturnType<NodeContext['txPool']['bySenderSplit']>
 
-function grouped(split: Split, kind: 'pending' | 'queued', value: (t: PooledTx) => unknown): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {}
+function grouped<T>(split: Split, kind: 'pending' | 'queued', value: (t: PooledTx) => T): Record<string, Record<string, T>> {
+  const out: Record<string, Record<string, T>> = {}
   for (const s of split) {
     const txs = s[kind]
     if (txs.length === 0) continue
@@ -20,20 +22,21 @@ function grouped(split: Split, kind: 'pending' | 'queued', value: (t: PooledTx) 
   return out
 }
 
-const json = (t: PooledTx): unknown => JSON.parse(t.json)
+/** A pooled transaction's stored JSON (the codec's, with null block fields), parsed. */
+const json = (t: PooledTx): TransactionResult => JSON.parse(t.json) as TransactionResult
 
-export function status(_: [], ctx: NodeContext): Reply {
+export function status(_: NoParams, ctx: Ctx): RpcResults['txpool_status'] {
   const split = ctx.txPool.bySenderSplit()
   const count = (k: 'pending' | 'queued') => split.reduce((n, s) => n + s[k].length, 0)
   return { pending: toQuantity(count('pending')), queued: toQuantity(count('queued')) }
 }
 
-export function content(_: [], ctx: NodeContext): Reply {
+export function content(_: NoParams, ctx: Ctx): TxPoolContentResult<TransactionResult> {
   const split = ctx.txPool.bySenderSplit()
   return { pending: grouped(split, 'pending', json), queued: grouped(split, 'queued', json) }
 }
 
-export function contentFrom([address]: [string], ctx: NodeContext): Reply {
+export function contentFrom([address]: AddressParams, ctx: Ctx): RpcResults['txpool_contentFrom'] {
   const split = ctx.txPool.bySenderSplit(address.toLowerCase())
   const of = (k: 'pending' | 'queued') => Object.fromEntries((split[0]?.[k] ?? []).map((t) => [t.nonce.toString(), json(t)]))
   return { pending: of('pending'), queued: of('queued') }
@@ -46,12 +49,12 @@ function summary(t: PooledTx): string {
   return `${to}: ${BigInt(tx.value)} wei + ${BigInt(tx.gas)} gas × ${BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0')} wei`
 }
 
-export function inspect(_: [], ctx: NodeContext): Reply {
+export function inspect(_: NoParams, ctx: Ctx): TxPoolContentResult<string> {
   const split = ctx.txPool.bySenderSplit()
   return { pending: grouped(split, 'pending', summary), queued: grouped(split, 'queued', summary) }
 }
 
 /** The pending transactions (all of them, as anvil: the node's accounts are the dev accounts, if any). */
-export function pendingTransactions(_: [], ctx: NodeContext): Reply {
+export function pendingTransactions(_: NoParams, ctx: Ctx): TransactionResult[] {
   return ctx.txPool.bySenderSplit().flatMap((s) => s.pending.map(json))
 }

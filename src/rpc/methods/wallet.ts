@@ -6,15 +6,17 @@ import type { NodeContext } from '../context.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
-import type { Reply } from '../reply.js'
-import type { CallObject, SignTypedDataParams } from '../../wire/ethParams.js'
+import type { PersonalSignParams, SendTransactionParams, SignParams, SignTypedDataParams } from '../../wire/ethParams.js'
+import type { Bytes, Hash32 } from '../../wire/primitives.js'
 import { callInput } from './call.js'
 import { type TypedData, typedDataDigest } from './typedData.js'
 
 // The dev chain's wallet, as anvil has it: eth_sendTransaction, eth_sign and personal_sign for the ten dev accounts
 // (whose keys are public), with nonce, gas and fees filled in. Elsewhere the node holds no keys: "unknown account".
 
-function keyOf(ctx: NodeContext, address: string): Uint8Array {
+type Ctx = Pick<NodeContext, 'devKeys'>
+
+function keyOf(ctx: Ctx, address: string): Uint8Array {
   const key = ctx.devKeys.get(address.toLowerCase())
   if (key === undefined) throw new ServerError('unknown account')
   return hexToBytes(key)
@@ -33,7 +35,7 @@ function signMessage(key: Uint8Array, message: Uint8Array): string {
 }
 
 /** eth_signTypedData_v4: EIP-712 typed data (an object, or its JSON text as MetaMask sends it). */
-export function signTypedData([address, data]: SignTypedDataParams, ctx: NodeContext): Reply {
+export function signTypedData([address, data]: SignTypedDataParams, ctx: Ctx): Bytes {
   const key = keyOf(ctx, address)
   let typed: TypedData
   try {
@@ -47,11 +49,14 @@ export function signTypedData([address, data]: SignTypedDataParams, ctx: NodeCon
   return signDigest(key, typedDataDigest({ ...typed, domain: typed.domain ?? {}, message: typed.message ?? {} }))
 }
 
-export const sign = ([address, data]: [string, string], ctx: NodeContext): Reply => signMessage(keyOf(ctx, address), hexToBytes(data))
-export const personalSign = ([data, address]: [string, string], ctx: NodeContext): Reply => signMessage(keyOf(ctx, address), hexToBytes(data))
+export const sign = ([address, data]: SignParams, ctx: Ctx): Bytes => signMessage(keyOf(ctx, address), hexToBytes(data))
+export const personalSign = ([data, address]: PersonalSignParams, ctx: Ctx): Bytes => signMessage(keyOf(ctx, address), hexToBytes(data))
 
-/** eth_sendTransaction: the call object filled as a wallet would (nonce, gas estimate, fees), signed, submitted. */
-export async function sendTransaction([tx]: [CallObject], ctx: NodeContext): Promise<Reply> {
+/**
+ * eth_sendTransaction: the call object filled as a wallet would (nonce, gas estimate, fees), signed, submitted. The
+ * whole context: transactions.ts's `submitted` takes it.
+ */
+export async function sendTransaction([tx]: SendTransactionParams, ctx: NodeContext): Promise<Hash32> {
   if (tx.from === undefined) throw new ServerError('from is required')
   const key = keyOf(ctx, tx.from)
   const head = ctx.chain.head()
