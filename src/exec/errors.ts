@@ -18,7 +18,9 @@ export type TxRejectionKind =
   | 'nonceTooLow'
   /** ErrNonceTooHigh */
   | 'nonceTooHigh'
-  /** ErrIntrinsicGas (or EIP-7623's floor) */
+  /** ErrNonceMax: a nonce of 2^64-1 (EIP-2681) */
+  | 'nonceMax'
+  /** ErrIntrinsicGas (or EIP-7623's floor, ErrFloorDataGas) */
   | 'intrinsicGasTooLow'
   /** ErrGasLimitTooHigh: over EIP-7825's per-transaction cap */
   | 'gasLimitTooHigh'
@@ -28,6 +30,12 @@ export type TxRejectionKind =
   | 'blockGasLimitReached'
   /** ErrFeeCapTooLow: the fee cap is below the block's base fee */
   | 'feeCapTooLow'
+  /** ErrTipAboveFeeCap: the max priority fee is above the max fee */
+  | 'tipAboveFeeCap'
+  /** ErrFeeCapVeryHigh: a fee cap of more than 256 bits */
+  | 'feeCapVeryHigh'
+  /** ErrTipVeryHigh: a max priority fee of more than 256 bits */
+  | 'tipVeryHigh'
   /** ErrBlobFeeCapTooLow */
   | 'blobFeeCapTooLow'
   /** ErrInsufficientFunds */
@@ -38,7 +46,9 @@ export type TxRejectionKind =
   | 'maxInitCodeSizeExceeded'
   /** ErrTxTypeNotSupported: a field or type the block's fork does not have */
   | 'txTypeNotSupported'
-  /** Does not decode, is not signed, or its signature or chain id is wrong */
+  /** txpool's ErrInvalidSender: signed for another chain, or signature values no sender can be recovered from */
+  | 'invalidSender'
+  /** Does not decode (geth's "rlp: …"), or its sidecar or authorization list is missing or wrong */
   | 'invalidTransaction'
   /** Block overrides no fork schedule puts together */
   | 'invalidBlockOverrides'

@@ -1,7 +1,7 @@
 import { createBlock } from '@ethereumjs/block'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
-import { Address, EthereumJSErrorWithoutCode, createAddressFromPrivateKey } from '@ethereumjs/util'
+import { Address, EthereumJSErrorWithoutCode, SECP256K1_ORDER, createAddressFromPrivateKey } from '@ethereumjs/util'
 import { type VM, buildBlock, createVM, runTx } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
 import { customCrypto } from '../crypto/customCrypto.js'
@@ -162,6 +162,56 @@ describe("EthereumJS's refusals as the domain's kinds", () => {
     await expectKind(() => runTx(vm, { tx: high, block: blockAt(vm) }), 'nonceTooHigh', 'nonce too high: tx: 5 state: 2')
   })
 
+  it("a tip above the fee cap (the constructor), without the transaction's dump", async () => {
+    const e = await thrown(() => createTx({ type: 2, to: TO, maxFeePerGas: 1n, maxPriorityFeePerGas: 2n }, { common: common(Hardfork.Prague) }))
+    expect((e as Error).message).toMatch(/ \(tx type=2 hash=.* maxFeePerGas=1 maxPriorityFeePerGas=2\)$/)
+    await expectKind(() => Promise.reject(e), 'tipAboveFeeCap', 'max priority fee per gas higher than max fee per gas')
+  })
+
+  it("signature values no sender comes from (the constructor, getSenderAddress): geth's invalid sender", async () => {
+    const invalidSig = 'invalid sender: invalid transaction v, r, s values'
+    const highS = { type: 2, to: TO, v: 0n, r: 1n, s: SECP256K1_ORDER - 1n }
+    await expectKind(() => createTx(highS as never, { common: common(Hardfork.Prague) }), 'invalidSender', invalidSig)
+    const yParity = { type: 2, to: TO, v: 2n, r: 1n, s: 1n }
+    await expectKind(() => createTx(yParity as never, { common: common(Hardfork.Prague) }), 'invalidSender', invalidSig)
+    const legacyV = { type: 0, to: TO, v: 30n, r: 1n, s: 1n }
+    await expectKind(() => createTx(legacyV as never, { common: common(Hardfork.Prague) }), 'invalidSender', invalidSig)
+    const noKey = createTx({ type: 2, to: TO, v: 0n, r: 0n, s: 1n } as never, { common: common(Hardfork.Prague) })
+    await expectKind(() => noKey.getSenderAddress(), 'invalidSender', invalidSig)
+  })
+
+  it("another chain's transaction (the constructors): geth's invalid chain id, no JavaScript source", async () => {
+    // A legacy transaction whose v signs for chain 5, on mainnet (chain 1).
+    const legacy = { type: 0, to: TO, gasPrice: 1n, v: 45n, r: 1n, s: 1n }
+    await expectKind(() => createTx(legacy as never, { common: common(Hardfork.Prague) }), 'invalidSender', 'invalid sender: invalid chain id for signer: have 5 want 1')
+    const typed = { type: 2, to: TO, chainId: 5n }
+    const e = await thrown(() => createTx(typed as never, { common: common(Hardfork.Prague) }))
+    expect((e as Error).message).toMatch(/^Common chain ID [\s\S]*return[\s\S]* not matching the derived chain ID 5$/)
+    await expectKind(() => Promise.reject(e), 'invalidSender', 'invalid sender: invalid chain id for signer')
+  })
+
+  it('a set code transaction without authorizations (the constructor)', async () => {
+    await expectKind(
+      () => createTx({ type: 4, to: TO, authorizationList: [] } as never, { common: common(Hardfork.Prague) }),
+      'invalidTransaction',
+      'set code tx must have at least one authorization tuple',
+    )
+  })
+
+  it("a blob sidecar of the other fork's version (the constructor)", async () => {
+    const blob = { type: 3, to: TO, blobVersionedHashes: [`0x01${'00'.repeat(31)}`] }
+    await expectKind(
+      () => createTx({ ...blob, networkWrapperVersion: 1 } as never, { common: common(Hardfork.Prague) }),
+      'invalidTransaction',
+      'unexpected sidecar version, want: 0, got: 1',
+    )
+    await expectKind(
+      () => createTx({ ...blob, networkWrapperVersion: 0 } as never, { common: common(Hardfork.Osaka) }),
+      'invalidTransaction',
+      'unexpected sidecar version, want: 1, got: 0',
+    )
+  })
+
   it("another refusal of EthereumJS's is 'rejected', with its message less the debug suffix", async () => {
     const vm = await vmAt(Hardfork.Prague)
     const tx = signed(Hardfork.Prague, { type: 2, maxFeePerGas: 10n, maxPriorityFeePerGas: 0n })
@@ -180,8 +230,10 @@ describe("EthereumJS's refusals as the domain's kinds", () => {
     expect(txRejectionOf(EthereumJSErrorWithoutCode('something new'))).toMatchObject({ kind: 'rejected', message: 'something new' })
   })
 
-  it('strips the debug suffix runTx adds', () => {
+  it("strips the debug suffix runTx adds and the constructors' transaction dump", () => {
     expect(withoutDebugSuffix('reason (vm hf=prague -> block number=1 hash=0x… -> tx type=2 hash=0x…)')).toBe('reason')
+    expect(withoutDebugSuffix('reason (tx type=2 hash=0xab nonce=0 value=0 signed=true hf=prague maxFeePerGas=1 maxPriorityFeePerGas=2)')).toBe('reason')
+    expect(withoutDebugSuffix('reason (a remark)')).toBe('reason (a remark)')
     expect(withoutDebugSuffix('reason')).toBe('reason')
   })
 })

@@ -6,10 +6,19 @@ import { TxRejectedError, type TxRejectionKind } from './errors.js'
 // message recognised here is produced by running EthereumJS 10.1.3 in ethereumjsErrors.test.ts, so a release that
 // rewords one fails that test rather than turning a client's mistake into another kind.
 
-/** The reason alone: runTx appends " (vm hf=… -> block … -> tx …)" to its messages. */
+/**
+ * The reason alone: runTx appends " (vm hf=… -> block … -> tx …)" to its messages, a transaction's constructor a dump
+ * of the transaction, " (tx type=2 hash=0x… nonce=0 value=0 signed=true hf=osaka maxFeePerGas=…)".
+ */
 export function withoutDebugSuffix(message: string): string {
-  return message.replace(/ \(vm hf=.*$/s, '').replace(/ -> .*$/s, '')
+  return message
+    .replace(/ \(vm hf=.*$/s, '')
+    .replace(/ -> .*$/s, '')
+    .replace(/ \(tx type=\d+ hash=.*\)$/s, '')
 }
+
+/** geth's ErrInvalidSig behind the pool's ErrInvalidSender. */
+const INVALID_SIG = 'invalid sender: invalid transaction v, r, s values'
 
 interface Rule {
   /** Matched against the message without its debug suffix. */
@@ -74,6 +83,45 @@ const RULES: readonly Rule[] = [
     pattern: /^tx has a higher gas limit than the remaining gas in the block$/,
     kind: 'blockGasLimitReached',
     message: () => 'gas limit reached',
+  },
+  {
+    // The constructors of fee market transactions.
+    pattern: /^maxFeePerGas cannot be less than maxPriorityFeePerGas \(The total must be the larger of the two\)$/,
+    kind: 'tipAboveFeeCap',
+    message: () => 'max priority fee per gas higher than max fee per gas',
+  },
+  {
+    // The signature: s above n/2 (EIP-2), a y-parity other than 0 or 1, a legacy v of neither 27/28 nor EIP-155's,
+    // or no key recovered (getSenderPublicKey).
+    pattern:
+      /^(?:Invalid Signature(?:: s-values greater than secp256k1n\/2 are considered invalid)?|The y-parity of the transaction should either be 0 or 1|Legacy txs need either v = 27\/28 or v >= 37 \(EIP-155 replay protection\), got v = \d+)$/,
+    kind: 'invalidSender',
+    message: () => INVALID_SIG,
+  },
+  {
+    // A legacy transaction's constructor: v signs for another chain (the message advises passing a matching Common).
+    pattern: /^Incompatible EIP155-based V (\d+) and chain id (\d+)\. /,
+    kind: 'invalidSender',
+    message: (m) => `invalid sender: invalid chain id for signer: have ${(BigInt(m[1]!) - 35n) / 2n} want ${m[2]}`,
+  },
+  {
+    // A typed transaction's constructor: its chain id is not the Common's (the message interpolates a function's
+    // source and the chain id's bytes, so neither value is taken from it).
+    pattern: /^Common chain ID [\s\S]* not matching the derived chain ID /,
+    kind: 'invalidSender',
+    message: () => 'invalid sender: invalid chain id for signer',
+  },
+  {
+    // EIP-7702's constructor.
+    pattern: /^Invalid EIP-7702 transaction: authorization list is empty$/,
+    kind: 'invalidTransaction',
+    message: () => 'set code tx must have at least one authorization tuple',
+  },
+  {
+    // A blob transaction's network wrapper of the other fork's version (cell proofs from Osaka on, blob proofs before).
+    pattern: /^EIP-7594 (not enabled|is active) on Common for EIP-(?:7594|4844) network wrapper version$/,
+    kind: 'invalidTransaction',
+    message: (m) => (m[1] === 'is active' ? 'unexpected sidecar version, want: 1, got: 0' : 'unexpected sidecar version, want: 0, got: 1'),
   },
   {
     // runTx: a 1559 transaction on a VM whose fork has no EIP-1559.

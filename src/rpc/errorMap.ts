@@ -38,6 +38,10 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
   nonceTooLow: ErrorCode.nonceTooLow,
   nonceTooHigh: ErrorCode.nonceTooHigh,
   feeCapTooLow: ErrorCode.feeCapTooLow,
+  // geth's txValidationError: fee fields the transaction contradicts itself with are the client's params.
+  tipAboveFeeCap: ErrorCode.invalidParams,
+  feeCapVeryHigh: ErrorCode.invalidParams,
+  tipVeryHigh: ErrorCode.invalidParams,
   intrinsicGasTooLow: ErrorCode.intrinsicGasTooLow,
   insufficientFunds: ErrorCode.insufficientFunds,
   blockGasLimitReached: ErrorCode.blockGasLimitReached,
@@ -54,6 +58,8 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
   blobFeeCapTooLow: ErrorCode.vmError,
   txTypeNotSupported: ErrorCode.vmError,
   invalidTransaction: ErrorCode.vmError,
+  invalidSender: ErrorCode.vmError,
+  nonceMax: ErrorCode.vmError,
   accessListUnsettled: ErrorCode.vmError,
   rejected: ErrorCode.vmError,
 }
