@@ -76,6 +76,8 @@ describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy",
     )
     expect(o).toMatchObject({ gasCap: 30_000_000n, evmTimeoutMs: 250, workers: 1, http: { vhosts: ['a.example', 'b.example'] }, authrpc: { jwtSecretPath: '/s/jwt' } })
     expect(o.metrics).toBeUndefined()
+    expect(o.allowUnprotectedTxs).toBe(false)
+    expect(nodeOptions('/data', parseArgs(['node', '--rpc.allow-unprotected-txs']), silentLogger).allowUnprotectedTxs).toBe(true)
   })
   it('dev mode: on for --chain dev unless --no-mining, and for --dev.period on any chain', () => {
     expect(nodeOptions('/d', parseArgs(['node', '--no-mining']), silentLogger).dev).toBeUndefined()

@@ -145,6 +145,10 @@ export const FLAGS = {
     commands: NODE, kind: 'duration', arg: 'duration', min: 1, max: 3_600_000, default: NODE_DEFAULTS.evmTimeoutMs,
     help: 'an EVM call running longer is stopped with an error',
   },
+  'rpc.allow-unprotected-txs': {
+    commands: NODE, kind: 'boolean',
+    help: 'accept legacy transactions without EIP-155 replay protection over RPC',
+  },
   'rpc.logs.maxrange': {
     commands: NODE, kind: 'int', arg: 'blocks', min: 1, default: NODE_DEFAULTS.logsMaxRange,
     help: 'the most blocks one eth_getLogs range may span',

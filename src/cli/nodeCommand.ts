@@ -40,6 +40,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     txPoolSize: flag(args, 'txpool.size'),
     gasCap: BigInt(flag(args, 'rpc.gascap')),
     evmTimeoutMs: flag(args, 'rpc.evmtimeout'),
+    allowUnprotectedTxs: flag(args, 'rpc.allow-unprotected-txs'),
     logsMaxRange: flag(args, 'rpc.logs.maxrange'),
     logsMaxResults: flag(args, 'rpc.logs.maxresults'),
     txPoolAccountSlots: flag(args, 'txpool.accountslots'),

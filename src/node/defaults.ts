@@ -43,6 +43,8 @@ export interface NodeDefaults {
   readonly gasCap: bigint
   /** An eth_call running longer is stopped and answered with an error. */
   readonly evmTimeoutMs: number
+  /** Take legacy transactions without EIP-155 replay protection over RPC (geth's default: refuse them). */
+  readonly allowUnprotectedTxs: boolean
   /** The most blocks one eth_getLogs range may span (as reth). */
   readonly logsMaxRange: number
   /** The most logs one query may return. */
@@ -67,6 +69,7 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
   txPoolAccountSlots: TX_POOL_SIZE / 4,
   gasCap: 50_000_000n,
   evmTimeoutMs: 5_000,
+  allowUnprotectedTxs: false,
   logsMaxRange: 100_000,
   logsMaxResults: 10_000,
   drainTimeoutMs: 10_000,

@@ -52,6 +52,8 @@ export interface NodeOptions {
   logsMaxResults?: number
   /** --rpc.evmtimeout: an eth_call running longer is stopped and answered with an error. */
   evmTimeoutMs?: number
+  /** --rpc.allow-unprotected-txs: take legacy transactions without EIP-155 replay protection over RPC. */
+  allowUnprotectedTxs?: boolean
   /** --txpool.accountslots: most transactions one sender may pool. */
   txPoolAccountSlots?: number
   /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
@@ -120,7 +122,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     priceBumpPercent: 10,
     accountSlots: opts.txPoolAccountSlots ?? NODE_DEFAULTS.txPoolAccountSlots,
   })
-  const txs = new TxSubmission(store, chain, txPool, lanes, opts.log)
+  const txs = new TxSubmission(store, chain, txPool, lanes, opts.log, {
+    allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
+  })
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
     gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
     extraData: EXTRA_DATA,

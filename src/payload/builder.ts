@@ -1,12 +1,5 @@
-import { type Block, type BlockHeader, createBlock } from '@ethereumjs/block'
-import {
-  NetworkWrapperType,
-  type TypedTransaction,
-  createBlob4844TxFromSerializedNetworkWrapper,
-  createMinimal4844TxFromNetworkWrapper,
-  createTxFromRLP,
-  isBlob4844Tx,
-} from '@ethereumjs/tx'
+import { type Block, createBlock } from '@ethereumjs/block'
+import { NetworkWrapperType, type TypedTransaction, createMinimal4844TxFromNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
 import { Address, bytesToHex as ejsBytesToHex } from '@ethereumjs/util'
 import { Bloom, type BlockBuilder, type RunTxResult, type TxReceipt, buildBlock, encodeReceipt, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
@@ -23,6 +16,7 @@ import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer, plainTransferRece
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { checkTxAgainstState } from '../txrules/txChecks.js'
+import { validTx } from '../txrules/txRules.js'
 import { blockBuilderInternals } from '../state/ethereumjsInternals.js'
 
 export interface BuildWithdrawal {
@@ -141,23 +135,6 @@ function plainTransferResult(vm: BlockBuilder['vm'], plain: PlainTransfer, gasUs
   }
 }
 
-function decodeRaw(raw: Uint8Array, header: BlockHeader): TypedTransaction {
-  const common = header.common
-  // A blob transaction with its sidecar is an RLP list after the type byte whose first item is itself a list.
-  if (raw[0] === 3 && raw.length > 2 && isNetworkWrapper(raw)) {
-    return createBlob4844TxFromSerializedNetworkWrapper(raw, { common })
-  }
-  return createTxFromRLP(raw, { common })
-}
-
-function isNetworkWrapper(raw: Uint8Array): boolean {
-  // After 0x03 comes the outer list header; the wrapper's first element is the tx list (0xf8..0xff prefix).
-  const b = raw[1]!
-  const skip = b >= 0xf8 ? b - 0xf7 : 0
-  const first = raw[2 + skip]
-  return first !== undefined && first >= 0xc0
-}
-
 /**
  * Builds a block on a stored parent with EthereumJS's BlockBuilder (system calls, withdrawals and EIP-7685 requests
  * included), runs in a worker. Gas limit moves toward the target as geth's does.
@@ -219,14 +196,11 @@ export async function buildPayload(
     for (const raw of input.transactions) {
       let tx: TypedTransaction
       try {
-        tx = decodeRaw(raw, draft)
-      } catch (e) {
-        if (input.mode === 'exact') throw new TxRejectedError(`invalid transaction: ${(e as Error).message}`, 'invalidTransaction')
-        continue
-      }
-      try {
-        const sender = tx.getSenderAddress()
-        checkTxAgainstState(tx, sender.bytes, await executor.state.getAccount(sender), draft, true)
+        // The rules the pool admitted the transaction by (txrules), against this block: what the pool accepts, the
+        // builder includes. A blob transaction may come without its sidecar only to an exact build.
+        const valid = validTx(raw, { common: draft.common, gasLimit: draft.gasLimit }, 'optional')
+        tx = valid.tx
+        checkTxAgainstState(tx, valid.sender, await executor.state.getAccount(new Address(valid.sender)), draft, true)
         receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact', { plainTransfers: true })).receipt)
       } catch (e) {
         if (input.mode === 'exact') throw txRejectionOf(e) ?? e

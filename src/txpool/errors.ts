@@ -14,6 +14,10 @@ export type TxPoolRejectionKind =
   | 'accountLimitExceeded'
   /** The blob pool's bound */
   | 'blobPoolFull'
+  /** ErrOversizedData: larger than the pool takes (128 KiB, a blob transaction with its sidecar 1 MiB) */
+  | 'oversizedData'
+  /** Not replay-protected (pre-EIP-155) and sent over RPC without --rpc.allow-unprotected-txs (geth's SubmitTransaction) */
+  | 'unprotected'
 
 /** A transaction the pool refuses, with geth's message ("already known", "nonce too low: …", …). */
 export class TxPoolRejectedError extends DomainError<TxPoolRejectionKind, undefined> {

@@ -9,9 +9,21 @@ import type { ValidatedTx } from '../txrules/txValidation.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 import { setBounded } from '../util/boundedMap.js'
 import { DomainError } from '../util/errors.js'
+import { decodeTx } from '../txrules/txDecode.js'
+import { TxPoolRejectedError } from './errors.js'
 
 /** Validations of one submission while blocks keep landing; the last one's nonce is used even if stale. */
 const MAX_VALIDATIONS = 3
+
+/** geth's txMaxSize: the largest transaction the pool takes (4 slots of 32 KiB). */
+export const TX_MAX_SIZE = 4 * 32 * 1024
+/** geth's blob pool txMaxSize: a blob transaction with its sidecar. */
+export const BLOB_TX_MAX_SIZE = 1024 * 1024
+
+export interface TxSubmissionOptions {
+  /** --rpc.allow-unprotected-txs: take legacy transactions without EIP-155 replay protection over RPC. */
+  readonly allowUnprotectedTxs: boolean
+}
 
 /** Included blob transactions whose sidecars are kept for reorgs (a few blocks' worth at Osaka's maximum). */
 const INCLUDED_SIDECARS = 64
@@ -34,14 +46,26 @@ export class TxSubmission {
     private readonly txPool: TxPool,
     private readonly lanes: { public: WorkerPool; engine: WorkerPool },
     private readonly log: Logger,
+    private readonly opts: TxSubmissionOptions,
   ) {}
 
-  /** eth_sendRawTransaction: validated in the public lane against the head, then admitted. Returns the hash. */
-  submit(raw: Uint8Array): Promise<string> {
+  /**
+   * eth_sendRawTransaction (and the dev wallet's eth_sendTransaction): decoded here, refused if unprotected as geth's
+   * SubmitTransaction refuses it, then validated in the public lane against the head and admitted. Returns the hash.
+   */
+  async submit(raw: Uint8Array): Promise<string> {
+    // Decoding is a walk over the bytes (views, no copies): malformed bytes are answered with geth's "rlp: …" here,
+    // before the replay-protection check that needs v, as geth decodes before it checks.
+    if (!decodeTx(raw).protected && !this.opts.allowUnprotectedTxs) {
+      throw new TxPoolRejectedError('only replay-protected (EIP-155) transactions allowed over RPC', 'unprotected')
+    }
     return this.validateAndAdd(raw, this.lanes.public)
   }
 
   private async validateAndAdd(raw: Uint8Array, lane: WorkerPool): Promise<string> {
+    // The pool's bound, before the worker's expensive checks (geth checks it first in ValidateTransaction).
+    const limit = raw[0] === 3 ? BLOB_TX_MAX_SIZE : TX_MAX_SIZE
+    if (raw.length > limit) throw new TxPoolRejectedError(`oversized data: transaction size ${raw.length}, limit ${limit}`, 'oversizedData')
     let v: ValidatedTx
     for (let attempt = 1; ; attempt++) {
       const head = this.chain.head()

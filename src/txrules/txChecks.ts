@@ -4,7 +4,6 @@ import { type Account, toChecksumAddress } from '@ethereumjs/util'
 import { TxRejectedError } from '../exec/errors.js'
 import { maxFeeOf } from '../exec/fees.js'
 
-
 /** gas * fee cap + value (+ blob gas * blob fee cap): what the sender must hold, as geth checks it. */
 export function upfrontCost(tx: TypedTransaction): bigint {
   let cost = tx.gasLimit * maxFeeOf(tx) + tx.value
@@ -13,15 +12,17 @@ export function upfrontCost(tx: TypedTransaction): bigint {
 }
 
 /**
- * The checks geth's state transition makes before executing a transaction, with its messages, so that callers see
- * "nonce too high: address 0x…, tx: 999 state: 0" rather than EthereumJS's wording. `header` is the block the
- * transaction would be included in (base fee, gas limit), `account` the sender's account on the parent state.
+ * The checks against state geth's state transition makes before executing a transaction, with its messages, so that
+ * callers see "nonce too high: address 0x…, tx: 999 state: 0" rather than EthereumJS's wording. They follow the rules
+ * (txRules.ts validTx) the pool and the builder share. `header` is the block the transaction would be included in
+ * (its base fee; none for the pool, where a transaction may wait for a lower one), `account` the sender's account on
+ * the parent state.
  */
 export function checkTxAgainstState(
   tx: TypedTransaction,
   sender: Uint8Array,
   account: Account | undefined,
-  header: Pick<BlockHeader, 'baseFeePerGas' | 'gasLimit'>,
+  header: Pick<BlockHeader, 'baseFeePerGas'>,
   nonceMustMatch: boolean,
 ): void {
   const from = toChecksumAddress(`0x${Buffer.from(sender).toString('hex')}`)
@@ -30,13 +31,6 @@ export function checkTxAgainstState(
   if (nonceMustMatch && tx.nonce > stateNonce) {
     throw new TxRejectedError(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooHigh')
   }
-  // EIP-7825 (Osaka): a transaction may use at most 2^24 gas.
-  if (tx.common.isActivatedEIP(7825) && tx.gasLimit > 16_777_216n) {
-    throw new TxRejectedError(`transaction gas limit too high (cap: 16777216, tx: ${tx.gasLimit})`, 'gasLimitTooHigh')
-  }
-  const intrinsic = tx.getIntrinsicGas()
-  if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
-  if (tx.gasLimit > header.gasLimit) throw new TxRejectedError('exceeds block gas limit', 'exceedsBlockGasLimit')
   const baseFee = header.baseFeePerGas
   if (baseFee !== undefined && maxFeeOf(tx) < baseFee) {
     throw new TxRejectedError(

@@ -1,10 +1,4 @@
-import {
-  NetworkWrapperType,
-  type TypedTransaction,
-  createBlob4844TxFromSerializedNetworkWrapper,
-  createTxFromRLP,
-  isBlob4844Tx,
-} from '@ethereumjs/tx'
+import { NetworkWrapperType, type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
 import type { ChainSpec } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -13,8 +7,8 @@ import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
 import type { StateReader } from '../state/stateReader.js'
 import { effectiveTipAt, maxFeeOf } from '../exec/fees.js'
-import { TxRejectedError } from '../exec/errors.js'
 import { checkTxAgainstState } from './txChecks.js'
+import { validTx } from './txRules.js'
 
 /** What the pool needs to know of a transaction that passed validation. */
 export interface ValidatedTx {
@@ -60,8 +54,9 @@ function sidecarOf(tx: TypedTransaction): PooledBlob[] | undefined {
 }
 
 /**
- * eth_sendRawTransaction's checks, run in a worker: decode (blob transactions must carry their sidecar, checked with
- * KZG), recover the sender, and check it against the head state with geth's messages.
+ * eth_sendRawTransaction's checks, run in a worker: the rules of the next block (txRules.ts, shared with the builder:
+ * decoding, signature, gas, EIP-7623's floor, …; a blob transaction must carry its sidecar, checked with KZG), then
+ * the sender's nonce and balance on the head state, with geth's messages.
  */
 export async function validateRawTx(
   spec: ChainSpec,
@@ -72,30 +67,14 @@ export async function validateRawTx(
 ): Promise<ValidatedTx> {
   const head = readHeader(spec, store, headHash)
   if (head === undefined) throw new Error('head block missing')
-  // The transaction is validated against the rules of the next block.
+  // The transaction is validated against the rules of the next block, and the head's gas limit (as geth's pool).
   const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
-  let tx: TypedTransaction
-  try {
-    tx = raw[0] === 3 ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common }) : createTxFromRLP(raw, { common })
-  } catch (e) {
-    throw new TxRejectedError(
-      raw[0] === 3 ? `invalid blob transaction: ${(e as Error).message}` : `invalid transaction: ${(e as Error).message}`,
-      'invalidTransaction',
-    )
-  }
+  let { tx, sender } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required')
   const converted = withCellProofs(tx)
   if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common })
-  if (!tx.isSigned()) throw new TxRejectedError('transaction is not signed', 'invalidTransaction')
-  let sender: Uint8Array
-  try {
-    sender = tx.getSenderAddress().bytes
-  } catch {
-    throw new TxRejectedError('invalid sender', 'invalidTransaction')
-  }
-  if (tx.common.chainId() !== spec.chainId && tx.type !== 0) throw new TxRejectedError('invalid chain id for signer', 'invalidTransaction')
   const account = await state.account(head.stateRoot, sender)
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
-  checkTxAgainstState(tx, sender, account, { gasLimit: head.gasLimit, baseFeePerGas: undefined }, false)
+  checkTxAgainstState(tx, sender, account, { baseFeePerGas: undefined }, false)
   return {
     hash: bytesToHex(tx.hash()),
     sender: bytesToHex(sender),

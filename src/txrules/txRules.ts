@@ -1,0 +1,128 @@
+import { type Common, Hardfork } from '@ethereumjs/common'
+import { type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP } from '@ethereumjs/tx'
+import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
+import { TxRejectedError } from '../exec/errors.js'
+import { txRejectionOf } from '../exec/ethereumjsErrors.js'
+import { type DecodedTx, decodeTx } from './txDecode.js'
+
+// The rules a transaction must meet to go into a block, checked in geth's order (core/txpool/validation.go
+// ValidateTransaction) with geth's messages: the ONE validation that the pool's admission (txValidation.ts) and the
+// builder's inclusion (payload/builder.ts) share, so that whatever the pool accepts the builder can include. Checks
+// against state (nonce, balance, base fee) follow in txChecks.ts, shared the same way.
+
+/** The block a transaction would go into: its fork's rules and chain id, and its gas limit. */
+export interface NextBlock {
+  readonly common: Common
+  readonly gasLimit: bigint
+}
+
+/** A transaction that meets the rules: EthereumJS's object, its sender, and what was read from its bytes. */
+export interface ValidTx {
+  readonly tx: TypedTransaction
+  readonly sender: Uint8Array
+  readonly decoded: DecodedTx
+}
+
+const TX_GAS = 21_000n
+const U256_MAX = 2n ** 256n - 1n
+const U64_MAX = 2n ** 64n - 1n
+const INVALID_SIG = 'invalid sender: invalid transaction v, r, s values'
+
+/** EIP-7623's tokens: a zero byte counts 1, any other 4. */
+export function calldataTokens(data: Uint8Array): bigint {
+  let zeros = 0
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
+  return BigInt(zeros + 4 * (data.length - zeros))
+}
+
+/** EIP-7623's floor (geth's FloorDataGas): 21000 + 10 per calldata token, from Prague on; 0 before. */
+export function floorDataGas(common: Common, data: Uint8Array): bigint {
+  if (!common.isActivatedEIP(7623)) return 0n
+  return TX_GAS + common.param('totalCostFloorPerToken') * calldataTokens(data)
+}
+
+/** The transaction types a fork accepts (geth: "pool not yet in <fork>"). */
+function typeNotYet(type: number, common: Common): string | undefined {
+  if (type === 1 && !common.isActivatedEIP(2930)) return 'Berlin'
+  if (type === 2 && !common.isActivatedEIP(1559)) return 'London'
+  if (type === 3 && !common.isActivatedEIP(4844)) return 'Cancun'
+  if (type === 4 && !common.isActivatedEIP(7702)) return 'Prague'
+  return undefined
+}
+
+/**
+ * geth's sender check before recovery: the chain id the signature commits to, then the signature values
+ * (crypto.ValidateSignatureValues: r and s in [1, n), s at most n/2 from Homestead, a recovery id of 0 or 1).
+ */
+function checkSignature(d: DecodedTx, common: Common): void {
+  const chainId = common.chainId()
+  if (d.protected && d.type === 0 && !common.gteHardfork(Hardfork.SpuriousDragon)) throw new TxRejectedError(INVALID_SIG, 'invalidSender')
+  if (d.protected && d.chainId !== chainId) {
+    throw new TxRejectedError(`invalid sender: invalid chain id for signer: have ${d.chainId} want ${chainId}`, 'invalidSender')
+  }
+  const recovery = d.type !== 0 ? d.v : d.protected ? d.v - chainId * 2n - 8n - 27n : d.v - 27n
+  const homestead = common.gteHardfork(Hardfork.Homestead)
+  const valid =
+    (recovery === 0n || recovery === 1n) &&
+    d.r >= 1n &&
+    d.r < SECP256K1_ORDER &&
+    d.s >= 1n &&
+    d.s < SECP256K1_ORDER &&
+    (!homestead || d.s <= SECP256K1_ORDER_DIV_2)
+  if (!valid) throw new TxRejectedError(INVALID_SIG, 'invalidSender')
+}
+
+/**
+ * A transaction's bytes against the rules of the block it would go into, in geth's order: decoding (rlp: …), the
+ * type's fork, EIP-3860's init code size, EIP-7825's gas cap, the block's gas limit, fee sizes, tip within the fee
+ * cap, the sender (chain id and signature), the nonce's maximum, intrinsic gas and EIP-7623's floor. `sidecar`:
+ * whether a blob transaction must come in its network wrapper (the pool's admission) or may come without (a block
+ * built from given transactions). Throws TxRejectedError with geth's message.
+ */
+export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 'optional'): ValidTx {
+  const { common } = next
+  const d = decodeTx(raw)
+  const fork = typeNotYet(d.type, common)
+  if (fork !== undefined) throw new TxRejectedError(`transaction type not supported: type ${d.type} rejected, pool not yet in ${fork}`, 'txTypeNotSupported')
+  if (d.to === undefined && common.isActivatedEIP(3860)) {
+    const limit = common.param('maxInitCodeSize')
+    if (BigInt(d.data.length) > limit) {
+      throw new TxRejectedError(`max initcode size exceeded: code size ${d.data.length} limit ${limit}`, 'maxInitCodeSizeExceeded')
+    }
+  }
+  if (common.isActivatedEIP(7825)) {
+    const cap = common.param('maxTransactionGasLimit')
+    if (d.gasLimit > cap) throw new TxRejectedError(`transaction gas limit too high (cap: ${cap}, tx: ${d.gasLimit})`, 'gasLimitTooHigh')
+  }
+  if (d.gasLimit > next.gasLimit) throw new TxRejectedError('exceeds block gas limit', 'exceedsBlockGasLimit')
+  if (d.feeCap > U256_MAX) throw new TxRejectedError('max fee per gas higher than 2^256-1', 'feeCapVeryHigh')
+  if (d.tipCap > U256_MAX) throw new TxRejectedError('max priority fee per gas higher than 2^256-1', 'tipVeryHigh')
+  if (d.feeCap < d.tipCap) throw new TxRejectedError('max priority fee per gas higher than max fee per gas', 'tipAboveFeeCap')
+  checkSignature(d, common)
+  if (d.nonce === U64_MAX) throw new TxRejectedError('nonce has max value', 'nonceMax')
+  if (d.type === 4 && d.authorizations === 0) throw new TxRejectedError('set code tx must have at least one authorization tuple', 'invalidTransaction')
+  if (d.type === 3) {
+    if (d.sidecarVersion === undefined && sidecar === 'required') throw new TxRejectedError('missing sidecar in blob transaction', 'invalidTransaction')
+    // A version-0 sidecar where cell proofs are due is converted by the pool (txValidation.ts), as geth converts it.
+    if (d.sidecarVersion === 1 && !common.isActivatedEIP(7594)) {
+      throw new TxRejectedError('unexpected sidecar version, want: 0, got: 1', 'invalidTransaction')
+    }
+  }
+  let tx: TypedTransaction
+  try {
+    tx = d.sidecarVersion !== undefined ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common }) : createTxFromRLP(raw, { common })
+  } catch (e) {
+    throw txRejectionOf(e) ?? e
+  }
+  let sender: Uint8Array
+  try {
+    sender = tx.getSenderAddress().bytes
+  } catch {
+    throw new TxRejectedError(INVALID_SIG, 'invalidSender')
+  }
+  const intrinsic = tx.getIntrinsicGas()
+  if (d.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${d.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
+  const floor = floorDataGas(common, d.data)
+  if (d.gasLimit < floor) throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${d.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
+  return { tx, sender, decoded: d }
+}
