@@ -35,12 +35,21 @@ async function call<T>(node: SpawnedNode, method: string, params: unknown[]): Pr
 
 /** A transfer from dev account 0, signed without a chain id (v = 27 or 28). */
 const unprotected = signRawTx(
-  { type: 0, chainId: undefined, nonce: 0n, maxFee: 10_000_000_000n, gasLimit: 21_000n, to: devAccounts()[9]!.address, value: 1n, data: new Uint8Array() },
+  {
+    type: 0,
+    chainId: undefined,
+    nonce: 0n,
+    maxFee: 10_000_000_000n,
+    gasLimit: 21_000n,
+    to: devAccounts()[9]!.address,
+    value: 1n,
+    data: new Uint8Array(),
+  },
   hexToBytes(devAccounts()[0]!.privateKey),
 )
 
 describe('--rpc.allow-unprotected-txs', () => {
-  it('off (the default): refused over RPC with -32000 and geth\'s message', async () => {
+  it("off (the default): refused over RPC with -32000 and geth's message", async () => {
     const node = await devNode([])
     expect((await call(node, 'eth_sendRawTransaction', [unprotected])).error).toEqual({
       code: -32000,

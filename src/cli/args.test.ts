@@ -28,7 +28,9 @@ describe('command-line parsing is strict', () => {
     expect(() => parseArgs(['node', '--rpc.evmtimeout', 'soon'])).toThrow(/--rpc\.evmtimeout.*soon/)
   })
   it('an out-of-bounds number is refused with the range', () => {
-    expect(() => parseArgs(['node', '--workers', '100000'])).toThrow(new UsageError(`--workers: expected an integer from 1 to ${MAX_WORKERS}, got "100000"`))
+    expect(() => parseArgs(['node', '--workers', '100000'])).toThrow(
+      new UsageError(`--workers: expected an integer from 1 to ${MAX_WORKERS}, got "100000"`),
+    )
     expect(() => parseArgs(['node', '--workers', '0'])).toThrow(/--workers: expected an integer from 1 to/)
     expect(() => parseArgs(['node', '--workers.engine', '65'])).toThrow(/--workers\.engine: expected an integer from 1 to 64/)
     expect(() => parseArgs(['node', '--rpc.maxqueue', '0'])).toThrow(/--rpc\.maxqueue: expected an integer from 1 to/)

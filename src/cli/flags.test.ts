@@ -37,7 +37,7 @@ describe('the usage text is generated from the flag table', () => {
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
     const block = /## Command line\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1]
     expect(block, "README.md's Command line code block").toBeDefined()
-    expect(block, 'README.md\'s Command line block: paste the output of `sponge --help`').toBe(usage())
+    expect(block, "README.md's Command line block: paste the output of `sponge --help`").toBe(usage())
   })
   it('the built CLI prints it for --help and with a usage error (exit 2)', () => {
     const help = spawnSync(process.execPath, [BUILT_CLI, 'node', '--help'], { encoding: 'utf8' })
@@ -60,7 +60,12 @@ describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy",
     const o = nodeOptions('/data', parseArgs(['node', '--metrics']), silentLogger)
     const d = NODE_DEFAULTS
     expect(o.http).toEqual({ host: d.http.host, port: d.http.port, apis: d.http.apis, vhosts: d.http.vhosts, corsOrigins: d.http.corsOrigins })
-    expect(o.authrpc).toEqual({ host: d.authrpc.host, port: d.authrpc.port, vhosts: d.authrpc.vhosts, jwtSecretPath: join('/data', d.authrpc.jwtSecretFile) })
+    expect(o.authrpc).toEqual({
+      host: d.authrpc.host,
+      port: d.authrpc.port,
+      vhosts: d.authrpc.vhosts,
+      jwtSecretPath: join('/data', d.authrpc.jwtSecretFile),
+    })
     expect(o.metrics).toEqual(d.metrics)
     const scalars = Object.keys(d).filter((k) => !NO_FLAG.has(k) && !ENDPOINTS.has(k))
     expect(scalars.length).toBeGreaterThan(10)
@@ -71,10 +76,28 @@ describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy",
   it('a flag given wins over the default', () => {
     const o = nodeOptions(
       '/data',
-      parseArgs(['node', '--rpc.gascap', '30000000', '--rpc.evmtimeout', '250ms', '--workers', '1', '--http.vhosts', 'a.example,b.example', '--authrpc.jwtsecret', '/s/jwt']),
+      parseArgs([
+        'node',
+        '--rpc.gascap',
+        '30000000',
+        '--rpc.evmtimeout',
+        '250ms',
+        '--workers',
+        '1',
+        '--http.vhosts',
+        'a.example,b.example',
+        '--authrpc.jwtsecret',
+        '/s/jwt',
+      ]),
       silentLogger,
     )
-    expect(o).toMatchObject({ gasCap: 30_000_000n, evmTimeoutMs: 250, workers: 1, http: { vhosts: ['a.example', 'b.example'] }, authrpc: { jwtSecretPath: '/s/jwt' } })
+    expect(o).toMatchObject({
+      gasCap: 30_000_000n,
+      evmTimeoutMs: 250,
+      workers: 1,
+      http: { vhosts: ['a.example', 'b.example'] },
+      authrpc: { jwtSecretPath: '/s/jwt' },
+    })
     expect(o.metrics).toBeUndefined()
     expect(o.allowUnprotectedTxs).toBe(false)
     expect(nodeOptions('/data', parseArgs(['node', '--rpc.allow-unprotected-txs']), silentLogger).allowUnprotectedTxs).toBe(true)

@@ -29,7 +29,11 @@ describe('one writer per datadir', () => {
       expect(imported.code).toBe(1)
       expect(imported.stderr).toContain('already used by another process')
       // The first node was not disturbed.
-      const reply = await fetch(first.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
+      const reply = await fetch(first.httpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+      })
       expect(await reply.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x539' })
     } finally {
       // Killed, not stopped: the lock must not outlive the process that held it.

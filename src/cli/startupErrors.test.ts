@@ -37,11 +37,17 @@ describe('start-up errors', () => {
   })
 
   it('a JWT secret that cannot be written: before any port is announced', async () => {
-    await failsInOneLine(node('--chain', 'dev', '--datadir', tempDatadir('jwt'), '--authrpc.jwtsecret', '/proc/sponge/jwt.hex'), /^fatal: ENOENT: .*\/proc\/sponge/)
+    await failsInOneLine(
+      node('--chain', 'dev', '--datadir', tempDatadir('jwt'), '--authrpc.jwtsecret', '/proc/sponge/jwt.hex'),
+      /^fatal: ENOENT: .*\/proc\/sponge/,
+    )
   })
 
   it('a missing genesis file, and one that is not JSON', async () => {
-    await failsInOneLine(node('--chain', '/nonexistent/genesis.json', '--datadir', tempDatadir('g1')), /^fatal: ENOENT: .*\/nonexistent\/genesis\.json/)
+    await failsInOneLine(
+      node('--chain', '/nonexistent/genesis.json', '--datadir', tempDatadir('g1')),
+      /^fatal: ENOENT: .*\/nonexistent\/genesis\.json/,
+    )
     const bad = join(tempDatadir('g2'), 'genesis.json')
     writeFileSync(bad, '{bad')
     await failsInOneLine(node('--chain', bad, '--datadir', tempDatadir('g3')), /^fatal: .*genesis\.json: not valid JSON/)
@@ -71,6 +77,9 @@ describe('start-up errors', () => {
   it('a chain file that is not RLP blocks', async () => {
     const file = join(tempDatadir('bad-import'), 'chain.rlp')
     writeFileSync(file, 'not rlp at all')
-    await failsInOneLine(runCli(['import', '--chain', 'dev', '--datadir', tempDatadir('import'), file]), /^fatal: .*chain\.rlp: not a chain file of RLP blocks \(block 0, byte 0/)
+    await failsInOneLine(
+      runCli(['import', '--chain', 'dev', '--datadir', tempDatadir('import'), file]),
+      /^fatal: .*chain\.rlp: not a chain file of RLP blocks \(block 0, byte 0/,
+    )
   })
 })

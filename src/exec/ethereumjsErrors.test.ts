@@ -183,7 +183,11 @@ describe("EthereumJS's refusals as the domain's kinds", () => {
   it("another chain's transaction (the constructors): geth's invalid chain id, no JavaScript source", async () => {
     // A legacy transaction whose v signs for chain 5, on mainnet (chain 1).
     const legacy = { type: 0, to: TO, gasPrice: 1n, v: 45n, r: 1n, s: 1n }
-    await expectKind(() => createTx(legacy as never, { common: common(Hardfork.Prague) }), 'invalidSender', 'invalid sender: invalid chain id for signer: have 5 want 1')
+    await expectKind(
+      () => createTx(legacy as never, { common: common(Hardfork.Prague) }),
+      'invalidSender',
+      'invalid sender: invalid chain id for signer: have 5 want 1',
+    )
     const typed = { type: 2, to: TO, chainId: 5n }
     const e = await thrown(() => createTx(typed as never, { common: common(Hardfork.Prague) }))
     expect((e as Error).message).toMatch(/^Common chain ID [\s\S]*return[\s\S]* not matching the derived chain ID 5$/)
@@ -232,7 +236,9 @@ describe("EthereumJS's refusals as the domain's kinds", () => {
 
   it("strips the debug suffix runTx adds and the constructors' transaction dump", () => {
     expect(withoutDebugSuffix('reason (vm hf=prague -> block number=1 hash=0x… -> tx type=2 hash=0x…)')).toBe('reason')
-    expect(withoutDebugSuffix('reason (tx type=2 hash=0xab nonce=0 value=0 signed=true hf=prague maxFeePerGas=1 maxPriorityFeePerGas=2)')).toBe('reason')
+    expect(withoutDebugSuffix('reason (tx type=2 hash=0xab nonce=0 value=0 signed=true hf=prague maxFeePerGas=1 maxPriorityFeePerGas=2)')).toBe(
+      'reason',
+    )
     expect(withoutDebugSuffix('reason (a remark)')).toBe('reason (a remark)')
     expect(withoutDebugSuffix('reason')).toBe('reason')
   })

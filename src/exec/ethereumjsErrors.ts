@@ -32,7 +32,8 @@ const RULES: readonly Rule[] = [
   {
     // runTx: "sender doesn't have enough funds to send tx. The upfront cost is: 21000 and the sender's account (0x…)
     // only has: 0" (the max cost, for a blob transaction's own check).
-    pattern: /^sender doesn't have enough funds to send tx\. The (?:upfront|max) cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)$/,
+    pattern:
+      /^sender doesn't have enough funds to send tx\. The (?:upfront|max) cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)$/,
     kind: 'insufficientFunds',
     message: (m) => `insufficient funds for gas * price + value: address ${m[2]} have ${m[3]} want ${m[1]}`,
   },

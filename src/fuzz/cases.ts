@@ -182,13 +182,11 @@ export function fuzzCases(spec: ChainSpec, maxBatch: number): fc.Arbitrary<FuzzC
     const inner = `${open.repeat(d)}1${close.repeat(d)}`
     return { port: 'http' as const, body: `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":[${inner},"latest"]}`, kind: 'deep' }
   })
-  const sendRaw = fc
-    .tuple(rawTransactions(spec), id)
-    .map(([raw, i]) => ({
-      port: 'http' as const,
-      body: text({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [raw] }),
-      kind: 'rawtx',
-    }))
+  const sendRaw = fc.tuple(rawTransactions(spec), id).map(([raw, i]) => ({
+    port: 'http' as const,
+    body: text({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [raw] }),
+    kind: 'rawtx',
+  }))
   const newPayload = fc
     .tuple(payloadField, fc.oneof(hexish, numbers, fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)))
     .map(([field, value]) => {

@@ -62,7 +62,11 @@ describe('who may reach the HTTP endpoint', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example')
     const other = await send('POST', { ...json, origin: 'https://evil.example' })
     expect(other.headers['access-control-allow-origin']).toBeUndefined()
-    const preflight = await send('OPTIONS', { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' })
+    const preflight = await send('OPTIONS', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example')
     expect(preflight.headers['access-control-allow-headers']).toBe('content-type')
@@ -72,9 +76,7 @@ describe('who may reach the HTTP endpoint', () => {
 
   it('a port in use is a start-up error naming it, not a second server sharing the port', async () => {
     const dir = tempDatadir('clash')
-    await expect(startNode(new ChainSpec(devGenesis()), options(dir, node.httpPort))).rejects.toThrow(
-      new RegExp(`127\\.0\\.0\\.1:${node.httpPort}`),
-    )
+    await expect(startNode(new ChainSpec(devGenesis()), options(dir, node.httpPort))).rejects.toThrow(new RegExp(`127\\.0\\.0\\.1:${node.httpPort}`))
     expect((await send('POST', { 'content-type': 'application/json' })).status).toBe(200)
   })
 })

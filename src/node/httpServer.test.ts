@@ -26,8 +26,7 @@ async function post(body: string): Promise<{ status: number; json: unknown }> {
   return { status: res.status, json: text === '' ? undefined : JSON.parse(text) }
 }
 
-const rpc = (method: string, params: unknown[] = [], id: unknown = 1) =>
-  post(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+const rpc = (method: string, params: unknown[] = [], id: unknown = 1) => post(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
 
 const code = (r: { json: unknown }) => (r.json as { error?: { code: number } }).error?.code
 

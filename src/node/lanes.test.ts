@@ -19,7 +19,9 @@ afterAll(async () => {
 
 async function publicBatch(size: number): Promise<{ status: number; items: { result?: unknown; error?: { code: number } }[] }> {
   const address = devAccounts()[0]!.address
-  const body = JSON.stringify(Array.from({ length: size }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getProof', params: [address, [], 'latest'] })))
+  const body = JSON.stringify(
+    Array.from({ length: size }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getProof', params: [address, [], 'latest'] })),
+  )
   const res = await fetch(`http://127.0.0.1:${n.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
   const text = await res.text()
   return { status: res.status, items: res.status === 200 ? (JSON.parse(text) as never) : [] }
@@ -62,7 +64,13 @@ describe('admission to the public lane', () => {
   let m: TestNode
   let clock: ReturnType<typeof movableClock>
   beforeAll(async () => {
-    m = await startTestNode({ genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }), maxQueue: 8, workers: 2, evmTimeoutMs: LIMIT_MS, gasCap: 2n ** 62n })
+    m = await startTestNode({
+      genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }),
+      maxQueue: 8,
+      workers: 2,
+      evmTimeoutMs: LIMIT_MS,
+      gasCap: 2n ** 62n,
+    })
     clock = movableClock()
   })
   afterAll(async () => {
@@ -107,7 +115,12 @@ describe('admission to the public lane', () => {
     // 1 + 7 = 8: admitted whole, and answered by the other worker while the runaway still holds its place.
     const admitted = await m.batch(batch(7))
     expect(admitted.status).toBe(200)
-    expect(admitted.replies.map((r) => r.result ?? r.error)).toEqual([chainId, balance, ...poolCalls.slice(0, 7).map(([, , answer]) => answer), '0x0'])
+    expect(admitted.replies.map((r) => r.result ?? r.error)).toEqual([
+      chainId,
+      balance,
+      ...poolCalls.slice(0, 7).map(([, , answer]) => answer),
+      '0x0',
+    ])
     expect(lane.stats.inFlight).toBe(1)
 
     clock.pass(LIMIT_MS)

@@ -51,7 +51,11 @@ describe('metrics and logs', () => {
       // Refused requests of several kinds: malformed params, an unknown method, a body that is not JSON.
       expect((await n.http('eth_getTransactionReceipt', ['0x12'])).error?.code).toBe(-32602)
       expect((await n.http('eth_noSuchMethod')).error?.code).toBe(-32601)
-      const notJson = await fetch(`http://127.0.0.1:${n.node.httpPort}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })
+      const notJson = await fetch(`http://127.0.0.1:${n.node.httpPort}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      })
       expect(((await notJson.json()) as { error: { code: number } }).error.code).toBe(-32700)
       const records = lines.map((l) => JSON.parse(l) as { msg: string; level: number; number?: number })
       expect(records.filter((r) => r.msg === 'validated block').map((r) => r.number)).toEqual([1])

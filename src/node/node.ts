@@ -251,8 +251,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       const { secret, created } = jwt
       if (created) opts.log.info('created JWT secret', { path: opts.authrpc.jwtSecretPath })
       const authContext: NodeContext = { ...context, pool: lanes.engine }
-      const auth = await serve('auth', opts.authrpc.host, opts.authrpc.port, AUTH_NAMESPACES, opts.authrpc, NODE_DEFAULTS.authrpc.vhosts, authContext, (h) =>
-        checkJwt(h, secret) === undefined,
+      const auth = await serve(
+        'auth',
+        opts.authrpc.host,
+        opts.authrpc.port,
+        AUTH_NAMESPACES,
+        opts.authrpc,
+        NODE_DEFAULTS.authrpc.vhosts,
+        authContext,
+        (h) => checkJwt(h, secret) === undefined,
       )
       servers.push(auth)
       authPort = auth.port
@@ -265,7 +272,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
-    return { context, store, httpPort: http.port, authPort, devDriver, metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer), close }
+    return {
+      context,
+      store,
+      httpPort: http.port,
+      authPort,
+      devDriver,
+      metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer),
+      close,
+    }
   } catch (e) {
     await close()
     throw e

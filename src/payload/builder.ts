@@ -59,8 +59,6 @@ export interface BuiltPayload {
   executionRequests: string[]
 }
 
-
-
 /**
  * BlockBuilder.addTransaction, without its O(n²): it re-creates a block of every transaction so far (and so every
  * transaction object) for each one added — 20 s for a 400-transaction block here. We run each transaction in one
@@ -139,12 +137,7 @@ function plainTransferResult(vm: BlockBuilder['vm'], plain: PlainTransfer, gasUs
  * Builds a block on a stored parent with EthereumJS's BlockBuilder (system calls, withdrawals and EIP-7685 requests
  * included), runs in a worker. Gas limit moves toward the target as geth's does.
  */
-export async function buildPayload(
-  spec: ChainSpec,
-  store: ChainStore,
-  executor: BlockExecutor,
-  input: BuildInput,
-): Promise<BuiltPayload> {
+export async function buildPayload(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): Promise<BuiltPayload> {
   const parent = readBlock(spec, store, hexToBytes(input.parentHash))
   if (parent === undefined) throw new UnknownParentError(`unknown parent block ${input.parentHash}`)
   const number = parent.header.number + 1n
@@ -182,9 +175,7 @@ export async function buildPayload(
       header: {
         ...headerData,
         parentHash: parent.hash(),
-        ...(vm.common.isActivatedEIP(1559) && parent.header.baseFeePerGas !== undefined
-          ? { baseFeePerGas: parent.header.calcNextBaseFee() }
-          : {}),
+        ...(vm.common.isActivatedEIP(1559) && parent.header.baseFeePerGas !== undefined ? { baseFeePerGas: parent.header.calcNextBaseFee() } : {}),
       },
     },
     { common: vm.common },

@@ -56,9 +56,12 @@ describe('domain errors to JSON-RPC codes', () => {
   it('blocks, parents, dev and engine refusals', () => {
     expect(code(new BlockNotFoundError('safe block not found'))).toBe(ErrorCode.unknownBlock)
     expect(code(new UnknownParentError('unknown parent'))).toBe(-32602)
-    expect(code(new DevChainError('timestamp 1 is not after the head\'s 2'))).toBe(-32602)
+    expect(code(new DevChainError("timestamp 1 is not after the head's 2"))).toBe(-32602)
     expect(toRpcError(new EngineError('unsupportedFork', 'Unsupported fork'))).toMatchObject({ code: -38005, message: 'Unsupported fork' })
-    expect(toRpcError(new EngineError('tooLargeRequest', 'requested 2000 bodies, limit 1024'))).toMatchObject({ code: -38004, message: 'Too large request' })
+    expect(toRpcError(new EngineError('tooLargeRequest', 'requested 2000 bodies, limit 1024'))).toMatchObject({
+      code: -38004,
+      message: 'Too large request',
+    })
     expect(code(new EngineError('invalidForkchoiceState', 'safe block is not an ancestor'))).toBe(-38002)
   })
 

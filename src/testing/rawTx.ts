@@ -23,7 +23,8 @@ export interface RawTxFields {
   data: Uint8Array
 }
 
-const int = (n: bigint): Uint8Array => (n === 0n ? new Uint8Array() : hexToBytes(`0x${n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0')}`))
+const int = (n: bigint): Uint8Array =>
+  n === 0n ? new Uint8Array() : hexToBytes(`0x${n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0')}`)
 
 /** The transaction signed with `key` (32 bytes), as eth_sendRawTransaction takes it (0x-hex). */
 export function signRawTx(f: RawTxFields, key: Uint8Array): string {

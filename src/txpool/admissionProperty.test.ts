@@ -100,8 +100,7 @@ function gasOf(c: Case, costs: { intrinsic: bigint; floor: bigint }): bigint {
   }
 }
 
-const tipOf = (c: Case): bigint =>
-  c.tip === 'zero' ? 0n : c.tip === 'some' ? GWEI / 10n : c.tip === 'the fee cap' ? c.maxFee : c.maxFee + 1n
+const tipOf = (c: Case): bigint => (c.tip === 'zero' ? 0n : c.tip === 'some' ? GWEI / 10n : c.tip === 'the fee cap' ? c.maxFee : c.maxFee + 1n)
 
 describe('admission and inclusion share one validation', () => {
   it('a random transaction is either refused at submission or mined', async () => {

@@ -24,8 +24,14 @@ describe('a pre-Osaka blob sidecar after Osaka', () => {
     const sender = devAccounts()[8]!
     const tx = createBlob4844Tx(
       {
-        chainId: n.spec.chainId, nonce: 0n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, maxFeePerBlobGas: 10n ** 10n,
-        gasLimit: 21_000n, to: devAccounts()[1]!.address as `0x${string}`, blobsData: ['an old sidecar'],
+        chainId: n.spec.chainId,
+        nonce: 0n,
+        maxFeePerGas: 10n ** 11n,
+        maxPriorityFeePerGas: 10n ** 9n,
+        maxFeePerBlobGas: 10n ** 10n,
+        gasLimit: 21_000n,
+        to: devAccounts()[1]!.address as `0x${string}`,
+        blobsData: ['an old sidecar'],
       },
       { common: prague },
     ).sign(hexToBytes(sender.privateKey))

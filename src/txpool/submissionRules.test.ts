@@ -65,7 +65,7 @@ describe('item 4: the EIP-7623 calldata floor is checked at submission', () => {
   // 100 KiB of non-zero calldata: intrinsic 21000 + 16 × 102400 = 1,659,400; floor 21000 + 10 × 4 × 102400 = 4,117,000.
   const data = new Uint8Array(100 * 1024).fill(0x01)
 
-  it('a transfer above its intrinsic gas but below the floor is refused with geth\'s message, not pooled forever', async () => {
+  it("a transfer above its intrinsic gas but below the floor is refused with geth's message, not pooled forever", async () => {
     await expectRefused(0, await raw(0, { data, gasLimit: 2_000_000n }), 'insufficient gas for floor data gas cost: have 2000000, want 4117000')
     await expectRefused(0, await raw(0, { data, gasLimit: 4_116_999n }), 'insufficient gas for floor data gas cost: have 4116999, want 4117000')
   })
@@ -77,7 +77,11 @@ describe('item 4: the EIP-7623 calldata floor is checked at submission', () => {
   it('at the floor it is mined; zero bytes count a quarter', async () => {
     await expectMined(await raw(0, { data, gasLimit: 4_117_000n }))
     // 1000 zero bytes: intrinsic 21000 + 4 × 1000 = 25000, floor 21000 + 10 × 1000 = 31000.
-    await expectRefused(0, await raw(0, { data: new Uint8Array(1000), gasLimit: 30_999n }), 'insufficient gas for floor data gas cost: have 30999, want 31000')
+    await expectRefused(
+      0,
+      await raw(0, { data: new Uint8Array(1000), gasLimit: 30_999n }),
+      'insufficient gas for floor data gas cost: have 30999, want 31000',
+    )
     await expectMined(await raw(0, { data: new Uint8Array(1000), gasLimit: 31_000n }))
   })
 })
@@ -103,7 +107,11 @@ describe("item 5: geth's rules and messages at submission", () => {
 
   it('a transaction for another chain: "invalid sender: invalid chain id for signer", typed or legacy', async () => {
     await expectRefused(2, await raw(2, { chainId: 1n }), 'invalid sender: invalid chain id for signer: have 1 want 1337')
-    await expectRefused(2, await raw(2, { type: 0, chainId: 1n, maxFee: 10_000_000_000n }), 'invalid sender: invalid chain id for signer: have 1 want 1337')
+    await expectRefused(
+      2,
+      await raw(2, { type: 0, chainId: 1n, maxFee: 10_000_000_000n }),
+      'invalid sender: invalid chain id for signer: have 1 want 1337',
+    )
     await expectRefused(2, await raw(2, { type: 1, chainId: 31337n }), 'invalid sender: invalid chain id for signer: have 31337 want 1337')
   })
 

@@ -60,26 +60,92 @@ describe("malformed transactions get geth's messages", () => {
     ['bytes after the transaction', concatBytes(legacy(), ONE), 'rlp: input contains more than one value'],
     ['a tenth legacy field', legacy({}, [ONE]), 'rlp: input list has too many elements for types.LegacyTx'],
     ['an element past its list', Uint8Array.of(0xc2, 0x82, 0x01), 'rlp: element is larger than containing list'],
-    ['a nonce with a leading zero', legacy({ 0: str(0x82, 0x00, 0x01) }), 'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce'],
-    ['a zero nonce as the byte 0x00', legacy({ 0: str(0x00) }), 'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce'],
-    ['a small nonce as a string', legacy({ 0: str(0x81, 0x05) }), 'rlp: non-canonical size information for uint64, decoding into (types.LegacyTx).Nonce'],
-    ['a nonce of 9 bytes', legacy({ 0: enc(new Uint8Array(9).fill(1)) }), 'rlp: input string too long for uint64, decoding into (types.LegacyTx).Nonce'],
-    ['a list for the nonce', legacy({ 0: Uint8Array.of(0xc0) }), 'rlp: expected input string or byte for uint64, decoding into (types.LegacyTx).Nonce'],
-    ['a gas price with a leading zero', legacy({ 1: str(0x82, 0x00, 0x07) }), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.LegacyTx).GasPrice'],
-    ['a 19-byte to', legacy({ 3: enc(new Uint8Array(19).fill(1)) }), 'rlp: input string too short for common.Address, decoding into (types.LegacyTx).To'],
-    ['an empty list for to', legacy({ 3: Uint8Array.of(0xc0) }), 'rlp: wrong kind of empty value (got List, want String) for *common.Address, decoding into (types.LegacyTx).To'],
-    ['a data byte as a string', legacy({ 5: str(0x81, 0x05) }), 'rlp: non-canonical size information for []uint8, decoding into (types.LegacyTx).Data'],
-    ['a list for the data', legacy({ 5: Uint8Array.of(0xc0) }), 'rlp: expected input string or byte for []uint8, decoding into (types.LegacyTx).Data'],
-    ['a size header for a short string', legacy({ 5: str(0xb8, 0x01, 0x05) }), 'rlp: non-canonical size information for []uint8, decoding into (types.LegacyTx).Data'],
+    [
+      'a nonce with a leading zero',
+      legacy({ 0: str(0x82, 0x00, 0x01) }),
+      'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce',
+    ],
+    [
+      'a zero nonce as the byte 0x00',
+      legacy({ 0: str(0x00) }),
+      'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce',
+    ],
+    [
+      'a small nonce as a string',
+      legacy({ 0: str(0x81, 0x05) }),
+      'rlp: non-canonical size information for uint64, decoding into (types.LegacyTx).Nonce',
+    ],
+    [
+      'a nonce of 9 bytes',
+      legacy({ 0: enc(new Uint8Array(9).fill(1)) }),
+      'rlp: input string too long for uint64, decoding into (types.LegacyTx).Nonce',
+    ],
+    [
+      'a list for the nonce',
+      legacy({ 0: Uint8Array.of(0xc0) }),
+      'rlp: expected input string or byte for uint64, decoding into (types.LegacyTx).Nonce',
+    ],
+    [
+      'a gas price with a leading zero',
+      legacy({ 1: str(0x82, 0x00, 0x07) }),
+      'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.LegacyTx).GasPrice',
+    ],
+    [
+      'a 19-byte to',
+      legacy({ 3: enc(new Uint8Array(19).fill(1)) }),
+      'rlp: input string too short for common.Address, decoding into (types.LegacyTx).To',
+    ],
+    [
+      'an empty list for to',
+      legacy({ 3: Uint8Array.of(0xc0) }),
+      'rlp: wrong kind of empty value (got List, want String) for *common.Address, decoding into (types.LegacyTx).To',
+    ],
+    [
+      'a data byte as a string',
+      legacy({ 5: str(0x81, 0x05) }),
+      'rlp: non-canonical size information for []uint8, decoding into (types.LegacyTx).Data',
+    ],
+    [
+      'a list for the data',
+      legacy({ 5: Uint8Array.of(0xc0) }),
+      'rlp: expected input string or byte for []uint8, decoding into (types.LegacyTx).Data',
+    ],
+    [
+      'a size header for a short string',
+      legacy({ 5: str(0xb8, 0x01, 0x05) }),
+      'rlp: non-canonical size information for []uint8, decoding into (types.LegacyTx).Data',
+    ],
     [
       'an access list entry with a short address',
       dynamicFee({ 8: list(list(enc(new Uint8Array(19)), Uint8Array.of(0xc0))) }),
       'rlp: input string too short for common.Address, decoding into (types.DynamicFeeTx).AccessList[0].Address',
     ],
-    ['a string for the access list', dynamicFee({ 8: EMPTY }), 'rlp: expected input list for types.AccessList, decoding into (types.DynamicFeeTx).AccessList'],
+    [
+      'a string for the access list',
+      dynamicFee({ 8: EMPTY }),
+      'rlp: expected input list for types.AccessList, decoding into (types.DynamicFeeTx).AccessList',
+    ],
     [
       'a blob fee cap over 256 bits',
-      concatBytes(Uint8Array.of(3), list(ONE, ONE, ONE, enc(new Uint8Array(33).fill(1)), ONE, ADDRESS, ONE, EMPTY, Uint8Array.of(0xc0), ONE, Uint8Array.of(0xc0), EMPTY, ONE, ONE)),
+      concatBytes(
+        Uint8Array.of(3),
+        list(
+          ONE,
+          ONE,
+          ONE,
+          enc(new Uint8Array(33).fill(1)),
+          ONE,
+          ADDRESS,
+          ONE,
+          EMPTY,
+          Uint8Array.of(0xc0),
+          ONE,
+          Uint8Array.of(0xc0),
+          EMPTY,
+          ONE,
+          ONE,
+        ),
+      ),
       'rlp: value too large for uint256',
     ],
     ['a blob transaction that is no list', Uint8Array.of(3, 0x80), 'rlp: expected List'],
@@ -105,7 +171,9 @@ describe('what decodes', () => {
     const chainId = BigInt((JSON.parse(readFileSync(rpcCompatPath('genesis.json'), 'utf8')) as { config: { chainId: number } }).config.chainId)
     const seen: number[] = []
     for (const file of readdirSync(dir)) {
-      const request = readFileSync(join(dir, file), 'utf8').split('\n').find((l) => l.startsWith('>> '))!
+      const request = readFileSync(join(dir, file), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('>> '))!
       const [raw] = (JSON.parse(request.slice(3)) as { params: [string] }).params
       const d = decodeTx(hexToBytes(raw))
       expect(d.chainId, file).toBe(chainId)

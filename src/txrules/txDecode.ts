@@ -368,7 +368,13 @@ function struct(typ: string, fields: Fields): Decoder<Record<string, unknown>> {
   }
 }
 
-const ACCESS_LIST = slice('types.AccessList', struct('types.AccessTuple', [['Address', ADDRESS], ['StorageKeys', slice('[]common.Hash', HASH)]]))
+const ACCESS_LIST = slice(
+  'types.AccessList',
+  struct('types.AccessTuple', [
+    ['Address', ADDRESS],
+    ['StorageKeys', slice('[]common.Hash', HASH)],
+  ]),
+)
 const AUTH_LIST = slice(
   '[]types.SetCodeAuthorization',
   struct('types.SetCodeAuthorization', [
@@ -380,8 +386,16 @@ const AUTH_LIST = slice(
     ['S', U256_VALUE],
   ]),
 )
-const SIGNATURE_BIG: Fields = [['V', BIG], ['R', BIG], ['S', BIG]]
-const SIGNATURE_U256: Fields = [['V', U256], ['R', U256], ['S', U256]]
+const SIGNATURE_BIG: Fields = [
+  ['V', BIG],
+  ['R', BIG],
+  ['S', BIG],
+]
+const SIGNATURE_U256: Fields = [
+  ['V', U256],
+  ['R', U256],
+  ['S', U256],
+]
 
 const LEGACY = struct('types.LegacyTx', [
   ['Nonce', U64],

@@ -83,7 +83,8 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   const { common } = next
   const d = decodeTx(raw)
   const fork = typeNotYet(d.type, common)
-  if (fork !== undefined) throw new TxRejectedError(`transaction type not supported: type ${d.type} rejected, pool not yet in ${fork}`, 'txTypeNotSupported')
+  if (fork !== undefined)
+    throw new TxRejectedError(`transaction type not supported: type ${d.type} rejected, pool not yet in ${fork}`, 'txTypeNotSupported')
   if (d.to === undefined && common.isActivatedEIP(3860)) {
     const limit = common.param('maxInitCodeSize')
     if (BigInt(d.data.length) > limit) {
@@ -100,9 +101,11 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   if (d.feeCap < d.tipCap) throw new TxRejectedError('max priority fee per gas higher than max fee per gas', 'tipAboveFeeCap')
   checkSignature(d, common)
   if (d.nonce === U64_MAX) throw new TxRejectedError('nonce has max value', 'nonceMax')
-  if (d.type === 4 && d.authorizations === 0) throw new TxRejectedError('set code tx must have at least one authorization tuple', 'invalidTransaction')
+  if (d.type === 4 && d.authorizations === 0)
+    throw new TxRejectedError('set code tx must have at least one authorization tuple', 'invalidTransaction')
   if (d.type === 3) {
-    if (d.sidecarVersion === undefined && sidecar === 'required') throw new TxRejectedError('missing sidecar in blob transaction', 'invalidTransaction')
+    if (d.sidecarVersion === undefined && sidecar === 'required')
+      throw new TxRejectedError('missing sidecar in blob transaction', 'invalidTransaction')
     // A version-0 sidecar where cell proofs are due is converted by the pool (txValidation.ts), as geth converts it.
     if (d.sidecarVersion === 1 && !common.isActivatedEIP(7594)) {
       throw new TxRejectedError('unexpected sidecar version, want: 0, got: 1', 'invalidTransaction')
@@ -123,6 +126,7 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   const intrinsic = tx.getIntrinsicGas()
   if (d.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${d.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
   const floor = floorDataGas(common, d.data)
-  if (d.gasLimit < floor) throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${d.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
+  if (d.gasLimit < floor)
+    throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${d.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
   return { tx, sender, decoded: d }
 }

@@ -87,12 +87,7 @@ export interface TestingAttributes {
   }[]
   parentBeaconBlockRoot?: Hash32
 }
-export type BuildBlockParams = [
-  parentHash: Hash32,
-  attributes: TestingAttributes,
-  transactions: Bytes[] | null,
-  extraData?: Bytes | null,
-]
+export type BuildBlockParams = [parentHash: Hash32, attributes: TestingAttributes, transactions: Bytes[] | null, extraData?: Bytes | null]
 
 export const validateNewPayloadV1 = typia.createValidate<NewPayloadV1Params>()
 export const validateNewPayloadV3 = typia.createValidate<NewPayloadV3Params>()

@@ -73,7 +73,12 @@ export interface BlockOverridesWire {
   blobBaseFee?: Quantity256
 }
 
-export type CallParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides | null, blockOverrides?: BlockOverridesWire | null]
+export type CallParams = [
+  call: CallObject,
+  block?: BlockNumberOrTagOrHash,
+  stateOverrides?: StateOverrides | null,
+  blockOverrides?: BlockOverridesWire | null,
+]
 export type EstimateParams = [call: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides | null]
 export type AccessListParams = [call: CallObject, block?: BlockNumberOrTagOrHash]
 
@@ -149,7 +154,9 @@ export const validateFilterId = typia.createValidate<FilterIdParams>()
 /** execution-apis EthSimulatePayload: blocks of calls with their overrides. */
 export interface SimulatePayload {
   blockStateCalls: {
-    blockOverrides?: (BlockOverridesWire & { withdrawals?: { index: Quantity; validatorIndex: Quantity; address: Address; amount: Quantity }[] }) | null
+    blockOverrides?:
+      | (BlockOverridesWire & { withdrawals?: { index: Quantity; validatorIndex: Quantity; address: Address; amount: Quantity }[] })
+      | null
     stateOverrides?: StateOverrides | null
     calls?: (CallObject & { nonce?: Quantity })[] | null
   }[]

@@ -20,8 +20,4 @@ export type StorageSlot = string & tags.Pattern<'^0x[0-9a-fA-F]{1,64}$'>
 export type BlockTag = 'earliest' | 'latest' | 'pending' | 'safe' | 'finalized'
 export type BlockNumberOrTag = Quantity64 | BlockTag
 /** EIP-1898: a block number or tag, a hash, or an object naming either. */
-export type BlockNumberOrTagOrHash =
-  | BlockNumberOrTag
-  | Hash32
-  | { blockHash: Hash32; requireCanonical?: boolean }
-  | { blockNumber: BlockNumberOrTag }
+export type BlockNumberOrTagOrHash = BlockNumberOrTag | Hash32 | { blockHash: Hash32; requireCanonical?: boolean } | { blockNumber: BlockNumberOrTag }

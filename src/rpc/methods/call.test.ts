@@ -26,17 +26,48 @@ const sigWord = (from: number) => word(Buffer.from(SIG.subarray(from, from + 32)
 const CODE: Record<string, string> = {
   [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [NUMBER]: assemble(['NUMBER', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
-  [ERROR]: assemble([word('08c379a0'), '0x00', 'MSTORE', word('00000020'), '0x20', 'MSTORE', word(`00000004${Buffer.from('nope').toString('hex')}`), '0x40', 'MSTORE', '0x64', '0x00', 'REVERT']),
+  [ERROR]: assemble([
+    word('08c379a0'),
+    '0x00',
+    'MSTORE',
+    word('00000020'),
+    '0x20',
+    'MSTORE',
+    word(`00000004${Buffer.from('nope').toString('hex')}`),
+    '0x40',
+    'MSTORE',
+    '0x64',
+    '0x00',
+    'REVERT',
+  ]),
   [PANIC]: assemble([word('4e487b71'), '0x00', 'MSTORE', word('00000001'), '0x20', 'MSTORE', '0x24', '0x00', 'REVERT']),
   [EMPTY]: assemble(['0x00', '0x00', 'REVERT']),
   [LOOP]: LOOP_FOREVER,
   [WRITER]: assemble(['CALLVALUE', '0x01', 'ADD', '0x01', 'SSTORE', '0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [RECOVER_LOOP]: assemble([
-    word(Buffer.from(DIGEST).toString('hex')), '0x00', 'MSTORE',
-    `0x${(27 + SIG[0]!).toString(16)}` as const, '0x20', 'MSTORE',
-    sigWord(1), '0x40', 'MSTORE',
-    sigWord(33), '0x60', 'MSTORE',
-    { label: 'top' }, '0x20', '0x80', '0x80', '0x00', '0x01', 'GAS', 'STATICCALL', 'POP', { target: 'top' }, 'JUMP',
+    word(Buffer.from(DIGEST).toString('hex')),
+    '0x00',
+    'MSTORE',
+    `0x${(27 + SIG[0]!).toString(16)}` as const,
+    '0x20',
+    'MSTORE',
+    sigWord(1),
+    '0x40',
+    'MSTORE',
+    sigWord(33),
+    '0x60',
+    'MSTORE',
+    { label: 'top' },
+    '0x20',
+    '0x80',
+    '0x80',
+    '0x00',
+    '0x01',
+    'GAS',
+    'STATICCALL',
+    'POP',
+    { target: 'top' },
+    'JUMP',
   ]),
 }
 
@@ -133,7 +164,6 @@ describe('eth_call', () => {
     expect(err(await n.http('eth_call', [{ to: SLOT0 }, 'latest', { '0x12': { balance: '0x1' } }]))?.code).toBe(-32602)
     expect(err(await n.http('eth_call', [{ to: 'nope' }]))?.code).toBe(-32602)
   })
-
 })
 
 describe('eth_estimateGas', () => {
@@ -148,13 +178,20 @@ describe('eth_estimateGas', () => {
 
   it('answers a revert as eth_call does, and says when no allowed gas suffices', async () => {
     expect(err(await n.http('eth_estimateGas', [{ from, to: ERROR }]))).toMatchObject({ code: 3, message: 'execution reverted: nope' })
-    expect(err(await n.http('eth_estimateGas', [{ from, to: LOOP, gas: '0x30d40' }]))).toMatchObject({ code: -32000, message: 'gas required exceeds allowance (200000)' })
+    expect(err(await n.http('eth_estimateGas', [{ from, to: LOOP, gas: '0x30d40' }]))).toMatchObject({
+      code: -32000,
+      message: 'gas required exceeds allowance (200000)',
+    })
   })
 })
 
 describe('eth_createAccessList', () => {
   it('lists the slots the call touches and the gas it uses with them', async () => {
-    const r = (await n.http<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: string; error?: string }>('eth_createAccessList', [{ from, to: WRITER }])).result!
+    const r = (
+      await n.http<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: string; error?: string }>('eth_createAccessList', [
+        { from, to: WRITER },
+      ])
+    ).result!
     expect(r.accessList).toEqual([{ address: WRITER, storageKeys: [w32(0), w32(1)] }])
     expect(BigInt(r.gasUsed)).toBeGreaterThan(21_000n)
     expect(r.error).toBeUndefined()

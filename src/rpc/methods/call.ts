@@ -33,10 +33,17 @@ export function callRequest(c: CallObject): CallRequest {
   if (c.from !== undefined) out.from = hexToBytes(c.from)
   if (c.to !== undefined && c.to !== null) out.to = hexToBytes(c.to)
   if (c.gas !== undefined) out.gas = BigInt(c.gas)
-  const fields = { gasPrice: big(c.gasPrice), maxFeePerGas: big(c.maxFeePerGas), maxPriorityFeePerGas: big(c.maxPriorityFeePerGas), maxFeePerBlobGas: big(c.maxFeePerBlobGas), value: big(c.value) }
+  const fields = {
+    gasPrice: big(c.gasPrice),
+    maxFeePerGas: big(c.maxFeePerGas),
+    maxPriorityFeePerGas: big(c.maxPriorityFeePerGas),
+    maxFeePerBlobGas: big(c.maxFeePerBlobGas),
+    value: big(c.value),
+  }
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as Record<string, unknown>)[k] = v
   if (data !== undefined) out.data = hexToBytes(data)
-  if (c.accessList !== undefined) out.accessList = c.accessList.map((a) => ({ address: hexToBytes(a.address), storageKeys: a.storageKeys.map(hexToBytes) }))
+  if (c.accessList !== undefined)
+    out.accessList = c.accessList.map((a) => ({ address: hexToBytes(a.address), storageKeys: a.storageKeys.map(hexToBytes) }))
   if (c.blobVersionedHashes !== undefined) out.blobVersionedHashes = c.blobVersionedHashes.map(hexToBytes)
   if (c.authorizationList !== undefined) {
     out.authorizationList = c.authorizationList.map((a) => ({
@@ -86,7 +93,13 @@ export function blockOverrides(o: BlockOverridesWire | null | undefined): BlockO
   return out
 }
 
-export function callInput(ctx: Pick<NodeContext, 'chain' | 'limits'>, call: CallObject, block: BlockNumberOrTagOrHash | undefined, state?: StateOverrides | null, blk?: BlockOverridesWire | null): CallInput {
+export function callInput(
+  ctx: Pick<NodeContext, 'chain' | 'limits'>,
+  call: CallObject,
+  block: BlockNumberOrTagOrHash | undefined,
+  state?: StateOverrides | null,
+  blk?: BlockOverridesWire | null,
+): CallInput {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   const input: CallInput = { blockHash: ref.hash, call: callRequest(call), gasCap: ctx.limits.gasCap }
@@ -148,7 +161,10 @@ function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
 }
 
 export async function call([c, block, state, blk]: CallParams, ctx: Ctx): Promise<Bytes> {
-  const outcome = await ctx.pool.run({ op: 'call', input: callInput(ctx, c, block, state, blk), mode: 'call' }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  const outcome = await ctx.pool.run(
+    { op: 'call', input: callInput(ctx, c, block, state, blk), mode: 'call' },
+    { timeoutMs: ctx.limits.evmTimeoutMs },
+  )
   if (outcome === null) throw new ServerError('header not found')
   if (outcome.status !== 'success') throw failure(outcome)
   return bytesToHex(outcome.returnData)

@@ -21,7 +21,7 @@ const INIT_CODE = `0x${'00'.repeat(49_153)}`
 const TOO_LARGE = 'max initcode size exceeded: code size 49153 limit 49152'
 
 describe('EthereumJS refusals as the client hears them', () => {
-  it('an oversized init code: eth_call and eth_estimateGas -32000, eth_simulateV1 -38025, in geth\'s words', async () => {
+  it("an oversized init code: eth_call and eth_estimateGas -32000, eth_simulateV1 -38025, in geth's words", async () => {
     expect((await n.http('eth_call', [{ from, input: INIT_CODE }])).error).toEqual({ code: -32000, message: TOO_LARGE })
     expect((await n.http('eth_estimateGas', [{ from, input: INIT_CODE }])).error).toEqual({ code: -32000, message: TOO_LARGE })
     const sim = await n.http('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, input: INIT_CODE }] }] }, 'latest'])

@@ -33,7 +33,11 @@ const cast = async (command: string, ...args: string[]) => (await run(bin, [comm
 describe('cast', () => {
   it('sends with its defaults, and the receipt is the node’s', async () => {
     const to = devAccounts()[2]!.address
-    const out = JSON.parse(await cast('send', '--private-key', key, '--json', to, '--value', '1ether')) as { status: string; transactionHash: string; from: string }
+    const out = JSON.parse(await cast('send', '--private-key', key, '--json', to, '--value', '1ether')) as {
+      status: string
+      transactionHash: string
+      from: string
+    }
     expect(out.status).toBe('0x1')
     expect(out.from).toBe(devAccounts()[4]!.address.toLowerCase())
     expect((await n.http<{ status: string }>('eth_getTransactionReceipt', [out.transactionHash])).result?.status).toBe('0x1')
@@ -44,7 +48,10 @@ describe('cast', () => {
     expect(await cast('estimate', devAccounts()[2]!.address, '--value', '1', '--from', devAccounts()[4]!.address)).toBe('21000')
     const created = JSON.parse(await cast('send', '--private-key', key, '--json', '--create', EMITTER_INIT)) as { contractAddress: string }
     const emitted = JSON.parse(await cast('send', '--private-key', key, '--json', created.contractAddress, TOPIC)) as { transactionHash: string }
-    const logs = JSON.parse(await cast('logs', '--json', '--from-block', '0', '--address', created.contractAddress)) as { topics: string[]; transactionHash: string }[]
+    const logs = JSON.parse(await cast('logs', '--json', '--from-block', '0', '--address', created.contractAddress)) as {
+      topics: string[]
+      transactionHash: string
+    }[]
     expect(logs).toHaveLength(1)
     expect(logs[0]).toMatchObject({ topics: [TOPIC], transactionHash: emitted.transactionHash })
   })

@@ -15,9 +15,7 @@ beforeAll(async () => {
   n = await startTestNode({ dev: {} })
   // Sent together, so that blocks hold several transactions and indexes other than 0 are read too.
   const sent = await Promise.all(
-    Array.from({ length: 12 }, (_, i) =>
-      n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, i % 10, Math.floor(i / 10))]),
-    ),
+    Array.from({ length: 12 }, (_, i) => n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, i % 10, Math.floor(i / 10))])),
   )
   for (const s of sent) hashes.push(s.result!)
   // Every send answered: each pending one once its block was made; a second nonce that arrived before its sender's

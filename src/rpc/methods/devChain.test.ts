@@ -29,7 +29,8 @@ describe('evm_* on the dev chain', () => {
     const snap = (await dev.http<string>('evm_snapshot')).result!
     // Twenty in the block undone, so that re-validating them takes a while.
     const hashes: string[] = []
-    for (let nonce = 0; nonce < 20; nonce++) hashes.push((await dev.http<string>('eth_sendRawTransaction', [signedTransfer(dev.spec, 5, nonce)])).result!)
+    for (let nonce = 0; nonce < 20; nonce++)
+      hashes.push((await dev.http<string>('eth_sendRawTransaction', [signedTransfer(dev.spec, 5, nonce)])).result!)
     const hash = hashes[19]!
     await dev.http('evm_mine')
     expect(await number()).toBe('0x2')

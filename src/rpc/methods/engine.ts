@@ -34,8 +34,10 @@ export const newPayloadV1 = ([payload]: NewPayloadV1Params, ctx: Ctx): Promise<P
 export const newPayloadV2 = ([payload]: NewPayloadV1Params, ctx: Ctx): Promise<PayloadStatusResult> => ctx.engine.newPayload(2, payload)
 export const newPayloadV3 = ([payload, versionedHashes, parentBeaconBlockRoot]: NewPayloadV3Params, ctx: Ctx): Promise<PayloadStatusResult> =>
   ctx.engine.newPayload(3, payload, { versionedHashes, parentBeaconBlockRoot })
-export const newPayloadV4 = ([payload, versionedHashes, parentBeaconBlockRoot, executionRequests]: NewPayloadV4Params, ctx: Ctx): Promise<PayloadStatusResult> =>
-  ctx.engine.newPayload(4, payload, { versionedHashes, parentBeaconBlockRoot, executionRequests })
+export const newPayloadV4 = (
+  [payload, versionedHashes, parentBeaconBlockRoot, executionRequests]: NewPayloadV4Params,
+  ctx: Ctx,
+): Promise<PayloadStatusResult> => ctx.engine.newPayload(4, payload, { versionedHashes, parentBeaconBlockRoot, executionRequests })
 
 export const forkchoiceUpdatedV1 = ([state, attrs]: ForkchoiceUpdatedParams, ctx: Ctx): Promise<ForkchoiceUpdatedResult> =>
   ctx.engine.forkchoiceUpdated(state, attrs, 1)
@@ -66,12 +68,10 @@ export const payloadBodiesByHashV1 = ([hashes]: HashListParams, ctx: Pick<NodeCo
 export const payloadBodiesByRangeV1 = (
   [start, count]: PayloadBodiesByRangeParams,
   ctx: Pick<NodeContext, 'spec' | 'store' | 'chain'>,
-): (PayloadBodyResult | null)[] =>
-  payloadBodiesByRange(ctx.spec, ctx.store, BigInt(start), BigInt(count), ctx.chain.headNumber())
+): (PayloadBodyResult | null)[] => payloadBodiesByRange(ctx.spec, ctx.store, BigInt(start), BigInt(count), ctx.chain.headNumber())
 
 /** engine_exchangeCapabilities (common.md): every engine method this node serves, from the method table. */
-export const exchangeCapabilities = (_: ExchangeCapabilitiesParams, ctx: Pick<NodeContext, 'engineMethods'>): readonly string[] =>
-  ctx.engineMethods
+export const exchangeCapabilities = (_: ExchangeCapabilitiesParams, ctx: Pick<NodeContext, 'engineMethods'>): readonly string[] => ctx.engineMethods
 
 export const getClientVersionV1 = (_: ClientVersionParams, ctx: Pick<NodeContext, 'clientVersion'>): ClientVersionResult[] => [
   { code: 'SP', name: 'Sponge', version: ctx.clientVersion.split('/')[1] ?? 'v0.1.0', commit: '0x00000000' },

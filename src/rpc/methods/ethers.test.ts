@@ -55,7 +55,12 @@ describe('ethers v6 with its defaults', () => {
       expect(receipt.type).toBe(req.type)
       const onChain = (await provider.getTransaction(sent.hash))!
       expect({ type: onChain.type, nonce: onChain.nonce, from: onChain.from }).toEqual({ type: req.type, nonce: sent.nonce, from: wallet.address })
-      const byIndex = (await n.http<{ hash: string }>('eth_getTransactionByBlockNumberAndIndex', [`0x${receipt.blockNumber.toString(16)}`, `0x${receipt.index.toString(16)}`])).result
+      const byIndex = (
+        await n.http<{ hash: string }>('eth_getTransactionByBlockNumberAndIndex', [
+          `0x${receipt.blockNumber.toString(16)}`,
+          `0x${receipt.index.toString(16)}`,
+        ])
+      ).result
       expect(byIndex?.hash).toBe(sent.hash)
     }
     // The set-code transaction delegated the wallet's account.

@@ -49,7 +49,7 @@ export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: 
   const head = ctx.chain.headNumber()
   const last = ctx.chain.resolve(blockIdOf(newest))
   if (n === 0 || last === undefined) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }
-  if (percentiles !== undefined && percentiles.some((p, i) => p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]!))) {
+  if (percentiles?.some((p, i) => p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]!))) {
     throw new InvalidParamsError('invalid reward percentiles: must be ascending and within [0, 100]')
   }
   const end = last.number > head ? head : last.number

@@ -57,7 +57,11 @@ describe('eth_getLogs', () => {
   let blocks: string[]
   beforeAll(async () => {
     blocks = []
-    for (const [t0, t1, data] of [[A, B, '01'], [A, C, '02'], [D, B, '03']] as const) {
+    for (const [t0, t1, data] of [
+      [A, B, '01'],
+      [A, C, '02'],
+      [D, B, '03'],
+    ] as const) {
       blocks.push((await mined(dev, await emit(dev, emitter, t0, t1, data))).blockHash)
     }
   })
@@ -83,7 +87,18 @@ describe('eth_getLogs', () => {
     const receipt = (await dev.http<{ logs: Log[] }>('eth_getTransactionReceipt', [log!.transactionHash])).result!
     expect(log).toEqual(receipt.logs[0])
     expect(Object.keys(log!).sort()).toEqual(
-      ['address', 'blockHash', 'blockNumber', 'blockTimestamp', 'data', 'logIndex', 'removed', 'topics', 'transactionHash', 'transactionIndex'].sort(),
+      [
+        'address',
+        'blockHash',
+        'blockNumber',
+        'blockTimestamp',
+        'data',
+        'logIndex',
+        'removed',
+        'topics',
+        'transactionHash',
+        'transactionIndex',
+      ].sort(),
     )
   })
 
@@ -126,7 +141,10 @@ describe('filters', () => {
     expect(await changes<string>(txFilter)).toHaveLength(3)
     expect(await changes<string>(txFilter)).toEqual([])
     expect(await changes<string>(blockFilter)).toEqual([keptBlock, undoneBlock.blockHash])
-    expect((await changes<Log>(logFilter)).map((l) => [l.data.slice(-2), l.removed])).toEqual([['10', false], ['11', false]])
+    expect((await changes<Log>(logFilter)).map((l) => [l.data.slice(-2), l.removed])).toEqual([
+      ['10', false],
+      ['11', false],
+    ])
     expect(await changes<Log>(logFilter)).toEqual([])
 
     // Revert the block with '11' and make a different block at its height, without it.

@@ -39,7 +39,8 @@ export function newFilter([f]: LogsParams, ctx: Pick<NodeContext, 'chain' | 'sto
   })
 }
 
-export const newBlockFilter = (_: NoParams, ctx: Pick<NodeContext, 'chain' | 'filters'>): Quantity => install(ctx, { kind: 'blocks', last: ctx.chain.head() })
+export const newBlockFilter = (_: NoParams, ctx: Pick<NodeContext, 'chain' | 'filters'>): Quantity =>
+  install(ctx, { kind: 'blocks', last: ctx.chain.head() })
 
 export const newPendingTransactionFilter = (_: NoParams, ctx: Pick<NodeContext, 'filters'>): Quantity =>
   install(ctx, { kind: 'pendingTxs', hashes: [] })
@@ -96,7 +97,12 @@ function found(ctx: Pick<NodeContext, 'filters'>, id: string): InstalledFilter {
  * (bench:load, 2,000 blocks, 190 logs a reply): 2,353 replies/s here against 1,111 through the lane — the lane's
  * thread hop and a third busy thread on two cores cost more than the query.
  */
-async function query(ctx: Pick<NodeContext, 'store' | 'limits' | 'pool'>, scope: LogScope, criteria: LogCriteria, removed = false): Promise<Uint8Array> {
+async function query(
+  ctx: Pick<NodeContext, 'store' | 'limits' | 'pool'>,
+  scope: LogScope,
+  criteria: LogCriteria,
+  removed = false,
+): Promise<Uint8Array> {
   const maxResults = ctx.limits.logsMaxResults
   let r = queryLogs(ctx.store, scope, criteria, maxResults, removed, IN_THREAD)
   if ('overBudget' in r) r = await ctx.pool.run({ op: 'logs', scope, criteria, maxResults, removed })

@@ -44,8 +44,10 @@ export const sha3 = ([data]: Sha3Params): Hash32 => bytesToHex(keccak256(hexToBy
 export const accounts = (_: NoParams, ctx: Pick<NodeContext, 'devAccounts'>): readonly Address[] => ctx.devAccounts
 
 const uncleCount = (ref: BlockRef | undefined): Quantity | null => (ref === undefined ? null : '0x0')
-export const uncleCountByNumber = ([block]: BlockNumberParams, ctx: Pick<NodeContext, 'chain'>): Quantity | null => uncleCount(ctx.chain.resolve(blockIdOf(block)))
-export const uncleCountByHash = ([hash]: ByHashParams, ctx: Pick<NodeContext, 'chain'>): Quantity | null => uncleCount(ctx.chain.byHash(hexToBytes(hash)))
+export const uncleCountByNumber = ([block]: BlockNumberParams, ctx: Pick<NodeContext, 'chain'>): Quantity | null =>
+  uncleCount(ctx.chain.resolve(blockIdOf(block)))
+export const uncleCountByHash = ([hash]: ByHashParams, ctx: Pick<NodeContext, 'chain'>): Quantity | null =>
+  uncleCount(ctx.chain.byHash(hexToBytes(hash)))
 export const uncleByNumberAndIndex = (_: TxByNumberAndIndexParams): BlockResult | null => null
 export const uncleByHashAndIndex = (_: TxByHashAndIndexParams): BlockResult | null => null
 
@@ -57,6 +59,7 @@ function headerOf(ctx: Pick<NodeContext, 'store'>, ref: BlockRef | undefined): H
   // The stored block's JSON less its body: a header's members (codecs/block.ts parses it as a plain record).
   return headerJson(prefix) as unknown as HeaderResult
 }
-export const headerByNumber = ([block]: BlockNumberParams, ctx: Pick<NodeContext, 'chain' | 'store'>): HeaderResult | null => headerOf(ctx, ctx.chain.resolve(blockIdOf(block)))
-export const headerByHash = ([hash]: ByHashParams, ctx: Pick<NodeContext, 'chain' | 'store'>): HeaderResult | null => headerOf(ctx, ctx.chain.byHash(hexToBytes(hash)))
-
+export const headerByNumber = ([block]: BlockNumberParams, ctx: Pick<NodeContext, 'chain' | 'store'>): HeaderResult | null =>
+  headerOf(ctx, ctx.chain.resolve(blockIdOf(block)))
+export const headerByHash = ([hash]: ByHashParams, ctx: Pick<NodeContext, 'chain' | 'store'>): HeaderResult | null =>
+  headerOf(ctx, ctx.chain.byHash(hexToBytes(hash)))

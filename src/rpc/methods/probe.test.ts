@@ -34,7 +34,7 @@ describe('probe methods', () => {
     for (const r of ['state', 'tx', 'logs', 'receipts', 'blocks', 'stateproofs']) expect(caps[r]).toEqual({ disabled: false, oldestBlock: '0x0' })
   })
 
-  it('predicts the base fee of the next block: eth_baseFee and eth_feeHistory\'s last entry are what the block made next gets', async () => {
+  it("predicts the base fee of the next block: eth_baseFee and eth_feeHistory's last entry are what the block made next gets", async () => {
     const head = (await n.http<{ number: string; baseFeePerGas: string }>('eth_getBlockByNumber', ['latest', false])).result!
     const next = (await n.http<string>('eth_baseFee')).result!
     expect((await n.http<{ baseFeePerGas: string[] }>('eth_feeHistory', ['0x1', 'latest', []])).result!.baseFeePerGas.at(-1)).toBe(next)
@@ -62,17 +62,26 @@ describe('probe methods', () => {
   it('blob base fee and fee history', async () => {
     expect((await n.http('eth_blobBaseFee')).result).toBe('0x1')
     // Blocks 0 and 1 (named, so that blocks made by other tests do not matter), and the base fee after block 1.
-    const h = (await n.http<{ oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][]; baseFeePerBlobGas: string[]; blobGasUsedRatio: number[] }>(
-      'eth_feeHistory',
-      ['0x2', '0x1', [10, 90]],
-    )).result!
+    const h = (
+      await n.http<{
+        oldestBlock: string
+        baseFeePerGas: string[]
+        gasUsedRatio: number[]
+        reward: string[][]
+        baseFeePerBlobGas: string[]
+        blobGasUsedRatio: number[]
+      }>('eth_feeHistory', ['0x2', '0x1', [10, 90]])
+    ).result!
     const block = async (tag: string) => (await n.http<{ baseFeePerGas: string; gasLimit: string }>('eth_getBlockByNumber', [tag, false])).result!
     const [zero, one] = [await block('0x0'), await block('0x1')]
     expect(h.oldestBlock).toBe('0x0')
     expect(h.baseFeePerGas.slice(0, 2)).toEqual([zero.baseFeePerGas, one.baseFeePerGas])
     expect(h.baseFeePerGas).toHaveLength(3)
     expect(h.gasUsedRatio).toEqual([0, 21_000 / Number(BigInt(one.gasLimit))])
-    expect(h.reward).toEqual([['0x0', '0x0'], ['0x77359400', '0x77359400']])
+    expect(h.reward).toEqual([
+      ['0x0', '0x0'],
+      ['0x77359400', '0x77359400'],
+    ])
     expect(h.baseFeePerBlobGas).toEqual(['0x1', '0x1', '0x1'])
     expect(h.blobGasUsedRatio).toEqual([0, 0])
     expect((await n.http('eth_feeHistory', ['0x1', 'latest', [50, 10]])).error?.code).toBe(-32602)

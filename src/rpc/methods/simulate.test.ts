@@ -25,7 +25,13 @@ interface SimBlock {
   parentHash: string
   timestamp: string
   transactions: unknown[]
-  calls: { status: string; gasUsed: string; returnData: string; logs: { address: string; blockHash: string; logIndex: string; topics: string[] }[]; error?: { code: number } }[]
+  calls: {
+    status: string
+    gasUsed: string
+    returnData: string
+    logs: { address: string; blockHash: string; logIndex: string; topics: string[] }[]
+    error?: { code: number }
+  }[]
 }
 
 const simulate = (payload: object, block: unknown = 'latest') => node.http<SimBlock[]>('eth_simulateV1', [payload, block])
@@ -58,7 +64,11 @@ describe('eth_simulateV1', () => {
       blockStateCalls: [
         {
           stateOverrides: { [B]: { code: LOGGER }, [A]: { code: REVERTS_WITHOUT_VALUE } },
-          calls: [{ from: A, to: B }, { from: B, to: A }, { from: D, to: B, gas: '0x5300' }],
+          calls: [
+            { from: A, to: B },
+            { from: B, to: A },
+            { from: D, to: B, gas: '0x5300' },
+          ],
         },
       ],
       returnFullTransactions: true,
@@ -95,11 +105,18 @@ describe('eth_simulateV1', () => {
     expect(await code({ blockStateCalls: [{}, { blockOverrides: { time: '0x1' } }] })).toBe(-38021)
     expect(await code({ blockStateCalls: [{ blockOverrides: { number: at(head + 257) } }] })).toBe(-38026)
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, to: B, nonce: '0x1' }] }], validation: true })).toBe(-38011)
-    expect(await code({ blockStateCalls: [{ stateOverrides: { [A]: { nonce: '0x2' } }, calls: [{ from: A, to: B, nonce: '0x1' }] }], validation: true })).toBe(-38010)
+    expect(
+      await code({ blockStateCalls: [{ stateOverrides: { [A]: { nonce: '0x2' } }, calls: [{ from: A, to: B, nonce: '0x1' }] }], validation: true }),
+    ).toBe(-38010)
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, to: B, value: '0x1' }] }] })).toBe(-38014)
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, to: B, gas: '0x1' }] }] })).toBe(-38013)
     expect(await code({ blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ from: A, to: B, gas: '0x5209' }] }] })).toBe(-38015)
-    expect(await code({ blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0x7' }, calls: [{ from: A, to: B, maxFeePerGas: '0x1' }] }], validation: true })).toBe(-38012)
+    expect(
+      await code({
+        blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0x7' }, calls: [{ from: A, to: B, maxFeePerGas: '0x1' }] }],
+        validation: true,
+      }),
+    ).toBe(-38012)
     expect(await code({ blockStateCalls: [{ stateOverrides: { [B]: { movePrecompileToAddress: A } } }] })).toBe(-32000)
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, input: `0x${'00'.repeat(49_153)}` }] }] })).toBe(-38025)
     expect((await node.http('eth_simulateV1', [{ blockStateCalls: 'x' }])).error?.code).toBe(-32602)

@@ -11,7 +11,10 @@ import { blockIdOf } from '../blockId.js'
 // eth_simulateV1: the request converted here, the blocks built in the worker lane (calls/simulate.ts), the reply
 // assembled here from the blocks' stored-format JSON and each call's result.
 
-export async function simulateV1([payload, block]: SimulateParams, ctx: Pick<NodeContext, 'chain' | 'limits' | 'pool'>): Promise<RawJson<SimulatedBlockResult[]>> {
+export async function simulateV1(
+  [payload, block]: SimulateParams,
+  ctx: Pick<NodeContext, 'chain' | 'limits' | 'pool'>,
+): Promise<RawJson<SimulatedBlockResult[]>> {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('header not found')
   const blocks: SimBlock[] = payload.blockStateCalls.map((b) => {

@@ -105,7 +105,8 @@ export async function storageValues([slots, block]: StorageValuesParams, ctx: Ct
     if (values.length < e.slots.length) break
     flat.push(values)
   }
-  const values = flat.length === entries.length ? flat : ((await run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries })) as string[][] | null)
+  const values =
+    flat.length === entries.length ? flat : ((await run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries })) as string[][] | null)
   if (values === null) throw new ServerError('header not found')
   return Object.fromEntries(addresses.map((a, i) => [a, values[i]!]))
 }

@@ -30,7 +30,10 @@ describe('state reads with an omitted block, eth_getStorageValues and eth_getPro
   it('reads several slots of several accounts, and refuses what it should', async () => {
     const beaconRoots = '0x000f3df6d732807ef1319fb7b8bb8522d0beac02'
     const r = await n.http<Record<string, string[]>>('eth_getStorageValues', [{ [account]: ['0x0', '0x1'], [beaconRoots]: ['0x0'] }])
-    expect(r.result).toEqual({ [account]: [`0x${'00'.repeat(32)}`, `0x${'00'.repeat(32)}`], [beaconRoots]: [expect.stringMatching(/^0x[0-9a-f]{64}$/)] })
+    expect(r.result).toEqual({
+      [account]: [`0x${'00'.repeat(32)}`, `0x${'00'.repeat(32)}`],
+      [beaconRoots]: [expect.stringMatching(/^0x[0-9a-f]{64}$/)],
+    })
     expect(code(await n.http('eth_getStorageValues', [{ [account]: Array.from({ length: 1025 }, () => '0x0') }]))).toBe(-32602)
     expect(code(await n.http('eth_getStorageValues', [{}, 'latest']))).toBe(-32602)
     expect(code(await n.http('eth_getStorageValues', [{ '0x12': ['0x0'] }]))).toBe(-32602)
@@ -38,10 +41,12 @@ describe('state reads with an omitted block, eth_getStorageValues and eth_getPro
   })
 
   it('proves an account against the block state root', async () => {
-    const p = (await n.http<{ address: string; balance: string; nonce: string; accountProof: string[]; storageProof: { key: string; value: string }[] }>(
-      'eth_getProof',
-      [account, ['0x0'], 'latest'],
-    )).result!
+    const p = (
+      await n.http<{ address: string; balance: string; nonce: string; accountProof: string[]; storageProof: { key: string; value: string }[] }>(
+        'eth_getProof',
+        [account, ['0x0'], 'latest'],
+      )
+    ).result!
     expect(p.address).toBe(account)
     expect(p.nonce).toBe('0x1')
     expect(p.storageProof).toEqual([{ key: '0x0', value: '0x0', proof: [] }])

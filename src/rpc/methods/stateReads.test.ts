@@ -39,15 +39,17 @@ const reads = (block: string): [string, unknown[]][] => [
 ]
 
 describe('state reads from the flat table', () => {
-  it("answer at the head what the tries answer, and what the block changed", async () => {
+  it('answer at the head what the tries answer, and what the block changed', async () => {
     const head = await Promise.all(reads('latest').map(([m, p]) => n.http(m, p)))
     const genesis = await Promise.all(reads('0x0').map(([m, p]) => n.http(m, p)))
     // What the transfer did not touch is the same through both paths.
     for (const i of [2, 3, 4, 5, 6, 7]) expect(head[i]!.result).toEqual(genesis[i]!.result)
     expect(head.map((r) => r.result).slice(1)).toEqual(['0x1', '0x0', CODE, '0x', VALUE, ZERO_WORD, { [CONTRACT]: [VALUE, ZERO_WORD] }])
-    const receipt = (await n.http<{ gasUsed: string; effectiveGasPrice: string }>('eth_getTransactionReceipt', [
-      (await n.http<{ transactions: string[] }>('eth_getBlockByNumber', ['0x1', false])).result!.transactions[0],
-    ])).result!
+    const receipt = (
+      await n.http<{ gasUsed: string; effectiveGasPrice: string }>('eth_getTransactionReceipt', [
+        (await n.http<{ transactions: string[] }>('eth_getBlockByNumber', ['0x1', false])).result!.transactions[0],
+      ])
+    ).result!
     const paid = 5n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)
     expect(BigInt(head[0]!.result as string)).toBe(BigInt(genesis[0]!.result as string) - paid)
     expect(genesis[1]!.result).toBe('0x0')

@@ -17,10 +17,7 @@ function connectionOf(ctx: Ctx): SubscriberConnection {
 
 export function subscribe(params: SubscribeParams, ctx: Ctx): Quantity {
   const c = connectionOf(ctx)
-  const id =
-    params[0] === 'logs'
-      ? c.subscribe({ kind: 'logs', criteria: criteriaOf(params[1] ?? {}) })
-      : c.subscribe({ kind: params[0] })
+  const id = params[0] === 'logs' ? c.subscribe({ kind: 'logs', criteria: criteriaOf(params[1] ?? {}) }) : c.subscribe({ kind: params[0] })
   if (id === undefined) throw new LimitExceededError('too many subscriptions on this connection')
   return id
 }

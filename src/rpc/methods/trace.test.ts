@@ -10,10 +10,24 @@ const LOOP = '0x00000000000000000000000000000000000d0003'
 const CODE: Record<string, string> = {
   [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [CALLER]: assemble([
-    '0x2a', '0x05', 'SSTORE',
-    '0x20', '0x00', '0x00', '0x00', SLOT0, 'GAS', 'STATICCALL', 'POP',
-    '0xbeef', '0x20', '0x00', 'LOG1',
-    '0x20', '0x00', 'RETURN',
+    '0x2a',
+    '0x05',
+    'SSTORE',
+    '0x20',
+    '0x00',
+    '0x00',
+    '0x00',
+    SLOT0,
+    'GAS',
+    'STATICCALL',
+    'POP',
+    '0xbeef',
+    '0x20',
+    '0x00',
+    'LOG1',
+    '0x20',
+    '0x00',
+    'RETURN',
   ]),
   [LOOP]: LOOP_FOREVER,
 }
@@ -31,7 +45,7 @@ const from = devAccounts()[0]!.address
 type Log = { op: string; depth: number; stack?: string[]; memory?: string[]; storage?: Record<string, string>; error?: string }
 
 describe('debug_traceCall and debug_traceTransaction', () => {
-  it('struct logger: every opcode, with stack, storage at SLOAD/SSTORE, memory on request, and the failing op\'s error', async () => {
+  it("struct logger: every opcode, with stack, storage at SLOAD/SSTORE, memory on request, and the failing op's error", async () => {
     const t = (await n.http<{ failed: boolean; returnValue: string; structLogs: Log[] }>('debug_traceCall', [{ from, to: CALLER }, 'latest'])).result!
     expect(t.failed).toBe(false)
     expect(t.returnValue).toBe(`0x${w(42)}`)
@@ -40,7 +54,13 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     expect(sstore.storage).toEqual({ [w(5)]: w(42) })
     expect(t.structLogs.find((l) => l.op === 'SLOAD')).toMatchObject({ depth: 2, storage: { [w(0)]: w(42) } })
     expect(sstore.memory).toBeUndefined()
-    const bare = (await n.http<{ structLogs: Log[] }>('debug_traceCall', [{ from, to: CALLER }, 'latest', { disableStack: true, disableStorage: true, enableMemory: true }])).result!
+    const bare = (
+      await n.http<{ structLogs: Log[] }>('debug_traceCall', [
+        { from, to: CALLER },
+        'latest',
+        { disableStack: true, disableStorage: true, enableMemory: true },
+      ])
+    ).result!
     const ret = bare.structLogs.at(-1)!
     expect(ret.op).toBe('RETURN')
     expect(ret.stack).toBeUndefined()
@@ -52,13 +72,22 @@ describe('debug_traceCall and debug_traceTransaction', () => {
   })
 
   it('callTracer: the call tree with types, outputs, logs (withLog) and onlyTopCall', async () => {
-    type Frame = { type: string; to: string; output?: string; calls?: Frame[]; logs?: { address: string; topics: string[]; data: string; position: string }[] }
-    const t = (await n.http<Frame>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }])).result!
+    type Frame = {
+      type: string
+      to: string
+      output?: string
+      calls?: Frame[]
+      logs?: { address: string; topics: string[]; data: string; position: string }[]
+    }
+    const t = (await n.http<Frame>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }]))
+      .result!
     expect(t).toMatchObject({ type: 'CALL', to: CALLER, output: `0x${w(42)}` })
     expect(t.calls).toEqual([expect.objectContaining({ type: 'STATICCALL', to: SLOT0, output: `0x${w(42)}` })])
     expect(t.calls![0]).not.toHaveProperty('value')
     expect(t.logs).toEqual([{ address: CALLER, topics: [`0x${w(0xbeef)}`], data: `0x${w(42)}`, position: '0x1' }])
-    const top = (await n.http<Frame>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])).result!
+    const top = (
+      await n.http<Frame>('debug_traceCall', [{ from, to: CALLER }, 'latest', { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])
+    ).result!
     expect(top.calls).toBeUndefined()
     const oog = (await n.http<{ error?: string }>('debug_traceCall', [{ from, to: LOOP, gas: '0x5300' }, 'latest', { tracer: 'callTracer' }])).result!
     expect(oog.error).toBe('out of gas')
@@ -70,11 +99,13 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     expect(pre[CALLER]).toMatchObject({ balance: '0x0', nonce: 0, code: CODE[CALLER], storage: { [`0x${w(5)}`]: `0x${w(0)}` } })
     expect(pre[SLOT0]).toMatchObject({ code: CODE[SLOT0], storage: { [`0x${w(0)}`]: `0x${w(42)}` } })
     expect(pre[from]).toMatchObject({ nonce: 0 })
-    const diff = (await n.http<{ pre: Record<string, Account>; post: Record<string, Partial<Account>> }>('debug_traceCall', [
-      { from, to: CALLER },
-      'latest',
-      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
-    ])).result!
+    const diff = (
+      await n.http<{ pre: Record<string, Account>; post: Record<string, Partial<Account>> }>('debug_traceCall', [
+        { from, to: CALLER },
+        'latest',
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ])
+    ).result!
     expect(diff.post[CALLER]).toEqual({ storage: { [`0x${w(5)}`]: `0x${w(42)}` } })
     expect(diff.pre[CALLER]).toEqual({ balance: '0x0', nonce: 0, code: CODE[CALLER] })
     // Read, not written: not in the diff.
@@ -92,7 +123,9 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     expect((await n.http('debug_traceBlockByHash', [receipt.blockHash])).result).toEqual(byNumber)
     const calls = (await n.http<{ gasUsed: string }>('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result!
     expect(calls.gasUsed).toBe(receipt.gasUsed)
-    const prestate = (await n.http<Record<string, { balance: string; nonce: number; code?: string }>>('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])).result!
+    const prestate = (
+      await n.http<Record<string, { balance: string; nonce: number; code?: string }>>('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])
+    ).result!
     expect(prestate[devAccounts()[1]!.address]?.nonce).toBe(0)
     expect(prestate[CALLER]).toMatchObject({ balance: '0x0', nonce: 0, code: CODE[CALLER] })
     expect((await n.http('debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code).toBe(-32000)
@@ -102,11 +135,14 @@ describe('debug_traceCall and debug_traceTransaction', () => {
     // Blocks only on evm_mine: both transactions land in one block.
     const m = await startTestNode({ genesis: devGenesisWith(CODE), apis: ['eth', 'debug'], dev: { period: 3600 } })
     try {
-      const send = (nonce: number) => m.http<string>('eth_sendRawTransaction', [signedTransfer(m.spec, 2, nonce, { to: CALLER, gas: 100_000n, value: 0n })])
+      const send = (nonce: number) =>
+        m.http<string>('eth_sendRawTransaction', [signedTransfer(m.spec, 2, nonce, { to: CALLER, gas: 100_000n, value: 0n })])
       const first = (await send(0)).result!
       const second = (await send(1)).result!
       await m.http('evm_mine')
-      const receipts = await Promise.all([first, second].map(async (h) => (await m.http<{ blockHash: string; transactionIndex: string }>('eth_getTransactionReceipt', [h])).result!))
+      const receipts = await Promise.all(
+        [first, second].map(async (h) => (await m.http<{ blockHash: string; transactionIndex: string }>('eth_getTransactionReceipt', [h])).result!),
+      )
       expect(receipts[1]!.blockHash).toBe(receipts[0]!.blockHash)
       expect(receipts[1]!.transactionIndex).toBe('0x1')
       type Pre = Record<string, { nonce: number; storage?: Record<string, string> }>
@@ -154,7 +190,10 @@ describe('the bounds of a struct log trace', () => {
     // A bound the client's request hit: -32005, never the node's own -32603.
     expect(r.error).toEqual({ code: -32005, message: 'trace exceeds 500000 steps' })
     // The same call with the call tracer (no struct logs) is traced whole.
-    expect((await lim.http<{ error?: string }>('debug_traceCall', [{ from, to: LOOP, gas: '0x2dc6c0' }, 'latest', { tracer: 'callTracer' }])).result?.error).toBe('out of gas')
+    expect(
+      (await lim.http<{ error?: string }>('debug_traceCall', [{ from, to: LOOP, gas: '0x2dc6c0' }, 'latest', { tracer: 'callTracer' }])).result
+        ?.error,
+    ).toBe('out of gas')
     await stillServes()
   })
 

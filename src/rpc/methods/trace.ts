@@ -26,7 +26,12 @@ function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
   return o
 }
 
-async function traceBlockAt(ctx: Pick<NodeContext, 'limits' | 'pool'>, blockHash: Uint8Array, c: TraceConfig | null | undefined, only?: number): Promise<BlockTraceResult[]> {
+async function traceBlockAt(
+  ctx: Pick<NodeContext, 'limits' | 'pool'>,
+  blockHash: Uint8Array,
+  c: TraceConfig | null | undefined,
+  only?: number,
+): Promise<BlockTraceResult[]> {
   const traces = await ctx.pool.run(
     { op: 'trace', blockHash, opts: optionsOf(c), ...(only === undefined ? {} : { only }) },
     { timeoutMs: ctx.limits.evmTimeoutMs },
@@ -50,7 +55,10 @@ export async function traceBlock([block, c]: TraceBlockParams, ctx: Ctx): Promis
 }
 
 export async function traceCall([call, block, c]: TraceCallParams, ctx: Ctx): Promise<TraceResult> {
-  const result = await ctx.pool.run({ op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  const result = await ctx.pool.run(
+    { op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) },
+    { timeoutMs: ctx.limits.evmTimeoutMs },
+  )
   if (result === null) throw new ServerError('header not found')
   return result as TraceResult
 }

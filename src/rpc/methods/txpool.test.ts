@@ -21,7 +21,11 @@ describe('txpool_* and eth_pendingTransactions', () => {
     const first = (await dev.http<string>('eth_sendRawTransaction', [signedTransfer(dev.spec, 6, 0, { value: 5n })])).result!
     const gapped = (await dev.http<string>('eth_sendRawTransaction', [signedTransfer(dev.spec, 6, 2)])).result!
     expect((await dev.http('txpool_status')).result).toEqual({ pending: '0x1', queued: '0x1' })
-    const content = (await dev.http<{ pending: Record<string, Record<string, { hash: string }>>; queued: Record<string, Record<string, { hash: string }>> }>('txpool_content')).result!
+    const content = (
+      await dev.http<{ pending: Record<string, Record<string, { hash: string }>>; queued: Record<string, Record<string, { hash: string }>> }>(
+        'txpool_content',
+      )
+    ).result!
     expect(content.pending[sender]!['0']!.hash).toBe(first)
     expect(content.pending[sender]!['0']).toMatchObject({ blockHash: null, blockNumber: null, blockTimestamp: null, transactionIndex: null })
     expect(content.queued[sender]!['2']!.hash).toBe(gapped)

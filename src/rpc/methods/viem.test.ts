@@ -13,11 +13,47 @@ const TOKEN = '0x00000000000000000000000000000000000e0001'
 const abi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function set(uint256)', 'function fail()'])
 /** balanceOf(a): SLOAD(a); set(v): SSTORE(0, v); anything else: revert Error("nope"). */
 const CODE = assemble([
-  '0x00', 'CALLDATALOAD', '0xe0', 'SHR', 'DUP1', '0x70a08231', 'EQ', { target: 'balanceOf' }, 'JUMPI',
-  '0x60fe47b1', 'EQ', { target: 'set' }, 'JUMPI',
-  word('08c379a0'), '0x00', 'MSTORE', word('00000020'), '0x20', 'MSTORE', word(`00000004${Buffer.from('nope').toString('hex')}`), '0x40', 'MSTORE', '0x64', '0x00', 'REVERT',
-  { label: 'balanceOf' }, 'POP', '0x04', 'CALLDATALOAD', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN',
-  { label: 'set' }, '0x04', 'CALLDATALOAD', '0x00', 'SSTORE', 'STOP',
+  '0x00',
+  'CALLDATALOAD',
+  '0xe0',
+  'SHR',
+  'DUP1',
+  '0x70a08231',
+  'EQ',
+  { target: 'balanceOf' },
+  'JUMPI',
+  '0x60fe47b1',
+  'EQ',
+  { target: 'set' },
+  'JUMPI',
+  word('08c379a0'),
+  '0x00',
+  'MSTORE',
+  word('00000020'),
+  '0x20',
+  'MSTORE',
+  word(`00000004${Buffer.from('nope').toString('hex')}`),
+  '0x40',
+  'MSTORE',
+  '0x64',
+  '0x00',
+  'REVERT',
+  { label: 'balanceOf' },
+  'POP',
+  '0x04',
+  'CALLDATALOAD',
+  'SLOAD',
+  '0x00',
+  'MSTORE',
+  '0x20',
+  '0x00',
+  'RETURN',
+  { label: 'set' },
+  '0x04',
+  'CALLDATALOAD',
+  '0x00',
+  'SSTORE',
+  'STOP',
 ])
 
 let n: TestNode
@@ -27,7 +63,12 @@ beforeAll(async () => {
   const genesis = devGenesis()
   genesis.alloc[TOKEN] = { balance: '0x0', code: CODE, storage: { [`0x${holder.slice(2).padStart(64, '0')}`]: `0x${'00'.repeat(31)}64` } }
   n = await startTestNode({ genesis })
-  const chain = defineChain({ id: 1337, name: 'sponge dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [`http://127.0.0.1:${n.node.httpPort}`] } } })
+  const chain = defineChain({
+    id: 1337,
+    name: 'sponge dev',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [`http://127.0.0.1:${n.node.httpPort}`] } },
+  })
   client = createPublicClient({ chain, transport: http() })
 })
 afterAll(async () => {

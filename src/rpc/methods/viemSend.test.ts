@@ -53,17 +53,28 @@ describe('viem with its defaults', () => {
       { type: 'legacy', send: () => wallet.sendTransaction({ to, value: 1n, type: 'legacy' }) },
       { type: 'eip2930', send: () => wallet.sendTransaction({ to, value: 2n, type: 'eip2930', accessList: [{ address: to, storageKeys: [] }] }) },
       { type: 'eip1559', send: () => wallet.sendTransaction({ to, value: 3n }) },
-      { type: 'eip4844', send: () => wallet.sendTransaction({ to, blobs: toBlobs({ data: stringToHex('a real blob') }), kzg, maxFeePerBlobGas: 10n ** 10n }) },
+      {
+        type: 'eip4844',
+        send: () => wallet.sendTransaction({ to, blobs: toBlobs({ data: stringToHex('a real blob') }), kzg, maxFeePerBlobGas: 10n ** 10n }),
+      },
       {
         type: 'eip7702',
         // Signed when sent: the authorization's nonce is the sender's next but one at that moment.
-        send: async () => wallet.sendTransaction({ to: account.address, authorizationList: [await wallet.signAuthorization({ contractAddress: to, executor: 'self' })] }),
+        send: async () =>
+          wallet.sendTransaction({
+            to: account.address,
+            authorizationList: [await wallet.signAuthorization({ contractAddress: to, executor: 'self' })],
+          }),
       },
     ]
     for (const { type, send } of sends) {
       const hash = await send()
       const receipt = await client.waitForTransactionReceipt({ hash })
-      expect({ type: receipt.type, status: receipt.status, from: receipt.from }).toEqual({ type, status: 'success', from: account.address.toLowerCase() })
+      expect({ type: receipt.type, status: receipt.status, from: receipt.from }).toEqual({
+        type,
+        status: 'success',
+        from: account.address.toLowerCase(),
+      })
       const tx = await client.getTransaction({ blockNumber: receipt.blockNumber, index: receipt.transactionIndex })
       expect({ hash: tx.hash, type: tx.type }).toEqual({ hash, type })
       // Gas: within what viem estimated and set, and the block's own (one transaction a block on demand).
@@ -91,10 +102,15 @@ describe('viem with its defaults', () => {
     const seen: bigint[] = []
     let resolveSeen: () => void
     const arrived = new Promise<void>((r) => (resolveSeen = r))
-    const unwatch = ws.watchContractEvent({ address, abi, eventName: 'Ping', onLogs: (logs) => {
-      for (const l of logs) seen.push(l.args.value!)
-      resolveSeen()
-    } })
+    const unwatch = ws.watchContractEvent({
+      address,
+      abi,
+      eventName: 'Ping',
+      onLogs: (logs) => {
+        for (const l of logs) seen.push(l.args.value!)
+        resolveSeen()
+      },
+    })
     // viem subscribes in the background with no "subscribed" event: write (each mined) until one is seen.
     const settled = () => Promise.race([arrived.then(() => true), Promise.resolve(false)])
     let writes = 0

@@ -38,7 +38,10 @@ describe('dev wallet', () => {
     const typed = {
       domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xcccccccccccccccccccccccccccccccccccccccc' as `0x${string}` },
       types: {
-        Person: [{ name: 'name', type: 'string' }, { name: 'wallet', type: 'address' }],
+        Person: [
+          { name: 'name', type: 'string' },
+          { name: 'wallet', type: 'address' },
+        ],
         Mail: [
           { name: 'from', type: 'Person' },
           { name: 'to', type: 'Person[]' },
@@ -61,12 +64,16 @@ describe('dev wallet', () => {
     const asObject = (await dev.http<`0x${string}`>('eth_signTypedData_v4', [alice, typed])).result!
     const asText = (await dev.http<`0x${string}`>('eth_signTypedData_v4', [alice, JSON.stringify(typed)])).result!
     expect(asText).toBe(asObject)
-    const recovered = await recoverTypedDataAddress({ ...typed, message: { ...typed.message, amounts: [1n, 2n] } as never, signature: asObject } as never)
+    const recovered = await recoverTypedDataAddress({
+      ...typed,
+      message: { ...typed.message, amounts: [1n, 2n] } as never,
+      signature: asObject,
+    } as never)
     expect(recovered.toLowerCase()).toBe(alice)
     expect((await dev.http('eth_signTypedData_v4', [alice, '{"nope"']))?.error?.code).toBe(-32602)
   })
 
-  it('holds no keys but the dev chain\'s', async () => {
+  it("holds no keys but the dev chain's", async () => {
     expect((await plain.http('eth_sendTransaction', [{ from: alice, to: bob }])).error).toMatchObject({ code: -32000, message: 'unknown account' })
     expect((await dev.http('eth_sign', [`0x${'99'.repeat(20)}`, '0x00'])).error?.message).toBe('unknown account')
   })
