@@ -1,21 +1,11 @@
-import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { BUILT_CLI, rpcCompatPath, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
+import { runCli } from '../testing/runCli.js'
 import { spawnNode } from '../testing/spawnNode.js'
 
 // Issue 21, item 1: a second node on a datadir in use started and served, and the two corrupted it (transactions
 // acknowledged by one vanished, the canonical chain stopped linking). geth refuses: "datadir already used by another
 // process". So does Sponge now, for `sponge node` and `sponge import` alike, at once and in one line.
-
-/** Runs the built CLI to its exit. */
-function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString()
-  })
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })))
-}
 
 describe('one writer per datadir', () => {
   it('refuses a second node and an import while a node runs on the datadir, and serves again once it is gone', async () => {

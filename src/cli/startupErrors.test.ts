@@ -1,24 +1,14 @@
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BUILT_CLI, rpcCompatPath, tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
+import { runCli } from '../testing/runCli.js'
 import { spawnNode } from '../testing/spawnNode.js'
 
 // Issue 21, item 7, as reported: a datadir that cannot be created hung with no output; a JWT secret path that cannot
 // be created announced HTTP and then hung; a missing or invalid genesis, a port in use, a datadir of another chain
 // and a bad import file printed their message with a JavaScript stack. Each must be one line and a non-zero exit.
-
-/** Runs the built CLI to its exit (the test's own timeout bounds a hang). */
-function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString()
-  })
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })))
-}
 
 const node = (...args: string[]) => runCli(['node', '--http.port', '0', '--authrpc.port', '0', '--workers', '1', ...args])
 
