@@ -81,6 +81,21 @@ export function storageAt([address, slot, block]: StorageParams, ctx: Ctx): Hash
   return scalar(ctx, { kind: 'storage', blockHash: ref.hash, address: addr, slot: key })
 }
 
+/** Every asked slot from the flat table; undefined when the table does not hold this state (then no slot is there). */
+function flatSlots(ctx: Ctx, root: Uint8Array, entries: { address: Uint8Array; slots: Uint8Array[] }[]): string[][] | undefined {
+  const out: string[][] = []
+  for (const e of entries) {
+    const values: string[] = []
+    for (const s of e.slots) {
+      const word = ctx.flatState.slot(root, e.address, s)
+      if (word === undefined) return undefined
+      values.push(bytesToHex(word))
+    }
+    out.push(values)
+  }
+  return out
+}
+
 /** eth_getStorageValues: for each address, its slots' values in the order asked. */
 export async function storageValues([slots, block]: StorageValuesParams, ctx: Ctx): Promise<Record<string, Hash32[]>> {
   const addresses = Object.keys(slots)
@@ -93,20 +108,8 @@ export async function storageValues([slots, block]: StorageValuesParams, ctx: Ct
   if (total > MAX_STORAGE_SLOTS) throw new InvalidParamsError(`too many slots (max ${MAX_STORAGE_SLOTS})`)
   const ref = blockOf(ctx, block)
   const entries = addresses.map((a) => ({ address: hexToBytes(a), slots: slots[a]!.map(slotBytes) }))
-  const root = stateRootOf(ctx, ref)
-  const flat: string[][] = []
-  for (const e of entries) {
-    const values: string[] = []
-    for (const s of e.slots) {
-      const word = ctx.flatState.slot(root, e.address, s)
-      if (word === undefined) break
-      values.push(bytesToHex(word))
-    }
-    if (values.length < e.slots.length) break
-    flat.push(values)
-  }
   const values =
-    flat.length === entries.length ? flat : ((await run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries })) as string[][] | null)
+    flatSlots(ctx, stateRootOf(ctx, ref), entries) ?? ((await run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries })) as string[][] | null)
   if (values === null) throw new ServerError('header not found')
   return Object.fromEntries(addresses.map((a, i) => [a, values[i]!]))
 }
