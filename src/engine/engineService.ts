@@ -139,7 +139,7 @@ export class EngineService {
    */
   private recoverSendersAlongside(payload: PayloadData): SharedArrayBuffer | undefined {
     const n = payload.transactions.length
-    const helper = this.helpers !== undefined && n >= MIN_SHARED_RECOVERY && this.helpers.canAdmit(1) ? this.helpers : undefined
+    const helper = this.helpers !== undefined && n >= MIN_SHARED_RECOVERY && this.helpers.admits(1) === 1 ? this.helpers : undefined
     if (n === 0 || (helper === undefined && this.txPool.size === 0)) return undefined
     const slots = createSenderSlots(n)
     if (this.txPool.size > 0) putKnownSenders(slots, payload.transactions, (hash) => this.txPool.get(hash)?.senderKey)

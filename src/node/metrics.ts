@@ -32,12 +32,6 @@ export class NodeMetrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   })
-  private readonly overloaded = new Counter({
-    name: 'sponge_http_overloaded_total',
-    help: 'HTTP requests answered 503 before their body was read, the public lane being saturated',
-    labelNames: ['port'] as const,
-    registers: [this.registry],
-  })
   private readonly taskSeconds = new Histogram({
     name: 'sponge_pool_task_seconds',
     help: 'Worker task time (queue wait included), by lane and operation',
@@ -123,10 +117,6 @@ export class NodeMetrics {
     c.requests.inc()
     c.latency.observe(seconds)
     if (code !== 0) this.errors.inc({ method, port, code: String(code) })
-  }
-
-  observeOverloaded(port: string): void {
-    this.overloaded.inc({ port })
   }
 
   /** GET /metrics in the Prometheus text format; anything else 404. */

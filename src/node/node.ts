@@ -18,6 +18,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
+import { ClientContexts } from './clientContexts.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -70,6 +71,8 @@ export interface NodeOptions {
 
 export interface RunningNode {
   context: NodeContext
+  /** The worker lanes (tests watch what they admit). */
+  lanes: Lanes
   /** The node's own store, writable: for tools and tests that inspect or prepare it (handlers get its read side). */
   store: ChainStore
   httpPort: number
@@ -171,6 +174,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const onInternalError = (method: string, e: unknown) =>
     opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) })
   const servers: HttpServer[] = []
+  let wsConnections = 0
   const serve = (
     portName: 'http' | 'auth',
     host: string,
@@ -186,30 +190,25 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       maxBatch,
       namespaces: new Set(namespaces),
       onInternalError,
-      canAdmit: (calls) => ctx.pool.canAdmit(calls),
       ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, portName, code, s) }),
     }
-    const overloaded = () => {
-      const full = ctx.pool.saturated
-      if (full) metrics?.observeOverloaded(portName)
-      return full
-    }
+    const lane = portName === 'http' ? lanes.public : lanes.engine
+    const clients = new ClientContexts(ctx, lane)
     return startHttpServer({
       host,
       port,
       maxBodyBytes,
       vhosts: access.vhosts ?? defaultVhosts,
-      overloaded,
       corsOrigins: access.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       ...(authorize === undefined ? {} : { authorize }),
-      handle: (body) => handleBody(body, table, env, ctx),
+      handle: (body, client) => handleBody(body, table, env, ctx, () => clients.of(client())),
       ...(websocket
         ? {
             ws: {
               maxBackpressure: WS_MAX_BACKPRESSURE,
               open: (send: (text: string) => boolean) => {
                 const connection = subscriptions.connect(send)
-                const wsCtx: NodeContext = { ...ctx, connection }
+                const wsCtx: NodeContext = { ...ctx, connection, pool: lane.forClient(`ws${++wsConnections}`) }
                 return { message: (body: Uint8Array) => handleBody(body, table, env, wsCtx), close: () => connection.close() }
               },
             },
@@ -274,6 +273,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     }
     return {
       context,
+      lanes,
       store,
       httpPort: http.port,
       authPort,

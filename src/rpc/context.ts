@@ -10,7 +10,7 @@ import type { DevDriver } from '../dev/devDriver.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStoreReads } from '../store/chainStore.js'
-import type { WorkerPool } from '../workers/pool.js'
+import type { Lane } from '../workers/pool.js'
 
 /**
  * What method handlers may reach, read-only: the chain and the store's read side, the lanes, the engine and pool
@@ -21,8 +21,11 @@ export interface NodeContext {
   readonly spec: ChainSpec
   readonly store: ChainStoreReads
   readonly chain: ChainReader
-  /** The worker pool lane of the endpoint serving the request: public, or the engine's on the auth port. */
-  readonly pool: WorkerPool
+  /**
+   * The worker pool lane of the endpoint serving the request (public, or the engine's on the auth port), as the
+   * requesting client's: its calls are counted and dispatched as that client's.
+   */
+  readonly pool: Lane
   readonly engine: EngineService
   readonly builds: PayloadBuilds
   readonly txs: TxSubmission

@@ -17,11 +17,6 @@ import { ReplyWriter } from './replyWriter.js'
 
 export interface EnvelopeOptions {
   maxBatch: number
-  /**
-   * Admission to this endpoint's worker lane, asked once per body for all its pool methods together: when they do
-   * not fit, each is answered -32005 at once, before validation, so that refusing costs next to nothing.
-   */
-  canAdmit?: (calls: number) => boolean
   /** Namespaces served on this endpoint; other methods answer -32601 as if they did not exist. */
   namespaces: ReadonlySet<Namespace>
   onInternalError?: (method: string, e: unknown) => void
@@ -96,6 +91,16 @@ function isValidId(id: unknown): id is string | number | null {
 /** Written into the writer (true), nothing to send for a notification (false), or an answer still to come. */
 type Outcome = boolean | Promise<Buffer | undefined>
 
+/**
+ * A body's admission to the worker lane, asked once for all its pool methods together (`ctx.pool.admits`): the
+ * first `room` run with the client's context, the others are answered -32005 at once, before validation, so that
+ * refusing costs next to nothing. Methods the serving thread answers never count and are never refused.
+ */
+interface Admission {
+  room: number
+  ctx: NodeContext
+}
+
 /** The error a failure is answered with: a known refusal's code, or -32603 for anything else (logged once). */
 function rpcErrorOf(e: unknown, name: string, opts: EnvelopeOptions): RpcError {
   const known = toRpcError(e)
@@ -134,7 +139,7 @@ function handleOne(
   opts: EnvelopeOptions,
   ctx: NodeContext,
   rawIdText: () => string | undefined,
-  refusePool: boolean,
+  admission: Admission | undefined,
 ): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     writeError(w, null, new InvalidRequestError('invalid request'))
@@ -164,12 +169,17 @@ function handleOne(
   try {
     const def = table.get(name)
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
-    if (refusePool && def.runsIn === 'pool') throw OVERLOADED
+    let context = ctx
+    if (def.runsIn === 'pool' && admission !== undefined) {
+      if (admission.room === 0) throw OVERLOADED
+      admission.room--
+      context = admission.ctx
+    }
     const params = req.params === undefined || req.params === null ? [] : req.params
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
     const checked = def.validate(params)
     if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
-    result = def.handle(checked.data as never, ctx)
+    result = def.handle(checked.data as never, context)
   } catch (e) {
     observed(writeFailure(hasId ? w : undefined, id, e, name, opts))
     return hasId
@@ -206,13 +216,15 @@ const shared = new ReplyWriter()
  * (only notifications). When every handler answers synchronously the reply comes back at once, as a view of a
  * shared buffer that is valid only until the next call: send it before doing anything else. A promised reply is a
  * buffer of its own. Never throws or rejects: every failure becomes a JSON-RPC error object. The body is read
- * before this returns and not kept.
+ * before this returns and not kept. `clientCtx` gives the context whose lane counts the calls as the sending
+ * client's; it is asked, synchronously, only when the body names a method that runs in the lane.
  */
 export function handleBody(
   body: Uint8Array,
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
+  clientCtx: () => NodeContext = () => ctx,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   const w = shared
   w.reset()
@@ -225,8 +237,7 @@ export function handleBody(
     return w.view()
   }
   if (!Array.isArray(parsed)) {
-    const refuse = opts.canAdmit !== undefined && isPoolCall(parsed, table) && !opts.canAdmit(1)
-    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], refuse)
+    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], admit(isPoolCall(parsed, table) ? 1 : 0, clientCtx))
     return out === true ? w.view() : out === false ? undefined : out
   }
   if (parsed.length === 0) {
@@ -238,9 +249,15 @@ export function handleBody(
     return w.view()
   }
   let ids: (string | undefined)[] | undefined
-  const calls = opts.canAdmit === undefined ? 0 : poolCalls(parsed, table)
-  const refuse = calls > 0 && !opts.canAdmit!(calls)
-  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], refuse)
+  const admission = admit(poolCalls(parsed, table), clientCtx)
+  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], admission)
+}
+
+/** The lane's answer for a body's `calls` pool methods (none asked when there are none). */
+function admit(calls: number, clientCtx: () => NodeContext): Admission | undefined {
+  if (calls === 0) return undefined
+  const ctx = clientCtx()
+  return { room: ctx.pool.admits(calls), ctx }
 }
 
 function isPoolCall(item: unknown, table: MethodTable): boolean {
@@ -271,7 +288,7 @@ function handleBatch(
   opts: EnvelopeOptions,
   ctx: NodeContext,
   rawIdText: (index: number) => string | undefined,
-  refusePool: boolean,
+  admission: Admission | undefined,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   w.str('[')
   let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
@@ -280,13 +297,13 @@ function handleBatch(
     const idText = () => rawIdText(index)
     if (parts !== undefined) {
       w.reset()
-      const out = handleOne(item, w, table, opts, ctx, idText, refusePool)
+      const out = handleOne(item, w, table, opts, ctx, idText, admission)
       parts.push(out === true ? w.copy() : out === false ? undefined : out)
       continue
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx, idText, refusePool)
+    const out = handleOne(item, w, table, opts, ctx, idText, admission)
     if (out === true) {
       written++
     } else {

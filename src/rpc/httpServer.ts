@@ -12,18 +12,15 @@ export interface HttpServerOptions {
   vhosts: readonly string[]
   /** Origins a browser page may read replies from (CORS); '*' allows any; empty sends no CORS headers. */
   corsOrigins: readonly string[]
-  /**
-   * Checked before the body is read: true answers 503 at once. Parsing a body only to refuse its calls costs more
-   * than serving cheap ones, and clients under a flood retry at once: refusals must cost next to nothing.
-   */
-  overloaded?: () => boolean
   /** Checked before the body is read; false answers 401 and no method runs. */
   authorize?: (authorizationHeader: string) => boolean
   /**
    * Handles one complete body, which it must not keep (it may be uWS's own memory). Returns the reply, or
    * undefined for "nothing to send"; a reply returned synchronously may be lent memory and is sent at once.
+   * `client` names the sender (its remote address: uWS does not expose the connection), and may be asked only
+   * before this returns.
    */
-  handle: (body: Uint8Array) => Uint8Array | undefined | Promise<Uint8Array | undefined>
+  handle: (body: Uint8Array, client: () => string) => Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** Served, WebSocket upgrades on the same port (GET with Upgrade: websocket), subject to the same Host rule. */
   ws?: WsOptions
 }
@@ -94,6 +91,12 @@ function memo(decide: (value: string) => boolean, max = 256): (value: string) =>
   }
 }
 
+/** The client's address: the one a PROXY protocol header gave, else the connection's. */
+function remoteAddress(res: HttpResponse): string {
+  const proxied = res.getProxiedRemoteAddressAsText()
+  return Buffer.from(proxied.byteLength > 0 ? proxied : res.getRemoteAddressAsText()).toString()
+}
+
 /** A JSON-RPC over HTTP server on uWebSockets.js: POST bodies in, replies out, with a body size limit. */
 export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const uws = loadUws()
@@ -147,10 +150,6 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       reply(res, state, '503 Service Unavailable', 'shutting down', 'text/plain')
       return false
     }
-    if (opts.overloaded?.() === true) {
-      reply(res, state, '503 Service Unavailable', 'overloaded, try again later', 'text/plain')
-      return false
-    }
     if (!hostOk(req.getHeader('host'))) {
       reply(res, state, '403 Forbidden', 'invalid host specified', 'text/plain')
       return false
@@ -193,7 +192,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       }
       // The last (usually only) chunk is handled before this callback returns: no copy.
       const body = parts === undefined ? new Uint8Array(ab) : Buffer.concat([...parts, new Uint8Array(ab)])
-      const out = opts.handle(body)
+      const out = opts.handle(body, () => remoteAddress(res))
       if (out instanceof Promise) {
         out.then(
           (later) => replyLater(res, state, OK, later ?? ''),

@@ -10,16 +10,16 @@ import type { TaskName } from '../workers/tasks.js'
  * limit, is fixed from then on. The lane works as before; only the next such task is watched.
  */
 export function laneTakes(pool: WorkerPool, op: TaskName): Promise<void> {
-  const run = pool.run
+  const runAs = pool.runAs
   return new Promise((resolve) => {
-    pool.run = function (this: WorkerPool, task, opts) {
-      const out = run.call(this, task, opts)
+    pool.runAs = function (this: WorkerPool, client, task, opts) {
+      const out = runAs.call(this, client, task, opts)
       if (task.op === op) {
-        pool.run = run
+        pool.runAs = runAs
         resolve()
       }
       return out
-    } as WorkerPool['run']
+    } as WorkerPool['runAs']
   })
 }
 

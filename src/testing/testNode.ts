@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { devAccounts, devGenesis } from '../chain/dev.js'
@@ -30,6 +31,14 @@ export interface TestNode {
   http<T = unknown>(method: string, params?: unknown[]): Promise<RpcReply<T>>
   /** One HTTP body holding a JSON-RPC batch (ids 0…n-1); the replies in call order, and the HTTP status. */
   batch<T = unknown>(calls: [method: string, params: unknown[]][]): Promise<{ status: number; replies: BatchItemReply<T>[] }>
+  /**
+   * The same from another client: a connection from `localAddress` (any 127.x.y.z reaches the node on 127.0.0.1),
+   * which the node tells apart from the other tests' requests, all from 127.0.0.1.
+   */
+  batchFrom<T = unknown>(
+    localAddress: string,
+    calls: [method: string, params: unknown[]][],
+  ): Promise<{ status: number; replies: BatchItemReply<T>[] }>
   engine<T = unknown>(method: string, params?: unknown[], token?: string): Promise<RpcReply<T>>
   close(): Promise<void>
 }
@@ -54,6 +63,30 @@ async function batchCall<T>(url: string, calls: [string, unknown[]][]): Promise<
   if (res.status !== 200) return { status: res.status, replies: [] }
   const replies = JSON.parse(text) as BatchItemReply<T>[]
   return { status: res.status, replies: replies.sort((a, b) => a.id - b.id) }
+}
+
+function postFrom(url: string, localAddress: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+async function batchFrom<T>(
+  url: string,
+  localAddress: string,
+  calls: [string, unknown[]][],
+): Promise<{ status: number; replies: BatchItemReply<T>[] }> {
+  const body = JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params })))
+  const { status, text } = await postFrom(url, localAddress, body)
+  if (status !== 200) return { status, replies: [] }
+  return { status, replies: (JSON.parse(text) as BatchItemReply<T>[]).sort((a, b) => a.id - b.id) }
 }
 
 /** Options of a small node on 127.0.0.1 with free ports and no Engine API endpoint; `overrides` win. */
@@ -121,6 +154,7 @@ export async function startTestNode(
     spec,
     http: (method, params = []) => call(httpUrl, method, params, {}),
     batch: (calls) => batchCall(httpUrl, calls),
+    batchFrom: (localAddress, calls) => batchFrom(httpUrl, localAddress, calls),
     engine: (method, params = [], token = signJwt(SECRET)) => call(authUrl, method, params, { authorization: `Bearer ${token}` }),
     close: () => node.close(),
   }

@@ -25,7 +25,26 @@ const WORKER_FILE = new URL('../../dist/workers/worker.js', import.meta.url).hre
 /** How often the watchdog looks for calls past their deadline, while any are admitted. */
 const WATCH_MS = 25
 
+/**
+ * The most calls one task carries to a worker. A task runs its calls one after another and answers them together,
+ * so a call that arrives while a worker chews through another client's task waits for all of it: the cap bounds that
+ * wait, and the round trip it costs (tens of microseconds) is small beside even one eth_call.
+ */
+const MAX_TASK_CALLS = 8
+
+/** The calls of one lane that a request may start: run them, and ask how many more would be admitted. */
+export interface Lane {
+  run<K extends TaskName>(task: Extract<SingleTask, { op: K }>, opts?: { timeoutMs?: number }): Promise<TaskMap[K]['out']>
+  /**
+   * How many of `calls` more the lane admits now, at most `calls`: the envelope asks once per body before running its
+   * handlers, and answers the pool calls past the count -32005 at once.
+   */
+  admits(calls: number): number
+}
+
 interface Pending {
+  /** Whose call it is (a client key; '' for work started outside a request): calls are dispatched fairly by it. */
+  client: string
   task: SingleTask
   resolve: (value: unknown) => void
   reject: (e: Error) => void
@@ -49,20 +68,24 @@ export interface LaneStats {
 }
 
 /**
- * A Piscina pool of workers that execute and build blocks and read state off the serving thread. The calls made in
- * one turn of the event loop (a JSON-RPC batch, say) are admitted or refused as a group; calls wait here while every
- * worker is busy, and a worker that finishes takes all that waited (its share, when several are free) as one task —
- * so under load a round trip between threads carries many calls, and a batch of 100 state reads costs a few.
- * Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call whose deadline passed while
- * it waited, and the watchdog stops a worker whose running call passes its deadline; the other calls of that task
- * are sent again.
+ * A Piscina pool of workers that execute and build blocks and read state off the serving thread. Calls wait here
+ * while every worker is busy, and a worker that finishes takes up to MAX_TASK_CALLS that waited as one task, so
+ * under load a round trip between threads carries several calls. Calls are kept by client (a WebSocket connection,
+ * an HTTP remote address: see `forClient`) and taken round robin, so a client's long queue does not stand before
+ * another's call; and while several clients hold calls, each is admitted no more than its share of the lane
+ * (max-min fair: `admits`). Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call
+ * whose deadline passed while it waited, and the watchdog stops a worker whose running call passes its deadline;
+ * the other calls of that task are sent again.
  */
-export class WorkerPool {
+export class WorkerPool implements Lane {
   private readonly piscina: Piscina<Batch, TaskOutcome<unknown>[]>
   private readonly deadlines = createDeadlineBuffer()
   private group: Pending[] = []
-  /** Admitted, not yet sent to a worker. */
-  private waiting: Pending[] = []
+  /** Admitted, not yet sent to a worker, by client, in the order the clients are to be served next. */
+  private waiting = new Map<string, Pending[]>()
+  private waitingCalls = 0
+  /** Calls admitted and not yet answered, by client (no entry: none). */
+  private readonly held = new Map<string, number>()
   private tasksInFlight = 0
   private inFlightCalls = 0
   private timedInFlight = 0
@@ -99,10 +122,24 @@ export class WorkerPool {
    * limit, a task not answered within it fails with TaskTimeoutError (its worker stopped if it was running it).
    */
   run<K extends TaskName>(task: Extract<SingleTask, { op: K }>, opts: { timeoutMs?: number } = {}): Promise<TaskMap[K]['out']> {
+    return this.runAs('', task, opts)
+  }
+
+  /** What a request of `client` starts on this lane: its calls are counted and dispatched as that client's. */
+  forClient(client: string): Lane {
+    return {
+      run: (task, opts) => this.runAs(client, task, opts),
+      admits: (calls) => this.admitsFor(client, calls),
+    }
+  }
+
+  /** `run`, as `client`'s call. */
+  runAs<K extends TaskName>(client: string, task: Extract<SingleTask, { op: K }>, opts: { timeoutMs?: number } = {}): Promise<TaskMap[K]['out']> {
     return new Promise((resolve, reject) => {
       if (this.group.length === 0) queueMicrotask(() => this.flush())
       const timeoutMs = opts.timeoutMs ?? 0
       this.group.push({
+        client,
         task,
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -113,19 +150,23 @@ export class WorkerPool {
     })
   }
 
-  /** Whether `calls` more would be admitted now (the envelope asks before running a body's handlers). */
-  canAdmit(calls: number): boolean {
-    const max = this.opts.maxInFlight
-    return max === undefined || this.inFlightCalls === 0 || this.inFlightCalls + this.group.length + calls <= max
+  admits(calls: number): number {
+    return this.admitsFor('', calls)
   }
 
   /**
-   * Three quarters of the lane's calls are in flight: the front end stops reading new bodies on its port until it
-   * drains (HTTP 503), which keeps a flood's refusals from taking the CPU the workers need.
+   * How many of `calls` more `client` may start: what the lane has room for, and no more than the client's share —
+   * the lane's places divided among the clients holding calls (this one counted). An idle lane admits any number,
+   * or a batch larger than the lane could never run.
    */
-  get saturated(): boolean {
+  private admitsFor(client: string, calls: number): number {
     const max = this.opts.maxInFlight
-    return max !== undefined && this.inFlightCalls >= (max * 3) / 4
+    if (max === undefined || this.inFlightCalls === 0) return calls
+    const room = max - this.inFlightCalls - this.group.length
+    const mine = this.held.get(client)
+    const clients = this.held.size + (mine === undefined ? 1 : 0)
+    const share = Math.max(1, Math.floor(max / clients)) - (mine ?? 0)
+    return Math.max(0, Math.min(calls, room, share))
   }
 
   get stats(): LaneStats {
@@ -138,25 +179,55 @@ export class WorkerPool {
     const max = this.opts.maxInFlight
     // A group larger than the whole lane still runs when the lane is idle, or it could never run.
     if (max !== undefined && this.inFlightCalls > 0 && this.inFlightCalls + group.length > max) {
-      // Callers that asked canAdmit first never get here: this is for work started outside a request.
+      // Callers that asked `admits` first never get here: this is for work started outside a request.
       this.refusedCalls += group.length
       const busy = new PoolBusyError(this.opts.name)
       for (const p of group) p.reject(busy)
       return
     }
     this.inFlightCalls += group.length
-    for (const p of group) if (p.deadline !== 0) this.timedInFlight++
-    this.waiting.push(...group)
+    for (const p of group) {
+      if (p.deadline !== 0) this.timedInFlight++
+      this.held.set(p.client, (this.held.get(p.client) ?? 0) + 1)
+      this.enqueue(p, false)
+    }
     if (this.timedInFlight > 0) this.watchdog ??= setInterval(() => this.watch(), WATCH_MS).unref()
     this.pump()
   }
 
-  /** Sends what waits to the free workers, an equal share each. */
+  /** Queues a call behind its client's others, or before them (`first`: a call sent again). */
+  private enqueue(p: Pending, first: boolean): void {
+    const queue = this.waiting.get(p.client)
+    if (queue === undefined) this.waiting.set(p.client, [p])
+    else if (first) queue.unshift(p)
+    else queue.push(p)
+    this.waitingCalls++
+  }
+
+  /**
+   * Up to `n` waiting calls, one per client in turn; a client served goes to the back of the line, so the next task
+   * starts with whoever waited longest.
+   */
+  private take(n: number): Pending[] {
+    const out: Pending[] = []
+    while (out.length < n && this.waitingCalls > 0) {
+      for (const [client, queue] of this.waiting) {
+        if (out.length === n) break
+        out.push(queue.shift()!)
+        this.waitingCalls--
+        this.waiting.delete(client)
+        if (queue.length > 0) this.waiting.set(client, queue)
+      }
+    }
+    return out
+  }
+
+  /** Sends what waits to the free workers, an equal share each, MAX_TASK_CALLS at most per task. */
   private pump(): void {
     const free = this.opts.threads - this.tasksInFlight
-    if (free <= 0 || this.waiting.length === 0) return
-    const per = Math.ceil(this.waiting.length / free)
-    while (this.tasksInFlight < this.opts.threads && this.waiting.length > 0) this.send(this.waiting.splice(0, per))
+    if (free <= 0 || this.waitingCalls === 0) return
+    const per = Math.min(MAX_TASK_CALLS, Math.ceil(this.waitingCalls / free))
+    while (this.tasksInFlight < this.opts.threads && this.waitingCalls > 0) this.send(this.take(per))
   }
 
   private send(part: Pending[]): void {
@@ -192,7 +263,7 @@ export class WorkerPool {
             again.push(p)
           }
         }
-        this.waiting.unshift(...again)
+        for (let i = again.length - 1; i >= 0; i--) this.enqueue(again[i]!, true)
         this.taskEnded()
       },
     )
@@ -201,11 +272,14 @@ export class WorkerPool {
   private taskEnded(): void {
     this.tasksInFlight--
     this.pump()
-    if (this.tasksInFlight === 0 && this.waiting.length === 0) this.drained?.()
+    if (this.tasksInFlight === 0 && this.waitingCalls === 0) this.drained?.()
   }
 
   private settle(p: Pending, error: Error | undefined, value?: unknown): void {
     this.inFlightCalls--
+    const held = this.held.get(p.client)!
+    if (held === 1) this.held.delete(p.client)
+    else this.held.set(p.client, held - 1)
     if (p.deadline !== 0 && --this.timedInFlight === 0 && this.watchdog !== undefined) {
       clearInterval(this.watchdog)
       this.watchdog = undefined
@@ -217,13 +291,13 @@ export class WorkerPool {
   /** Answers calls whose deadline passed while they waited, and stops the workers running one past its deadline. */
   private watch(): void {
     const now = Date.now()
-    if (this.waiting.some((p) => expired(p, now))) {
-      const waiting = this.waiting
-      this.waiting = []
-      for (const p of waiting) {
-        if (expired(p, now)) this.settle(p, new TaskTimeoutError(p.timeoutMs))
-        else this.waiting.push(p)
-      }
+    for (const [client, queue] of this.waiting) {
+      if (!queue.some((p) => expired(p, now))) continue
+      const left = queue.filter((p) => !expired(p, now))
+      for (const p of queue) if (expired(p, now)) this.settle(p, new TaskTimeoutError(p.timeoutMs))
+      this.waitingCalls -= queue.length - left.length
+      if (left.length === 0) this.waiting.delete(client)
+      else this.waiting.set(client, left)
     }
     const threads = this.piscina.threads
     const stop = threadsToStop(this.deadlines, now, new Set(threads.map((t) => t.threadId)))
@@ -233,7 +307,7 @@ export class WorkerPool {
 
   /** Lets running and queued tasks finish, then stops the threads. */
   async close(): Promise<void> {
-    if (this.tasksInFlight > 0 || this.waiting.length > 0) await new Promise<void>((resolve) => (this.drained = resolve))
+    if (this.tasksInFlight > 0 || this.waitingCalls > 0) await new Promise<void>((resolve) => (this.drained = resolve))
     if (this.watchdog !== undefined) clearInterval(this.watchdog)
     return this.piscina.close()
   }

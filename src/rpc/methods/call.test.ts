@@ -222,7 +222,7 @@ describe('--rpc.evmtimeout', () => {
 
   /** `send` starts a request holding a runaway call; once the lane has taken the call, its time runs out. */
   async function outOfTime<T>(send: () => Promise<T>): Promise<T> {
-    const taken = laneTakes(limited.node.context.pool, 'call')
+    const taken = laneTakes(limited.node.lanes.public, 'call')
     const reply = send()
     await taken
     clock.pass(LIMIT_MS)

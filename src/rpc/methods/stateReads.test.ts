@@ -56,7 +56,7 @@ describe('state reads from the flat table', () => {
   })
 
   it('need no worker at the head; older state is a worker task', async () => {
-    const lane = n.node.context.pool
+    const lane = n.node.lanes.public
     const ops: string[] = []
     const before = lane.onTaskDone
     lane.onTaskDone = (taskOps, seconds) => {

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../chain/dev.js'
+import { LOOP_FOREVER } from '../testing/asm.js'
+import { laneTakes, movableClock } from '../testing/lane.js'
+import { type TestNode, devGenesisWith, startTestNode } from '../testing/testNode.js'
+
+// Admission by cost (issue 21, item 3): what the serving thread answers from the store is never refused because the
+// EVM lane is full, and no client holds more than its share of that lane while another wants it. A client is a
+// WebSocket connection, or over HTTP a remote address: the tests' second client connects from 127.0.0.2.
+
+const LOOP = '0x00000000000000000000000000000000000c0006'
+const OTHER = '127.0.0.2'
+// Years of work: a call holds its place until the test lets its time run out (movableClock).
+const RUNAWAY = { to: LOOP, gas: '0x4000000000000000' }
+const LIMIT_MS = 600_000
+const TIMED_OUT = { code: -32000, message: `execution aborted (timeout = ${LIMIT_MS / 1000}s)` }
+
+const loops = (n: number, call: object = RUNAWAY): [string, unknown[]][] => Array.from({ length: n }, () => ['eth_call', [call, 'latest']])
+
+describe('a full EVM lane', () => {
+  let m: TestNode
+  let clock: ReturnType<typeof movableClock>
+  beforeAll(async () => {
+    m = await startTestNode({
+      genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }),
+      maxQueue: 8,
+      workers: 1,
+      evmTimeoutMs: LIMIT_MS,
+      gasCap: 2n ** 62n,
+    })
+    clock = movableClock()
+  })
+  afterAll(async () => {
+    clock.restore()
+    await m.close()
+  })
+
+  it('still answers reads the serving thread makes from the store, and refuses only EVM work', async () => {
+    const lane = m.node.lanes.public
+    const taken = laneTakes(lane, 'call')
+    const flood = m.batch(loops(8))
+    await taken
+    expect(lane.stats.inFlight).toBe(8)
+
+    // Before: HTTP 503 "overloaded" for every request while three quarters of the lane were held.
+    const address = devAccounts()[0]!.address
+    expect(await m.http('eth_blockNumber')).toMatchObject({ status: 200, result: '0x0' })
+    const balance = await m.http<string>('eth_getBalance', [address, 'latest'])
+    expect(balance.status).toBe(200)
+    expect(BigInt(balance.result!)).toBeGreaterThan(0n)
+    const mixed = await m.batch([
+      ['eth_chainId', []],
+      ['eth_call', [{ to: address }, 'latest']],
+      ['eth_getTransactionCount', [address, 'latest']],
+    ])
+    expect(mixed.status).toBe(200)
+    expect(mixed.replies.map((r) => r.result ?? r.error?.code)).toEqual([`0x${m.spec.chainId.toString(16)}`, -32005, '0x0'])
+
+    clock.pass(LIMIT_MS)
+    const done = await flood
+    expect(done.replies.map((r) => r.error)).toEqual(Array(8).fill(TIMED_OUT))
+  })
+})
+
+describe('EVM work shared between clients', () => {
+  let m: TestNode
+  beforeAll(async () => {
+    m = await startTestNode({ genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }), maxQueue: 64, workers: 1 })
+  })
+  afterAll(async () => {
+    await m.close()
+  })
+
+  it("runs a second client's call before the first client's queued calls", async () => {
+    const lane = m.node.lanes.public
+    // Each call spins until its 2,000,000 gas run out: tens of milliseconds of work, 32 of them queued on one worker.
+    const taken = laneTakes(lane, 'call')
+    let firstDone = false
+    const first = m.batch(loops(32, { to: LOOP, gas: '0x1e8480' })).then((r) => {
+      firstDone = true
+      return r
+    })
+    await taken
+    const address = devAccounts()[0]!.address
+    // Before: the worker took all 32 in one task, and the other client's call waited behind every one of them.
+    const other = await m.batchFrom(OTHER, [['eth_call', [{ to: address }, 'latest']]])
+    expect(other.replies[0]?.result).toBe('0x')
+    expect(firstDone).toBe(false)
+    const all = await first
+    expect(all.replies).toHaveLength(32)
+    for (const r of all.replies) expect(r.error?.message).toMatch(/out of gas/)
+  })
+})
+
+describe('a client past its share of the EVM lane', () => {
+  let m: TestNode
+  let clock: ReturnType<typeof movableClock>
+  beforeAll(async () => {
+    m = await startTestNode({
+      genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }),
+      maxQueue: 16,
+      workers: 1,
+      evmTimeoutMs: LIMIT_MS,
+      gasCap: 2n ** 62n,
+    })
+    clock = movableClock()
+  })
+  afterAll(async () => {
+    clock.restore()
+    await m.close()
+  })
+
+  it('is refused what passes its share while another client holds calls, and admitted up to it', async () => {
+    const lane = m.node.lanes.public
+    type Reply = ReturnType<TestNode['batch']>
+    // Sends a batch and resolves once the lane has taken its calls (an object: a promise returned would be awaited).
+    const admitted = async (send: () => Reply): Promise<{ reply: Reply }> => {
+      const taken = laneTakes(lane, 'call')
+      const reply = send()
+      await taken
+      return { reply }
+    }
+    const first = await admitted(() => m.batch(loops(6)))
+    const other = await admitted(() => m.batchFrom(OTHER, loops(1)))
+    expect(lane.stats.inFlight).toBe(7)
+    // Two clients want the lane: each may hold half of its 16 places. The first holds 6: two more of four fit.
+    const more = await admitted(() => m.batch(loops(4)))
+    expect(lane.stats.inFlight).toBe(9)
+
+    clock.pass(LIMIT_MS)
+    const [a, b, c] = await Promise.all([first.reply, other.reply, more.reply])
+    expect(a!.replies.map((r) => r.error)).toEqual(Array(6).fill(TIMED_OUT))
+    expect(b!.replies.map((r) => r.error)).toEqual([TIMED_OUT])
+    expect(c!.replies.map((r) => r.error?.code)).toEqual([-32000, -32000, -32005, -32005])
+  })
+})
