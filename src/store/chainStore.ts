@@ -73,6 +73,9 @@ export class ChainStore {
       // Room to grow without remapping; LMDB maps lazily, so this is address space, not memory.
       mapSize: 64 * 1024 ** 3,
       noMemInit: true,
+      // Never useWritemap: LMDB then extends the file to the whole map and writes through the mapping, and on a full
+      // filesystem the first page with no room behind it kills the process with SIGBUS (tried on a small tmpfs)
+      // instead of failing the write with ENOSPC (writeFailure.ts).
     })
     const dbs = {} as Record<DatabaseName, Database<Uint8Array, Uint8Array>>
     for (const name of DATABASES) {

@@ -10,7 +10,9 @@ import { StoreWriteError, type StoreWriteKind } from './errors.js'
 //  - a write that comes up short (the disk filled during it) throws errno 5, "Input/output error": mdb.c sets EIO
 //    there ("short write, filesystem full?"), so an EIO on a write is a full disk when statfs says the filesystem is
 //    (nearly) full, and a real I/O error otherwise;
-//  - the transaction is aborted whole: earlier commits stay readable, and writes succeed again once space is freed.
+//  - the transaction is aborted whole: earlier commits stay readable, and writes succeed again once space is freed;
+//  - a loop-mounted ext4 (mkfs -m 0: root may otherwise write into the reserved blocks) fails the same way, ENOSPC.
+// With useWritemap, the same full tmpfs killed the process with SIGBUS instead: see ChainStore's open().
 
 const ENOSPC = 28
 const EDQUOT = 122
