@@ -5,9 +5,10 @@ import type { EngineService } from '../engine/engineService.js'
 import type { ExecutionPayload } from '../wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
+import { StoreWriteError } from '../store/errors.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { Logger } from '../util/logger.js'
-import { bytesToHex, toQuantity } from '../util/hex.js'
+import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
 import { DevChainError } from './errors.js'
 
 const ZERO32 = `0x${'00'.repeat(32)}`
@@ -21,6 +22,8 @@ export class DevDriver {
   private again = false
   private timer: NodeJS.Timeout | undefined
   private stopped = false
+  /** Why the last block attempt failed; undefined once one succeeds. */
+  private failure: Error | undefined
   /** Blocks are made for each newly pending transaction (no --dev.period). */
   readonly minesOnDemand: boolean
 
@@ -29,7 +32,7 @@ export class DevDriver {
     private readonly store: ChainStore,
     private readonly chain: ChainReader,
     private readonly engine: EngineService,
-    txPool: TxPool,
+    private readonly txPool: TxPool,
     private readonly log: Logger,
     periodSeconds: number | undefined,
   ) {
@@ -47,12 +50,24 @@ export class DevDriver {
   }
 
   /**
-   * Settles once a transaction pooled just before has had its block: the block being made when it arrived may have
-   * read the pool before it, the one its arrival triggered (`again`) did not. At most two blocks, so a steady stream
-   * of transactions cannot keep a sender waiting.
+   * Settles once the transaction `txHash`, pooled just before, has had its block: the block being made when it
+   * arrived may have read the pool before it, the one its arrival triggered (`again`) did not. At most two blocks, so
+   * a steady stream of transactions cannot keep a sender waiting. If it is not in the chain then because the last
+   * block failed (its block could not be stored: a full disk), the send fails with that error and the transaction
+   * leaves the pool: a send is acknowledged only when its block exists, and a refused one must not be mined later
+   * behind the client's back.
    */
-  async afterNextBlock(): Promise<void> {
-    for (let i = 0; i < 2 && this.running !== undefined; i++) await this.running
+  async afterNextBlock(txHash: string): Promise<void> {
+    let waited = false
+    for (let i = 0; i < 2 && this.running !== undefined; i++) {
+      waited = true
+      await this.running
+    }
+    // No block was made for it (queued behind a nonce gap): an earlier block's failure is not its answer.
+    const failure = waited ? this.failure : undefined
+    if (failure === undefined || this.store.getTxLocation(hexToBytes(txHash)) !== undefined) return
+    this.txPool.drop(txHash)
+    throw failure
   }
 
   /** Settles when no block is being made (after stop(), none will be again). */
@@ -69,8 +84,15 @@ export class DevDriver {
     }
     this.running = this.produce()
       .then(
-        () => {},
-        (e: unknown) => this.log.error('dev block production failed', { error: (e as Error).message }),
+        () => {
+          this.failure = undefined
+        },
+        (e: unknown) => {
+          this.failure = e instanceof Error ? e : new Error(String(e))
+          // The engine logged a failed write already, once for a run of them: this would repeat it per block.
+          if (e instanceof StoreWriteError) this.log.debug('dev block not stored', { error: e.message })
+          else this.log.error('dev block production failed', { error: this.failure.message })
+        },
       )
       .finally(() => {
         this.running = undefined

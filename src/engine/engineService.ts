@@ -6,7 +6,9 @@ import { createSenderSlots, putKnownSenders } from '../exec/senderRecovery.js'
 import type { ExecutionPayload, PayloadAttributesAny } from '../wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
+import { StoreWriteError } from '../store/errors.js'
 import { HeaderView } from '../store/headerView.js'
+import { StoreWriteWatch } from '../store/writeFailure.js'
 import type { Logger } from '../util/logger.js'
 import type { TxSubmission } from '../txpool/txSubmission.js'
 import type { TxPool } from '../txpool/txPool.js'
@@ -50,6 +52,8 @@ export class EngineService {
   onCanonicalChange: ((added: Uint8Array[], removed: Uint8Array[]) => void) | undefined
   /** The last forkchoice's undone transactions, back in the pool (or refused) once this resolves. */
   private repooling: Promise<void> = Promise.resolve()
+  /** Every write the Engine API asks for goes through here: failures reach the log once per run of them. */
+  private readonly writes: StoreWriteWatch
 
   constructor(
     private readonly spec: ChainSpec,
@@ -62,7 +66,14 @@ export class EngineService {
     private readonly log: Logger,
     /** The public lane, whose idle workers recover a payload's senders alongside the engine worker. */
     private readonly helpers?: WorkerPool,
-  ) {}
+  ) {
+    this.writes = new StoreWriteWatch(log)
+  }
+
+  /** A failed write is the caller's error to answer and the operator's to hear (once); anything else passes. */
+  private writeFailed(e: unknown): void {
+    if (e instanceof StoreWriteError) this.writes.failed(e)
+  }
 
   /** Resolves when the transactions of blocks the last forkchoice undid are back in the pool (evm_revert waits). */
   repooled(): Promise<void> {
@@ -107,10 +118,15 @@ export class EngineService {
     }
     const started = performance.now()
     const senders = this.recoverSendersAlongside(checked)
-    const status = await this.lane.run({
-      op: 'newPayload',
-      input: { version, payload: checked, ...extras, ...(senders === undefined ? {} : { senders }) },
-    })
+    const status = await this.lane
+      .run({
+        op: 'newPayload',
+        input: { version, payload: checked, ...extras, ...(senders === undefined ? {} : { senders }) },
+      })
+      .catch((e: unknown) => {
+        this.writeFailed(e)
+        throw e
+      })
     const seconds = (performance.now() - started) / 1000
     // The worker committed; without this the serving thread may keep reading its older snapshot for a while.
     this.store.refreshSnapshot()
@@ -177,7 +193,13 @@ export class EngineService {
   ): Promise<ForkchoiceResult> {
     // A worker may have stored the head moments ago (newPayload through the other endpoint, or a build).
     this.store.refreshSnapshot()
-    const outcome = applyForkchoice(this.store, state)
+    let outcome: ReturnType<typeof applyForkchoice>
+    try {
+      outcome = applyForkchoice(this.store, state)
+    } catch (e) {
+      this.writeFailed(e)
+      throw e
+    }
     if (outcome.status === 'SYNCING') {
       return { payloadStatus: { status: 'SYNCING', latestValidHash: null, validationError: null }, payloadId: null }
     }
@@ -187,6 +209,7 @@ export class EngineService {
         payloadId: null,
       }
     }
+    if (outcome.wrote) this.writes.succeeded()
     this.repooling = this.txs.afterForkchoice(outcome.added, outcome.removed)
     if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
     const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
@@ -225,9 +248,16 @@ export class EngineService {
     try {
       built = await entry.build
     } catch (e) {
+      // The build ran but its block could not be stored: that, not an unknown payload, is the answer.
+      if (e instanceof StoreWriteError) {
+        this.writeFailed(e)
+        throw e
+      }
       this.log.warn('payload build failed', { payloadId: id, error: (e as Error).message })
       throw new EngineError('unknownPayload', 'Unknown payload')
     }
+    // The build stored its block.
+    this.writes.succeeded()
     const number = BigInt(built.blockNumber)
     const time = BigInt(built.timestamp)
     if (!getPayloadFits(this.spec, version, entry.version, number, time)) throw new EngineError('unsupportedFork', 'Unsupported fork')

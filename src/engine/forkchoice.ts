@@ -19,6 +19,8 @@ export type ForkchoiceOutcome =
       /** Blocks that joined the canonical chain (ascending) and left it, for the transaction pool. */
       added: Uint8Array[]
       removed: Uint8Array[]
+      /** Whether anything was written (a forkchoice that changes nothing writes nothing). */
+      wrote: boolean
     }
 
 function parentOf(store: ChainStore, hash: Uint8Array): Uint8Array {
@@ -73,6 +75,12 @@ export function applyForkchoice(store: ChainStore, fc: ForkchoiceState): Forkcho
     const c = store.getCanonicalHash(k)
     if (c !== undefined) removed.push(c)
   }
-  store.setCanonicalSync(forkPoint, branch, oldHeadNumber, labels)
-  return { status: 'VALID', added: branch.map((b) => b.hash), removed }
+  // A forkchoice that changes nothing writes nothing: on a full disk a consensus client's repeated forkchoice (and the
+  // dev driver's, which starts every build with one) must not fail for want of space it does not need.
+  const unchanged =
+    branch.length === 0 &&
+    removed.length === 0 &&
+    (['safe', 'finalized'] as const).every((l) => labels[l] === undefined || equalBytes(labels[l], store.getLabel(l) ?? new Uint8Array()))
+  if (!unchanged) store.setCanonicalSync(forkPoint, branch, oldHeadNumber, labels)
+  return { status: 'VALID', added: branch.map((b) => b.hash), removed, wrote: !unchanged }
 }

@@ -2,7 +2,7 @@ import { SimulationError, type SimulationKind, TraceTooLargeError } from '../cal
 import { DevChainError } from '../dev/errors.js'
 import { EngineError, type EngineErrorKind } from '../engine/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
-import { BlockNotFoundError } from '../store/errors.js'
+import { BlockNotFoundError, StoreWriteError } from '../store/errors.js'
 import { TxPoolRejectedError } from '../txpool/errors.js'
 import { DomainError } from '../util/errors.js'
 import { PoolBusyError, TaskTimeoutError } from '../workers/errors.js'
@@ -74,6 +74,8 @@ function codeOf(e: DomainError): ErrorCode | undefined {
   // Limits of the node's the client ran into: a full lane (retry later), a trace too large to answer.
   if (e instanceof PoolBusyError || e instanceof TraceTooLargeError) return ErrorCode.limitExceeded
   if (e instanceof BlockNotFoundError) return ErrorCode.unknownBlock
+  // What the request asked to store could not be (geth has no code of its own for it: its writes crash the node).
+  if (e instanceof StoreWriteError) return ErrorCode.server
   if (e instanceof UnknownParentError || e instanceof DevChainError) return ErrorCode.invalidParams
   return undefined
 }

@@ -3,6 +3,7 @@ import { type Database, type RootDatabase, open } from 'lmdb'
 import { type FlatDbs, type FlatHead, advanceFlatState, flatHeadIsAt, readFlatHead, seedFlatState } from './flatState.js'
 import { DATABASES, type DatabaseName, indexedKey, numberKey, readNumberKey, readTxLocation, txLocationValue, writeIndexedKey } from './layout.js'
 import { makeDirs } from '../util/makeDirs.js'
+import { storeWriteError } from './writeFailure.js'
 
 /** Everything one executed block adds to the store, written in one transaction. */
 export interface BlockRecord {
@@ -72,6 +73,9 @@ export class ChainStore {
       // Room to grow without remapping; LMDB maps lazily, so this is address space, not memory.
       mapSize: 64 * 1024 ** 3,
       noMemInit: true,
+      // Never useWritemap: LMDB then extends the file to the whole map and writes through the mapping, and on a full
+      // filesystem the first page with no room behind it kills the process with SIGBUS (tried on a small tmpfs)
+      // instead of failing the write with ENOSPC (writeFailure.ts).
     })
     const dbs = {} as Record<DatabaseName, Database<Uint8Array, Uint8Array>>
     for (const name of DATABASES) {
@@ -243,14 +247,26 @@ export class ChainStore {
 
   // ---- writes ----
 
+  /**
+   * Runs `txn` in one write transaction. A write that fails for want of space throws StoreWriteError naming `what`
+   * and the cause (ENOSPC, …); the transaction is then aborted whole, so the store holds exactly what it held before.
+   */
+  private write(what: string, txn: () => void): void {
+    try {
+      this.root.transactionSync(txn)
+    } catch (e) {
+      throw storeWriteError(e, what, this.datadir) ?? e
+    }
+  }
+
   /** Stores an executed block and its state. Does not make it canonical. */
   putBlockSync(rec: BlockRecord): void {
-    this.root.transactionSync(() => this.putBlockInTxn(rec))
+    this.write(`cannot store block ${rec.number}`, () => this.putBlockInTxn(rec))
   }
 
   /** Stores a block and makes it the canonical head in the same transaction (import path). */
   putCanonicalHeadSync(rec: BlockRecord): void {
-    this.root.transactionSync(() => {
+    this.write(`cannot store block ${rec.number}`, () => {
       this.putBlockInTxn(rec)
       this.indexCanonicalInTxn(rec.number, rec.hash, rec.txHashes)
       this.dbs.meta.putSync(utf8.encode('head'), rec.hash)
@@ -293,7 +309,7 @@ export class ChainStore {
   }
 
   putGenesisSync(rec: BlockRecord, chainId: bigint): void {
-    this.root.transactionSync(() => {
+    this.write('cannot store the genesis block', () => {
       this.putBlockInTxn(rec)
       this.indexCanonicalInTxn(rec.number, rec.hash, rec.txHashes)
       for (const label of ['head', 'safe', 'finalized', 'genesis'] as const) {
@@ -319,7 +335,7 @@ export class ChainStore {
     oldHeadNumber: bigint,
     labels: Partial<Record<ForkchoiceLabel, Uint8Array>>,
   ): void {
-    this.root.transactionSync(() => {
+    this.write('cannot store the forkchoice update', () => {
       for (let n = forkPoint + 1n; n <= oldHeadNumber; n++) {
         const old = this.dbs.canonical.getBinary(numberKey(n))
         if (old === undefined) continue
@@ -341,7 +357,7 @@ export class ChainStore {
    * fully indexed in the same transaction.
    */
   putBlockLogsSync(blocks: { hash: Uint8Array; logs: Uint8Array | undefined; keys: Uint8Array[] }[], done: boolean): void {
-    this.root.transactionSync(() => {
+    this.write('cannot store the log index', () => {
       for (const b of blocks) {
         if (b.logs !== undefined) this.dbs.blockLogs.putSync(b.hash, b.logs)
         for (const k of b.keys) this.dbs.logIndex.putSync(k, PRESENT)
@@ -357,7 +373,7 @@ export class ChainStore {
 
   /** Remembers a block found invalid, so that it and its descendants are refused without re-execution. */
   markInvalidSync(hash: Uint8Array, record: InvalidRecord): void {
-    this.dbs.invalid.putSync(hash, utf8.encode(JSON.stringify(record)))
+    this.write('cannot record an invalid block', () => this.dbs.invalid.putSync(hash, utf8.encode(JSON.stringify(record))))
   }
 }
 

@@ -248,6 +248,20 @@ export class TxPool {
   }
 
   /**
+   * Takes one transaction out of the pool (its send was refused after all: its block could not be stored). The
+   * sender's later transactions wait behind the gap it leaves, as queued.
+   */
+  drop(hash: string): void {
+    const tx = this.byHash.get(hash)
+    if (tx === undefined) return
+    this.byHash.delete(hash)
+    this.unindexBlobs(tx)
+    const slots = this.bySender.get(tx.sender)!
+    slots.delete(tx.nonce)
+    if (slots.size === 0) this.forget(tx.sender)
+  }
+
+  /**
    * After a reorg took blocks off the canonical chain: these senders' nonces may have gone down. Their floors are
    * dropped and re-learnt from the next state read (the re-pooled transactions bring theirs).
    */

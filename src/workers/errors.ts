@@ -1,4 +1,4 @@
-import { BlockNotFoundError } from '../store/errors.js'
+import { BlockNotFoundError, StoreWriteError } from '../store/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { SimulationError, TraceTooLargeError } from '../calls/errors.js'
 import { DomainError, type RebuildableError, type WireError, fromWire } from '../util/errors.js'
@@ -18,6 +18,9 @@ const CROSSING: Readonly<Record<string, RebuildableError>> = {
   BlockNotFoundError,
   SimulationError,
   TraceTooLargeError,
+  // A block the engine lane executed or built but could not store (a full disk): the client and the operator hear
+  // why, not an internal error.
+  StoreWriteError,
 }
 
 /** The wire form of an error that crosses whole; undefined for the node's own failures. */

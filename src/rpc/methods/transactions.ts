@@ -13,6 +13,6 @@ export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promis
  */
 export async function submitted(ctx: NodeContext, raw: Uint8Array): Promise<string> {
   const hash = await ctx.txs.submit(raw)
-  if (ctx.dev?.minesOnDemand === true) await ctx.dev.afterNextBlock()
+  if (ctx.dev?.minesOnDemand === true) await ctx.dev.afterNextBlock(hash)
   return hash
 }
