@@ -36,6 +36,8 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     maxQueue: flag(args, 'rpc.maxqueue'),
     maxBodyBytes: flag(args, 'rpc.maxbodysize'),
     maxBatch: flag(args, 'rpc.batchlimit'),
+    maxReplyBytes: flag(args, 'rpc.max-response-size'),
+    maxBatchReplyBytes: flag(args, 'rpc.batch-response-max-size'),
     minerGasLimit: BigInt(flag(args, 'miner.gaslimit')),
     txPoolSize: flag(args, 'txpool.size'),
     gasCap: BigInt(flag(args, 'rpc.gascap')),

@@ -12,6 +12,9 @@ import { type LogCriteria, queryLogs } from './logQuery.js'
 // A store written before the log index existed has receipts but no log records: its logs are indexed once, from
 // the receipts, to exactly what indexing at execution would have written.
 
+/** Limits of `n` logs and no byte bound. */
+const max = (maxResults: number) => ({ maxResults, maxBytes: Number.POSITIVE_INFINITY })
+
 describe('indexStoredLogs', () => {
   it('rebuilds the records and the index of an older store from its receipts, once', async () => {
     const spec = new ChainSpec(readGenesisFile(rpcCompatPath('genesis.json')))
@@ -23,7 +26,7 @@ describe('indexStoredLogs', () => {
     const emitter = { addresses: [Buffer.from('7dcd17433742f4c0ca53122ab541d0ba67fc27df', 'hex')], topics: [] }
     // The chain's logs come to ~21 MB of JSON (block 2 logs large data): compared as bytes, not by a deep equal.
     const reply = (criteria: LogCriteria) => {
-      const r = queryLogs(store, { from: 0n, to: 54n }, criteria, 10_000)
+      const r = queryLogs(store, { from: 0n, to: 54n }, criteria, max(10_000))
       if (!('json' in r)) throw new Error('no reply')
       return { count: r.count, json: Buffer.from(r.json) }
     }
@@ -33,7 +36,7 @@ describe('indexStoredLogs', () => {
     await store.db('logIndex').clearAsync()
     await store.db('meta').remove(new TextEncoder().encode('logsIndexed'))
     expect(store.logsIndexed()).toBe(false)
-    expect(queryLogs(store, { from: 0n, to: 54n }, all, 10_000)).toMatchObject({ count: 0 })
+    expect(queryLogs(store, { from: 0n, to: 54n }, all, max(10_000))).toMatchObject({ count: 0 })
 
     expect(indexStoredLogs(store)).toBe(55)
     expect(store.logsIndexed()).toBe(true)

@@ -36,22 +36,34 @@ function store(): ChainStore {
   return s
 }
 
+/** Limits of `n` logs and no byte bound. */
+const max = (maxResults: number) => ({ maxResults, maxBytes: Number.POSITIVE_INFINITY })
+
 describe('queryLogs', () => {
   it('answers from the index for an address, from every block without criteria, canonical blocks only', () => {
     const s = store()
-    expect(text(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, 100))).toEqual(
+    expect(text(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, max(100)))).toEqual(
       [10, 20, 30, 40].map((n) => ({ n, removed: false })),
     )
-    expect((text(queryLogs(s, { from: 5n, to: 14n }, { addresses: [], topics: [] }, 100)) as unknown[]).length).toBe(10)
-    expect(text(queryLogs(s, { blockHashes: [hashOf(20, true)] }, { addresses: [], topics: [] }, 100, true))).toEqual([{ n: 2000, removed: true }])
+    expect((text(queryLogs(s, { from: 5n, to: 14n }, { addresses: [], topics: [] }, max(100))) as unknown[]).length).toBe(10)
+    expect(text(queryLogs(s, { blockHashes: [hashOf(20, true)] }, { addresses: [], topics: [] }, max(100), true))).toEqual([{ n: 2000, removed: true }])
   })
 
   it('gives up past a budget (blocks visited or logs matched), and past maxResults', () => {
     const s = store()
     const all = { addresses: [], topics: [[TOPIC]] }
-    expect(queryLogs(s, { from: 1n, to: 40n }, all, 100, false, { blocks: 10, logs: 100 })).toEqual({ overBudget: true })
-    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [], topics: [] }, 100, false, { blocks: 100, logs: 5 })).toEqual({ overBudget: true })
-    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, 100, false, { blocks: 10, logs: 10 })).toMatchObject({ count: 4 })
-    expect(queryLogs(s, { from: 1n, to: 40n }, all, 39)).toEqual({ overLimit: true })
+    expect(queryLogs(s, { from: 1n, to: 40n }, all, max(100), false, { blocks: 10, logs: 100 })).toEqual({ overBudget: true })
+    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [], topics: [] }, max(100), false, { blocks: 100, logs: 5 })).toEqual({ overBudget: true })
+    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, max(100), false, { blocks: 10, logs: 10 })).toMatchObject({ count: 4 })
+    expect(queryLogs(s, { from: 1n, to: 40n }, all, max(39))).toEqual({ overLimit: true })
+  })
+
+  it('stops building a reply that passes maxBytes, and answers one that fits', () => {
+    const s = store()
+    const rare = { addresses: [RARE], topics: [] }
+    // Four logs of 24 bytes, three commas and the brackets: 101 bytes.
+    const fits = queryLogs(s, { from: 1n, to: 40n }, rare, { maxResults: 100, maxBytes: 101 })
+    expect('json' in fits && fits.json.length).toBe(101)
+    expect(queryLogs(s, { from: 1n, to: 40n }, rare, { maxResults: 100, maxBytes: 100 })).toEqual({ tooLarge: true })
   })
 })

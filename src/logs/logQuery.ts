@@ -11,7 +11,14 @@ export interface LogCriteria {
 /** Canonical blocks `from`..`to`, or the given blocks whatever their status (a filter's removed logs). */
 export type LogScope = { from: bigint; to: bigint } | { blockHashes: Uint8Array[] }
 
-export type LogQueryResult = { json: Uint8Array; count: number } | { overLimit: true } | { overBudget: true }
+/** The reply, or why there is none: more logs than allowed, more work than the budget, more bytes than allowed. */
+export type LogQueryResult = { json: Uint8Array; count: number } | { overLimit: true } | { overBudget: true } | { tooLarge: true }
+
+/** What one query may return: logs (--rpc.logs.maxresults) and the reply's bytes (--rpc.max-response-size). */
+export interface LogLimits {
+  maxResults: number
+  maxBytes: number
+}
 
 /** A bound on a query's work (blocks visited, logs matched), past which it is abandoned to be run elsewhere. */
 export interface LogBudget {
@@ -28,13 +35,14 @@ const REMOVED_TRUE = Buffer.from('"removed":true}')
 /**
  * eth_getLogs over the store: blocks are taken from the log index when the criteria name an address or topic (the
  * most selective position's keys, so a rare address costs its own matches), else every canonical block in range.
- * The reply is the matching logs' stored JSON, concatenated; `removed` rewrites each log's trailing flag.
+ * The reply is the matching logs' stored JSON, concatenated; `removed` rewrites each log's trailing flag. A reply
+ * that would pass `limits.maxBytes` is abandoned as soon as it does, so the memory a query takes is bounded too.
  */
 export function queryLogs(
   store: ChainStoreReads,
   scope: LogScope,
   criteria: LogCriteria,
-  maxResults: number,
+  limits: LogLimits,
   removed = false,
   budget?: LogBudget,
 ): LogQueryResult {
@@ -42,12 +50,17 @@ export function queryLogs(
   out.reset()
   out.byte(OPEN)
   let count = 0
-  const outcome = visitMatches(store, scope, criteria, maxResults, budget, (rec, s) => {
+  const outcome = visitMatches(store, scope, criteria, limits.maxResults, budget, (rec, s) => {
     if (count++ > 0) out.byte(COMMA)
     out.push(removed ? withRemoved(rec.subarray(s.jsonAt, s.jsonEnd)) : rec.subarray(s.jsonAt, s.jsonEnd))
+    return out.length < limits.maxBytes
   })
   if (outcome === 'overLimit') return { overLimit: true }
   if (outcome === 'overBudget') return { overBudget: true }
+  if (outcome === 'stopped') {
+    out.reset()
+    return { tooLarge: true }
+  }
   out.byte(CLOSE)
   // A copy of exactly the reply: the sink is reused, and a view would carry its whole buffer across threads.
   return { json: out.bytes().slice(), count }
@@ -65,13 +78,15 @@ export function matchingLogs(
   const outcome = visitMatches(store, scope, criteria, maxResults, undefined, (rec, s) => {
     const json = rec.slice(s.jsonAt, s.jsonEnd)
     parts.push(removed ? withRemoved(json) : json)
+    return true
   })
   return outcome === 'complete' ? parts : undefined
 }
 
 /**
- * Calls `visit` with each matching log, in chain order, unless there are more than `maxResults` or the work passes
- * `budget`. `rec` is a transient store view: a visitor copies what it keeps before returning.
+ * Calls `visit` with each matching log, in chain order, unless there are more than `maxResults`, the work passes
+ * `budget` or `visit` answers false (stopped). `rec` is a transient store view: a visitor copies what it keeps
+ * before returning.
  */
 function visitMatches(
   store: ChainStoreReads,
@@ -79,22 +94,24 @@ function visitMatches(
   criteria: LogCriteria,
   maxResults: number,
   budget: LogBudget | undefined,
-  visit: (rec: Uint8Array, s: LogSlice) => void,
-): 'complete' | 'overLimit' | 'overBudget' {
+  visit: (rec: Uint8Array, s: LogSlice) => boolean,
+): 'complete' | 'overLimit' | 'overBudget' | 'stopped' {
   let count = 0
   let blocks = 0
   for (const hash of blocksOf(store, scope, criteria, budget)) {
     if (hash === OVER_BUDGET || (budget !== undefined && ++blocks > budget.blocks)) return 'overBudget'
     const rec = store.blockLogsView(hash)
     if (rec === undefined) continue
-    let over: 'overLimit' | 'overBudget' | undefined
+    let over: 'overLimit' | 'overBudget' | 'stopped' | undefined
     forEachLog(rec, (s) => {
       if (!matches(rec, s, criteria)) return
       if (count === maxResults) over = 'overLimit'
       else if (budget !== undefined && count === budget.logs) over = 'overBudget'
       if (over !== undefined) return false
       count++
-      visit(rec, s)
+      if (visit(rec, s)) return
+      over = 'stopped'
+      return false
     })
     if (over !== undefined) return over
   }
@@ -192,8 +209,11 @@ function withRemoved(json: Uint8Array): Uint8Array {
 }
 
 /** A growing byte buffer, reused from query to query: the reply is assembled in one place without regrowing. */
+const SINK_START_BYTES = 16 * 1024
+const SINK_KEEP_BYTES = 4 * 1024 * 1024
+
 class ByteSink {
-  private buf = new Uint8Array(16 * 1024)
+  private buf = new Uint8Array(SINK_START_BYTES)
   private len = 0
 
   byte(b: number): void {
@@ -207,12 +227,18 @@ class ByteSink {
     this.len += src.length
   }
 
+  get length(): number {
+    return this.len
+  }
+
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.len)
   }
 
   reset(): void {
     this.len = 0
+    // One huge reply must not pin its buffer for the life of the thread.
+    if (this.buf.length > SINK_KEEP_BYTES) this.buf = new Uint8Array(SINK_START_BYTES)
   }
 
   private reserve(n: number): void {

@@ -33,6 +33,10 @@ export interface NodeDefaults {
   readonly maxBodyBytes: number
   /** The most calls in one JSON-RPC batch. */
   readonly maxBatch: number
+  /** The largest reply to one call, bytes (reth's --rpc.max-response-size, 160 MiB). */
+  readonly maxReplyBytes: number
+  /** A batch's reply, bytes, past which its calls not yet answered get -32003 (geth's 25 MB). */
+  readonly maxBatchReplyBytes: number
   /** The gas limit built blocks move toward. */
   readonly minerGasLimit: bigint
   /** The most transactions in the pool. */
@@ -64,6 +68,8 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
   maxQueue: 1024,
   maxBodyBytes: 5 * 1024 * 1024,
   maxBatch: 1000,
+  maxReplyBytes: 160 * 1024 * 1024,
+  maxBatchReplyBytes: 25_000_000,
   minerGasLimit: 60_000_000n,
   txPoolSize: TX_POOL_SIZE,
   txPoolAccountSlots: TX_POOL_SIZE / 4,

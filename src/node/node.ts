@@ -43,6 +43,10 @@ export interface NodeOptions {
   maxQueue?: number
   maxBodyBytes?: number
   maxBatch?: number
+  /** The largest reply to one call, bytes (--rpc.max-response-size). */
+  maxReplyBytes?: number
+  /** A batch's reply, bytes (--rpc.batch-response-max-size). */
+  maxBatchReplyBytes?: number
   minerGasLimit?: bigint
   txPoolSize?: number
   /** --rpc.gascap: the most gas eth_call and eth_estimateGas may use. */
@@ -96,6 +100,8 @@ const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
 export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<RunningNode> {
   const maxBatch = opts.maxBatch ?? NODE_DEFAULTS.maxBatch
   const maxBodyBytes = opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes
+  const maxReplyBytes = opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes
+  const maxBatchReplyBytes = opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes
   // One writer per datadir: a second node (or `sponge import`) on it is refused before the store is touched.
   const lock = await lockDatadir(opts.datadir)
   const store = new ChainStore(opts.datadir)
@@ -165,6 +171,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       evmTimeoutMs: opts.evmTimeoutMs ?? NODE_DEFAULTS.evmTimeoutMs,
       logsMaxRange: opts.logsMaxRange ?? NODE_DEFAULTS.logsMaxRange,
       logsMaxResults: opts.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
+      maxReplyBytes,
     },
     filters,
     ...(devDriver === undefined ? {} : { dev: devDriver }),
@@ -188,6 +195,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   ) => {
     const env: EnvelopeOptions = {
       maxBatch,
+      maxReplyBytes,
+      maxBatchReplyBytes,
       namespaces: new Set(namespaces),
       onInternalError,
       ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, portName, code, s) }),

@@ -42,8 +42,11 @@ export interface NodeContext {
   readonly fees: FeeOracle
   /** Dev mode's block maker (evm_* methods); undefined without dev mode. */
   readonly dev?: DevDriver
-  /** Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout) and of log queries (--rpc.logs.*). */
-  readonly limits: Readonly<{ gasCap: bigint; evmTimeoutMs: number; logsMaxRange: number; logsMaxResults: number }>
+  /**
+   * Bounds of the EVM-backed reads (--rpc.gascap, --rpc.evmtimeout), of log queries (--rpc.logs.*) and of one
+   * call's reply (--rpc.max-response-size: a query stops building a reply that passes it).
+   */
+  readonly limits: Readonly<{ gasCap: bigint; evmTimeoutMs: number; logsMaxRange: number; logsMaxResults: number; maxReplyBytes: number }>
   /** The polling filters (eth_newFilter, …). */
   readonly filters: FilterRegistry
   /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */

@@ -7,6 +7,7 @@ import {
   LimitExceededError,
   MethodNotFoundError,
   ParseError,
+  ResponseTooLargeError,
   type RpcError,
 } from './errors.js'
 import type { MethodTable, Namespace } from './methodTable.js'
@@ -17,6 +18,13 @@ import { ReplyWriter } from './replyWriter.js'
 
 export interface EnvelopeOptions {
   maxBatch: number
+  /** The largest reply to one call, bytes; a larger one is answered -32003 instead (reth's --rpc.max-response-size). */
+  maxReplyBytes?: number
+  /**
+   * A batch's reply, bytes: once its answers pass it, the calls not yet answered are answered -32003 without running
+   * (geth's --rpc.batch-response-max-size).
+   */
+  maxBatchReplyBytes?: number
   /** Namespaces served on this endpoint; other methods answer -32601 as if they did not exist. */
   namespaces: ReadonlySet<Namespace>
   onInternalError?: (method: string, e: unknown) => void
@@ -55,18 +63,32 @@ export function errorReplyWithoutId(e: RpcError): string {
   return `${PREFIX}null,"error":${errorJson(e)}}`
 }
 
-/** Raw chunks may be transient store views: they are copied here, before any other read. */
-function writeResult(w: ReplyWriter, id: Id, result: Reply): void {
-  w.str(`${PREFIX}${idJson(id)},"result":`)
+/**
+ * Raw chunks may be transient store views: they are copied here, before any other read. A result longer than
+ * `maxBytes` is not written (false): its size is known before it is copied into the reply.
+ */
+function writeResult(w: ReplyWriter, id: Id, result: Reply, maxBytes: number): boolean {
   if (result instanceof RawJson) {
+    if (rawLength(result) > maxBytes) return false
+    w.str(`${PREFIX}${idJson(id)},"result":`)
     for (const c of result.chunks) {
       if (typeof c === 'string') w.str(c)
       else w.bytes(c)
     }
     w.str('}')
-  } else {
-    w.str(`${JSON.stringify(result)}}`)
+    return true
   }
+  const text = JSON.stringify(result)
+  if (text.length > maxBytes) return false
+  w.str(`${PREFIX}${idJson(id)},"result":${text}}`)
+  return true
+}
+
+/** The bytes of pre-encoded JSON (its strings are ASCII: hex and JSON punctuation). */
+function rawLength(r: RawJson): number {
+  let n = 0
+  for (const c of r.chunks) n += typeof c === 'string' ? c.length : c.byteLength
+  return n
 }
 
 /** "invalid argument 1: expected …, got …" from typia's first error. */
@@ -116,16 +138,25 @@ function writeFailure(w: ReplyWriter | undefined, id: Id, e: unknown, name: stri
   return err.code
 }
 
-/** Writes a handler's result, or the internal error it turns into when it cannot be encoded; returns 0 or the code. */
+/**
+ * Writes a handler's result — or -32003 when it is too large, or the internal error it turns into when it cannot be
+ * encoded; returns 0 or the code.
+ */
 function writeSettled(w: ReplyWriter, id: Id, result: Reply, name: string, opts: EnvelopeOptions): number {
   const at = w.length
   try {
-    writeResult(w, id, result)
-    return 0
+    if (writeResult(w, id, result, opts.maxReplyBytes ?? Number.POSITIVE_INFINITY)) return 0
+    return writeFailure(w, id, TOO_LARGE, name, opts)
   } catch (e) {
     w.truncate(at)
     return writeFailure(w, id, e, name, opts)
   }
+}
+
+/** What a batch's answers have written so far, against its bound. */
+interface ReplyBudget {
+  spent: number
+  max: number
 }
 
 /**
@@ -140,6 +171,7 @@ function handleOne(
   ctx: NodeContext,
   rawIdText: () => string | undefined,
   admission: Admission | undefined,
+  budget?: ReplyBudget,
 ): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     writeError(w, null, new InvalidRequestError('invalid request'))
@@ -169,6 +201,7 @@ function handleOne(
   try {
     const def = table.get(name)
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
+    if (budget !== undefined && budget.spent > budget.max) throw TOO_LARGE
     let context = ctx
     if (def.runsIn === 'pool' && admission !== undefined) {
       if (admission.room === 0) throw OVERLOADED
@@ -193,10 +226,14 @@ function handleOne(
       }
       w.reset()
       observed(write(w))
+      if (budget !== undefined) budget.spent += w.length
       return w.copy()
     }
+    // A batch's answer that settles once the batch's reply has passed its bound is not kept.
+    const settled = (into: ReplyWriter, r: Reply) =>
+      budget !== undefined && budget.spent > budget.max ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts)
     return result.then(
-      (r) => answer((into) => (into === undefined ? 0 : writeSettled(into, id, r, name, opts))),
+      (r) => answer((into) => (into === undefined ? 0 : settled(into, r))),
       (e: unknown) => answer((into) => writeFailure(into, id, e, name, opts)),
     )
   }
@@ -250,7 +287,8 @@ export function handleBody(
   }
   let ids: (string | undefined)[] | undefined
   const admission = admit(poolCalls(parsed, table), clientCtx)
-  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], admission)
+  const budget: ReplyBudget = { spent: 0, max: opts.maxBatchReplyBytes ?? Number.POSITIVE_INFINITY }
+  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], admission, budget)
 }
 
 /** The lane's answer for a body's `calls` pool methods (none asked when there are none). */
@@ -276,6 +314,7 @@ const ignore = (_code: number): void => {}
 
 /** One instance: thrown for every refused call of a flood, it must not cost a stack trace each time. */
 const OVERLOADED = new LimitExceededError()
+const TOO_LARGE = new ResponseTooLargeError()
 
 /**
  * While every answer is synchronous they are written one after another into `w`. From the first promised answer
@@ -289,6 +328,7 @@ function handleBatch(
   ctx: NodeContext,
   rawIdText: (index: number) => string | undefined,
   admission: Admission | undefined,
+  budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   w.str('[')
   let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
@@ -297,15 +337,17 @@ function handleBatch(
     const idText = () => rawIdText(index)
     if (parts !== undefined) {
       w.reset()
-      const out = handleOne(item, w, table, opts, ctx, idText, admission)
+      const out = handleOne(item, w, table, opts, ctx, idText, admission, budget)
+      if (out === true) budget.spent += w.length
       parts.push(out === true ? w.copy() : out === false ? undefined : out)
       continue
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx, idText, admission)
+    const out = handleOne(item, w, table, opts, ctx, idText, admission, budget)
     if (out === true) {
       written++
+      budget.spent += w.length - before
     } else {
       w.truncate(before)
       if (out !== false) parts = [written > 0 ? w.copy(1) : undefined, out]

@@ -13,6 +13,8 @@ export const ErrorCode = {
   server: -32000,
   /** EIP-1474: a request over a limit of the node's (a full lane, a log range, a trace's size). */
   limitExceeded: -32005,
+  /** geth's: a reply, or a batch's reply, past its size limit. */
+  responseTooLarge: -32003,
   /** eth_simulateV1: a call halted other than by REVERT, or its transaction refused for a reason of its own. */
   vmError: -32015,
   /** A call reverted (geth's: with the revert data). */
@@ -105,6 +107,13 @@ export class ServerError extends RpcError {
 export class LimitExceededError extends RpcError {
   constructor(message = 'request queue is full, try again later') {
     super(ErrorCode.limitExceeded, message)
+  }
+}
+
+/** -32003 with geth's message: a call's reply past --rpc.max-response-size, or a batch's past its own bound. */
+export class ResponseTooLargeError extends RpcError {
+  constructor() {
+    super(ErrorCode.responseTooLarge, 'response too large')
   }
 }
 

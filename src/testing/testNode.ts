@@ -121,6 +121,8 @@ export async function startTestNode(
     evmTimeoutMs?: number
     gasCap?: bigint
     logsMaxResults?: number
+    maxReplyBytes?: number
+    maxBatchReplyBytes?: number
     devAccounts?: { address: string; privateKey: string }[]
   } = {},
 ): Promise<TestNode> {
@@ -144,6 +146,8 @@ export async function startTestNode(
     ...(opts.evmTimeoutMs === undefined ? {} : { evmTimeoutMs: opts.evmTimeoutMs }),
     ...(opts.gasCap === undefined ? {} : { gasCap: opts.gasCap }),
     ...(opts.logsMaxResults === undefined ? {} : { logsMaxResults: opts.logsMaxResults }),
+    ...(opts.maxReplyBytes === undefined ? {} : { maxReplyBytes: opts.maxReplyBytes }),
+    ...(opts.maxBatchReplyBytes === undefined ? {} : { maxBatchReplyBytes: opts.maxBatchReplyBytes }),
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
     showProgress: false,
   })

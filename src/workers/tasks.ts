@@ -36,7 +36,7 @@ export interface TaskMap {
   simulate: { in: { input: SimulateInput }; out: SimulateOutcome }
   /** Helps an engine worker's newPayload: recovers senders into the shared slots (senderRecovery.ts). */
   recoverSenders: { in: { slots: SharedArrayBuffer; transactions: string[]; number: string; timestamp: string }; out: null }
-  logs: { in: { scope: LogScope; criteria: LogCriteria; maxResults: number; removed?: boolean }; out: LogQueryResult }
+  logs: { in: { scope: LogScope; criteria: LogCriteria; maxResults: number; maxBytes: number; removed?: boolean }; out: LogQueryResult }
 }
 
 export type TaskName = keyof TaskMap

@@ -59,7 +59,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
       return null
     }
     case 'logs':
-      return queryLogs(store, task.scope, task.criteria, task.maxResults, task.removed)
+      return queryLogs(store, task.scope, task.criteria, { maxResults: task.maxResults, maxBytes: task.maxBytes }, task.removed)
     case 'trace':
       return (await (await (traces ??= TraceRunner.create(spec, store))).traceBlock(task.blockHash, task.opts, task.only)) ?? null
   }

@@ -4,7 +4,7 @@ import type { NodeContext } from '../context.js'
 import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes } from '../../util/hex.js'
-import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
+import { InvalidParamsError, LimitExceededError, ResponseTooLargeError, ServerError } from '../errors.js'
 import { RawJson } from '../reply.js'
 import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../../wire/ethParams.js'
 import type { Hash32, Quantity } from '../../wire/primitives.js'
@@ -103,10 +103,11 @@ async function query(
   criteria: LogCriteria,
   removed = false,
 ): Promise<Uint8Array> {
-  const maxResults = ctx.limits.logsMaxResults
-  let r = queryLogs(ctx.store, scope, criteria, maxResults, removed, IN_THREAD)
-  if ('overBudget' in r) r = await ctx.pool.run({ op: 'logs', scope, criteria, maxResults, removed })
-  if ('overLimit' in r) throw new LimitExceededError(`query returned more than ${maxResults} results`)
+  const limits = { maxResults: ctx.limits.logsMaxResults, maxBytes: ctx.limits.maxReplyBytes }
+  let r = queryLogs(ctx.store, scope, criteria, limits, removed, IN_THREAD)
+  if ('overBudget' in r) r = await ctx.pool.run({ op: 'logs', scope, criteria, ...limits, removed })
+  if ('overLimit' in r) throw new LimitExceededError(`query returned more than ${limits.maxResults} results`)
+  if ('tooLarge' in r) throw new ResponseTooLargeError()
   if ('overBudget' in r) throw new Error('log query over budget in the worker lane')
   return r.json
 }
