@@ -152,7 +152,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     txPool,
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
-    engineMethods: [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name),
+    // common.md: engine_exchangeCapabilities MUST NOT list itself.
+    engineMethods: [...table].filter(([name, def]) => def.namespace === 'engine' && name !== 'engine_exchangeCapabilities').map(([name]) => name),
     fees: new FeeOracle(spec, chain, store),
     flatState: new FlatStateReader(store),
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),

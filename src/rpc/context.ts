@@ -45,6 +45,6 @@ export interface NodeContext {
   readonly filters: FilterRegistry
   /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */
   readonly connection?: SubscriberConnection
-  /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
+  /** engine_exchangeCapabilities' answer: the engine methods of the method table, except itself. */
   readonly engineMethods: readonly string[]
 }
