@@ -172,6 +172,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const onInternalError = (method: string, e: unknown) =>
     opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) })
   const servers: HttpServer[] = []
+  let wsConnections = 0
   const serve = (
     portName: 'http' | 'auth',
     host: string,
@@ -210,8 +211,16 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
               maxBackpressure: WS_MAX_BACKPRESSURE,
               open: (send: (text: string) => boolean) => {
                 const connection = subscriptions.connect(send)
-                const wsCtx: NodeContext = { ...ctx, connection }
-                return { message: (body: Uint8Array) => handleBody(body, table, env, wsCtx), close: () => connection.close() }
+                // The connection is the client: its filters are its share, and go with it.
+                const client = `ws:${++wsConnections}`
+                const wsCtx: NodeContext = { ...ctx, connection, client }
+                return {
+                  message: (body: Uint8Array) => handleBody(body, table, env, wsCtx),
+                  close: () => {
+                    connection.close()
+                    ctx.filters.dropClient(client)
+                  },
+                }
               },
             },
           }

@@ -45,6 +45,12 @@ export interface NodeContext {
   readonly filters: FilterRegistry
   /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */
   readonly connection?: SubscriberConnection
+  /**
+   * Who is asking, as far as the transport can tell: the key of the client's shares of what clients hold on the node
+   * (polling filters). A WebSocket connection's own key; undefined over HTTP, whose clients share one share until the
+   * transport passes each request's remote address.
+   */
+  readonly client?: string
   /** engine_exchangeCapabilities' answer: the engine methods of the method table, except itself. */
   readonly engineMethods: readonly string[]
 }
