@@ -14,12 +14,28 @@ export type InstalledFilter =
 export const FILTER_TIMEOUT_MS = 5 * 60_000
 /** Installed filters at most; a new one past it is refused (each holds a little state, pending ones a buffer). */
 export const MAX_FILTERS = 10_000
+/** Filters one client may hold: a tenth of all, so that no client can take the slots the others need. */
+export const MAX_FILTERS_PER_CLIENT = 1_000
+/**
+ * Filters the callers without a client key (none over HTTP or WebSocket, which name every client: in-process
+ * callers) may hold together: half of all, so that they cannot take the slots of the clients that are named.
+ */
+export const MAX_FILTERS_UNNAMED = 5_000
+/** The key of the clients without one, which share MAX_FILTERS_UNNAMED. */
+const UNNAMED = ''
+
+/** Why a filter was not installed: its client's share (or the unnamed clients' share) is full, or all slots are. */
+export interface FilterRefusal {
+  refused: 'client' | 'all'
+  limit: number
+}
 /** Pending transaction hashes kept per filter between polls; older ones are dropped first. */
 export const MAX_PENDING_HASHES = 10_000
 
 interface Entry {
   filter: InstalledFilter
   deadline: number
+  client: string
 }
 
 /**
@@ -30,6 +46,8 @@ export class FilterRegistry {
   private readonly filters = new Map<string, Entry>()
   /** The pending-transaction filters, which every admitted transaction visits. */
   private readonly pending = new Set<Extract<InstalledFilter, { kind: 'pendingTxs' }>>()
+  /** Installed filters by client key, for the shares; a client with none has no entry. */
+  private readonly perClient = new Map<string, number>()
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -37,14 +55,36 @@ export class FilterRegistry {
     return this.filters.size
   }
 
-  /** The new filter's id, or undefined when MAX_FILTERS are installed (after dropping expired ones). */
-  install(filter: InstalledFilter): string | undefined {
+  /** Filters `client` holds (undefined: the unnamed clients together). */
+  heldBy(client: string | undefined): number {
+    return this.perClient.get(client ?? UNNAMED) ?? 0
+  }
+
+  /**
+   * The new filter's id, or why not (after dropping expired ones): the client's share is full (MAX_FILTERS_PER_CLIENT;
+   * MAX_FILTERS_UNNAMED for all clients without a key together), or MAX_FILTERS are installed.
+   */
+  install(filter: InstalledFilter, client?: string): string | FilterRefusal {
     this.sweep()
-    if (this.filters.size >= MAX_FILTERS) return undefined
+    const key = client ?? UNNAMED
+    const share = client === undefined ? MAX_FILTERS_UNNAMED : MAX_FILTERS_PER_CLIENT
+    const held = this.perClient.get(key) ?? 0
+    if (held >= share) return { refused: 'client', limit: share }
+    if (this.filters.size >= MAX_FILTERS) return { refused: 'all', limit: MAX_FILTERS }
     const id = `0x${randomBytes(16).toString('hex')}`
-    this.filters.set(id, { filter, deadline: this.now() + FILTER_TIMEOUT_MS })
+    this.filters.set(id, { filter, deadline: this.now() + FILTER_TIMEOUT_MS, client: key })
+    this.perClient.set(key, held + 1)
     if (filter.kind === 'pendingTxs') this.pending.add(filter)
     return id
+  }
+
+  /**
+   * Removes every filter of `client`: its connection closed. Nobody polls them after that, and a client that
+   * reconnected must not get a fresh share while its old filters still hold slots.
+   */
+  dropClient(client: string): void {
+    if (!this.perClient.has(client)) return
+    for (const [id, e] of this.filters) if (e.client === client) this.remove(id, e)
   }
 
   /** The filter, its idle deadline pushed back; undefined if unknown or expired. */
@@ -83,5 +123,8 @@ export class FilterRegistry {
   private remove(id: string, e: Entry): void {
     this.filters.delete(id)
     if (e.filter.kind === 'pendingTxs') this.pending.delete(e.filter)
+    const held = (this.perClient.get(e.client) ?? 1) - 1
+    if (held === 0) this.perClient.delete(e.client)
+    else this.perClient.set(e.client, held)
   }
 }

@@ -46,15 +46,21 @@ describe('queryLogs', () => {
       [10, 20, 30, 40].map((n) => ({ n, removed: false })),
     )
     expect((text(queryLogs(s, { from: 5n, to: 14n }, { addresses: [], topics: [] }, max(100))) as unknown[]).length).toBe(10)
-    expect(text(queryLogs(s, { blockHashes: [hashOf(20, true)] }, { addresses: [], topics: [] }, max(100), true))).toEqual([{ n: 2000, removed: true }])
+    expect(text(queryLogs(s, { blockHashes: [hashOf(20, true)] }, { addresses: [], topics: [] }, max(100), true))).toEqual([
+      { n: 2000, removed: true },
+    ])
   })
 
   it('gives up past a budget (blocks visited or logs matched), and past maxResults', () => {
     const s = store()
     const all = { addresses: [], topics: [[TOPIC]] }
     expect(queryLogs(s, { from: 1n, to: 40n }, all, max(100), false, { blocks: 10, logs: 100 })).toEqual({ overBudget: true })
-    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [], topics: [] }, max(100), false, { blocks: 100, logs: 5 })).toEqual({ overBudget: true })
-    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, max(100), false, { blocks: 10, logs: 10 })).toMatchObject({ count: 4 })
+    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [], topics: [] }, max(100), false, { blocks: 100, logs: 5 })).toEqual({
+      overBudget: true,
+    })
+    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, max(100), false, { blocks: 10, logs: 10 })).toMatchObject({
+      count: 4,
+    })
     expect(queryLogs(s, { from: 1n, to: 40n }, all, max(39))).toEqual({ overLimit: true })
   })
 

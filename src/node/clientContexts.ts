@@ -5,8 +5,9 @@ import type { WorkerPool } from '../workers/pool.js'
 const MAX_CLIENTS = 4096
 
 /**
- * The context each HTTP client's requests run in: the endpoint's, with the lane counting and dispatching calls as
- * that client's (WorkerPool.forClient). One object per client, made on its first pool call and reused.
+ * The context each HTTP client's requests run in when they hold something as the client's: the endpoint's, with
+ * the client's key (its shares of the filters) and the lane counting and dispatching calls as that client's
+ * (WorkerPool.forClient). One object per client, made on its first such call and reused.
  */
 export class ClientContexts {
   private readonly byClient = new Map<string, NodeContext>()
@@ -20,7 +21,7 @@ export class ClientContexts {
     let c = this.byClient.get(client)
     if (c === undefined) {
       if (this.byClient.size >= MAX_CLIENTS) this.byClient.clear()
-      c = { ...this.ctx, pool: this.lane.forClient(client) }
+      c = { ...this.ctx, pool: this.lane.forClient(client), client }
       this.byClient.set(client, c)
     }
     return c

@@ -161,7 +161,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     txPool,
     genesisHash: genesis.hash(),
     clientVersion: CLIENT_VERSION,
-    engineMethods: [...table].filter(([, def]) => def.namespace === 'engine').map(([name]) => name),
+    // common.md: engine_exchangeCapabilities MUST NOT list itself.
+    engineMethods: [...table].filter(([name, def]) => def.namespace === 'engine' && name !== 'engine_exchangeCapabilities').map(([name]) => name),
     fees: new FeeOracle(spec, chain, store),
     flatState: new FlatStateReader(store),
     devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
@@ -217,8 +218,16 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
               maxBackpressure: WS_MAX_BACKPRESSURE,
               open: (send: (text: string) => boolean) => {
                 const connection = subscriptions.connect(send)
-                const wsCtx: NodeContext = { ...ctx, connection, pool: lane.forClient(`ws${++wsConnections}`) }
-                return { message: (body: Uint8Array) => handleBody(body, table, env, wsCtx), close: () => connection.close() }
+                // The connection is the client: its share of the lane and of the filters, which go with it.
+                const client = `ws:${++wsConnections}`
+                const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(client) }
+                return {
+                  message: (body: Uint8Array) => handleBody(body, table, env, wsCtx),
+                  close: () => {
+                    connection.close()
+                    ctx.filters.dropClient(client)
+                  },
+                }
               },
             },
           }

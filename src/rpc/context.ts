@@ -51,6 +51,12 @@ export interface NodeContext {
   readonly filters: FilterRegistry
   /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */
   readonly connection?: SubscriberConnection
-  /** engine_exchangeCapabilities' answer: the engine methods of the method table. */
+  /**
+   * Who is asking, as far as the transport can tell: the key of the client's shares of what clients hold on the node
+   * (polling filters, the lane). A WebSocket connection's own key, an HTTP request's remote address; set for the
+   * methods that run as the client's (methodTable's RunsIn), undefined for the others and for in-process callers.
+   */
+  readonly client?: string
+  /** engine_exchangeCapabilities' answer: the engine methods of the method table, except itself. */
   readonly engineMethods: readonly string[]
 }

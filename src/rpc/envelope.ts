@@ -114,13 +114,14 @@ function isValidId(id: unknown): id is string | number | null {
 type Outcome = boolean | Promise<Buffer | undefined>
 
 /**
- * A body's admission to the worker lane, asked once for all its pool methods together (`ctx.pool.admits`): the
- * first `room` run with the client's context, the others are answered -32005 at once, before validation, so that
- * refusing costs next to nothing. Methods the serving thread answers never count and are never refused.
+ * The requesting client's context (its lane, its key) for the body's methods that run as the client's, made once
+ * per body and only if one does; and the body's admission to the worker lane, asked once for all its pool methods
+ * together (`ctx.pool.admits`): the first `room` run, the others are answered -32005 at once, before validation,
+ * so that refusing costs next to nothing. Methods the serving thread answers never count and are never refused.
  */
-interface Admission {
+interface Client {
+  ctx: () => NodeContext
   room: number
-  ctx: NodeContext
 }
 
 /** The error a failure is answered with: a known refusal's code, or -32603 for anything else (logged once). */
@@ -170,7 +171,7 @@ function handleOne(
   opts: EnvelopeOptions,
   ctx: NodeContext,
   rawIdText: () => string | undefined,
-  admission: Admission | undefined,
+  client: Client,
   budget?: ReplyBudget,
 ): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -203,10 +204,12 @@ function handleOne(
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
     if (budget !== undefined && budget.spent > budget.max) throw TOO_LARGE
     let context = ctx
-    if (def.runsIn === 'pool' && admission !== undefined) {
-      if (admission.room === 0) throw OVERLOADED
-      admission.room--
-      context = admission.ctx
+    if (def.runsIn === 'pool') {
+      if (client.room === 0) throw OVERLOADED
+      client.room--
+      context = client.ctx()
+    } else if (def.runsIn === 'threadAsClient') {
+      context = client.ctx()
     }
     const params = req.params === undefined || req.params === null ? [] : req.params
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
@@ -274,7 +277,7 @@ export function handleBody(
     return w.view()
   }
   if (!Array.isArray(parsed)) {
-    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], admit(isPoolCall(parsed, table) ? 1 : 0, clientCtx))
+    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], clientOf(isPoolCall(parsed, table) ? 1 : 0, clientCtx))
     return out === true ? w.view() : out === false ? undefined : out
   }
   if (parsed.length === 0) {
@@ -286,16 +289,16 @@ export function handleBody(
     return w.view()
   }
   let ids: (string | undefined)[] | undefined
-  const admission = admit(poolCalls(parsed, table), clientCtx)
+  const client = clientOf(poolCalls(parsed, table), clientCtx)
   const budget: ReplyBudget = { spent: 0, max: opts.maxBatchReplyBytes ?? Number.POSITIVE_INFINITY }
-  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], admission, budget)
+  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], client, budget)
 }
 
-/** The lane's answer for a body's `calls` pool methods (none asked when there are none). */
-function admit(calls: number, clientCtx: () => NodeContext): Admission | undefined {
-  if (calls === 0) return undefined
-  const ctx = clientCtx()
-  return { room: ctx.pool.admits(calls), ctx }
+/** The body's client, admitted to the lane for its `calls` pool methods (the lane not asked when there are none). */
+function clientOf(calls: number, clientCtx: () => NodeContext): Client {
+  let made: NodeContext | undefined
+  const ctx = () => (made ??= clientCtx())
+  return { ctx, room: calls === 0 ? 0 : ctx().pool.admits(calls) }
 }
 
 function isPoolCall(item: unknown, table: MethodTable): boolean {
@@ -327,7 +330,7 @@ function handleBatch(
   opts: EnvelopeOptions,
   ctx: NodeContext,
   rawIdText: (index: number) => string | undefined,
-  admission: Admission | undefined,
+  client: Client,
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   w.str('[')
@@ -337,14 +340,14 @@ function handleBatch(
     const idText = () => rawIdText(index)
     if (parts !== undefined) {
       w.reset()
-      const out = handleOne(item, w, table, opts, ctx, idText, admission, budget)
+      const out = handleOne(item, w, table, opts, ctx, idText, client, budget)
       if (out === true) budget.spent += w.length
       parts.push(out === true ? w.copy() : out === false ? undefined : out)
       continue
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx, idText, admission, budget)
+    const out = handleOne(item, w, table, opts, ctx, idText, client, budget)
     if (out === true) {
       written++
       budget.spent += w.length - before

@@ -5,8 +5,11 @@ import type { Reply, Result } from './reply.js'
 
 export type Namespace = 'eth' | 'net' | 'web3' | 'debug' | 'txpool' | 'evm' | 'engine' | 'testing'
 
-/** Where a method's work runs: on the serving thread (store lookups), or in the endpoint's worker pool lane. */
-export type RunsIn = 'thread' | 'pool'
+/**
+ * Where a method's work runs: on the serving thread (store lookups), or in the endpoint's worker pool lane; or on the
+ * serving thread as the requesting client's (it holds something per client: ctx.client is set for it).
+ */
+export type RunsIn = 'thread' | 'pool' | 'threadAsClient'
 
 /** A method as the envelope calls it: the types erased, checked when the entry was made (`entry`). */
 export interface MethodDef {

@@ -6,6 +6,7 @@ import type {
   Bytes,
   RawTxBytes,
   Hash32,
+  HexOrDecimal64,
   Quantity,
   Quantity64,
   Quantity256,
@@ -119,7 +120,7 @@ export type SendTransactionParams = [tx: CallObject]
 export const validateSign = typia.createValidate<SignParams>()
 export const validatePersonalSign = typia.createValidate<PersonalSignParams>()
 export const validateSendTransaction = typia.createValidate<SendTransactionParams>()
-export type FeeHistoryParams = [blockCount: Quantity, newestBlock: BlockNumberOrTag, rewardPercentiles?: number[]]
+export type FeeHistoryParams = [blockCount: HexOrDecimal64, newestBlock: BlockNumberOrTag, rewardPercentiles?: number[]]
 export const validateSha3 = typia.createValidate<Sha3Params>()
 export const validateFeeHistory = typia.createValidate<FeeHistoryParams>()
 export const validateNoParams = typia.createValidate<NoParams>()

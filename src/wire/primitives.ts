@@ -14,6 +14,11 @@ export type Bytes8 = string & tags.Pattern<'^0x[0-9a-f]{16}$'>
 export type Bytes48 = string & tags.Pattern<'^0x[0-9a-f]{96}$'>
 export type Bloom = string & tags.Pattern<'^0x[0-9a-f]{512}$'>
 export type ExtraData = string & tags.Pattern<'^0x([0-9a-f]{2}){0,32}$'>
+/**
+ * geth's math.HexOrDecimal64 (eth_feeHistory's block count): "0x…" hex in either case or a decimal string, leading
+ * zeros allowed and "" meaning zero, or a JSON number. The uint64 bound of the strings is the handler's to check.
+ */
+export type HexOrDecimal64 = (string & tags.Pattern<'^(0[xX][0-9a-fA-F]+|[0-9]*)$'>) | (number & tags.Type<'uint64'>)
 /** 32-byte storage slot: geth accepts any quantity-like hex up to 32 bytes. */
 export type StorageSlot = string & tags.Pattern<'^0x[0-9a-fA-F]{1,64}$'>
 

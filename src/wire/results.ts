@@ -77,6 +77,38 @@ export interface TransactionResult {
   yParity?: Quantity
 }
 
+/**
+ * eth_fillTransaction's transaction (geth's types.Transaction JSON, unsigned): the fee members of the other kind are
+ * null, the signature zero, the hash that of the unsigned encoding.
+ */
+export interface FilledTransaction {
+  type: Quantity
+  chainId?: Quantity
+  nonce: Quantity
+  to: Address | null
+  gas: Quantity
+  gasPrice: Quantity | null
+  maxPriorityFeePerGas: Quantity | null
+  maxFeePerGas: Quantity | null
+  maxFeePerBlobGas?: Quantity
+  value: Quantity
+  input: Bytes
+  accessList?: AccessListEntryResult[]
+  blobVersionedHashes?: Hash32[]
+  authorizationList?: { chainId: Quantity; address: Address; nonce: Quantity; yParity: Quantity; r: Quantity; s: Quantity }[]
+  v: Quantity
+  r: Quantity
+  s: Quantity
+  yParity?: Quantity
+  hash: Hash32
+}
+
+/** eth_fillTransaction (geth's SignTransactionResult): the unsigned transaction's encoding and its JSON. */
+export interface FillTransactionResult {
+  raw: Bytes
+  tx: FilledTransaction
+}
+
 /** execution-apis Log. */
 export interface LogResult {
   removed?: boolean
@@ -324,6 +356,7 @@ export interface RpcResults {
   net_peerCount: Quantity
   web3_sha3: Hash32
   eth_sendTransaction: Hash32
+  eth_fillTransaction: FillTransactionResult
   eth_sign: Bytes
   personal_sign: Bytes
   eth_signTypedData_v4: Bytes

@@ -171,9 +171,17 @@ export async function call([c, block, state, blk]: CallParams, ctx: Ctx): Promis
 }
 
 export async function estimateGas([c, block, state]: EstimateParams, ctx: Ctx): Promise<Quantity> {
-  const outcome = await ctx.pool.run({ op: 'estimate', input: callInput(ctx, c, block, state) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+  return toQuantity(await estimatedGas(ctx, callInput(ctx, c, block, state)))
+}
+
+/**
+ * The estimate geth's eth_estimateGas answers, or its error: also what eth_sendTransaction and eth_fillTransaction
+ * answer when their gas is left to estimate, so that a revert reaches the client with its reason and data.
+ */
+export async function estimatedGas(ctx: Pick<NodeContext, 'limits' | 'pool'>, input: CallInput): Promise<bigint> {
+  const outcome = await ctx.pool.run({ op: 'estimate', input }, { timeoutMs: ctx.limits.evmTimeoutMs })
   if (outcome === null) throw new ServerError('header not found')
-  if (outcome.status === 'estimated') return toQuantity(outcome.gas)
+  if (outcome.status === 'estimated') return outcome.gas
   if (outcome.status === 'capped') throw new ServerError(`gas required exceeds allowance (${outcome.cap})`)
   throw failure(outcome)
 }

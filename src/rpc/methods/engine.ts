@@ -70,7 +70,7 @@ export const payloadBodiesByRangeV1 = (
   ctx: Pick<NodeContext, 'spec' | 'store' | 'chain'>,
 ): (PayloadBodyResult | null)[] => payloadBodiesByRange(ctx.spec, ctx.store, BigInt(start), BigInt(count), ctx.chain.headNumber())
 
-/** engine_exchangeCapabilities (common.md): every engine method this node serves, from the method table. */
+/** engine_exchangeCapabilities (common.md): every engine method this node serves but this one, from the method table. */
 export const exchangeCapabilities = (_: ExchangeCapabilitiesParams, ctx: Pick<NodeContext, 'engineMethods'>): readonly string[] => ctx.engineMethods
 
 export const getClientVersionV1 = (_: ClientVersionParams, ctx: Pick<NodeContext, 'clientVersion'>): ClientVersionResult[] => [

@@ -4,7 +4,7 @@ import { toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError } from '../errors.js'
 import type { FeeHistoryParams, NoParams } from '../../wire/ethParams.js'
-import type { Quantity } from '../../wire/primitives.js'
+import type { HexOrDecimal64, Quantity } from '../../wire/primitives.js'
 import type { FeeHistoryResult } from '../../wire/results.js'
 import { blockIdOf } from '../blockId.js'
 
@@ -39,13 +39,25 @@ export function blobBaseFee(_: NoParams, ctx: Ctx): Quantity {
   return toQuantity(ctx.fees.blobBaseFeeAt(head.excessBlobGas, head.timestamp) ?? 0n)
 }
 
+/** geth's maxFeeHistory: a longer history is cut to this many blocks, not refused. */
+const MAX_FEE_HISTORY = 1024n
+const MAX_UINT64 = (1n << 64n) - 1n
+
+/** The block count as geth's ParseUint64 reads it; the pattern let through only digits, so BigInt cannot throw. */
+function blockCountOf(count: HexOrDecimal64): bigint {
+  const v = typeof count === 'number' ? BigInt(count) : count === '' ? 0n : BigInt(count.replace(/^0X/, '0x'))
+  if (v > MAX_UINT64) throw new InvalidParamsError(`invalid argument 0: invalid hex or decimal integer ${JSON.stringify(count)}`)
+  return v
+}
+
 /**
  * eth_feeHistory (fee_market.yaml): for the `count` blocks up to `newest`, their base fees (and the next block's),
  * gas used ratios, blob base fees and blob gas ratios, and with `percentiles` the tips paid at those percentiles of
  * each block's gas (geth's weighting: transactions sorted by tip, each counting its gas used).
  */
 export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx & Pick<NodeContext, 'spec'>): FeeHistoryResult {
-  const n = Number(BigInt(count) > 1024n ? 1024n : BigInt(count))
+  const requested = blockCountOf(count)
+  const n = Number(requested > MAX_FEE_HISTORY ? MAX_FEE_HISTORY : requested)
   const head = ctx.chain.headNumber()
   const last = ctx.chain.resolve(blockIdOf(newest))
   if (n === 0 || last === undefined) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }

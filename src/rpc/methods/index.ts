@@ -7,6 +7,7 @@ import * as cfg from './config.js'
 import * as debug from './debug.js'
 import * as devChain from './devChain.js'
 import * as fees from './fees.js'
+import * as fill from './fill.js'
 import * as logs from './logs.js'
 import * as node from './node.js'
 import * as wallet from './wallet.js'
@@ -61,6 +62,7 @@ export function allMethods(): Map<string, MethodDef> {
     entry('net_peerCount', 'net', p.validateNoParams, node.peerCount),
     entry('web3_sha3', 'web3', p.validateSha3, node.sha3),
     entry('eth_sendTransaction', 'eth', p.validateSendTransaction, wallet.sendTransaction, 'pool'),
+    entry('eth_fillTransaction', 'eth', p.validateSendTransaction, fill.fillTransaction, 'pool'),
     entry('eth_sign', 'eth', p.validateSign, wallet.sign),
     entry('personal_sign', 'eth', p.validatePersonalSign, wallet.personalSign),
     entry('eth_signTypedData_v4', 'eth', p.validateSignTypedData, wallet.signTypedData),
@@ -79,9 +81,9 @@ export function allMethods(): Map<string, MethodDef> {
     entry('eth_subscribe', 'eth', p.validateSubscribe, subscriptions.subscribe),
     entry('eth_unsubscribe', 'eth', p.validateFilterId, subscriptions.unsubscribe),
     entry('eth_getLogs', 'eth', p.validateLogs, logs.getLogs),
-    entry('eth_newFilter', 'eth', p.validateLogs, logs.newFilter),
-    entry('eth_newBlockFilter', 'eth', p.validateNoParams, logs.newBlockFilter),
-    entry('eth_newPendingTransactionFilter', 'eth', p.validateNoParams, logs.newPendingTransactionFilter),
+    entry('eth_newFilter', 'eth', p.validateLogs, logs.newFilter, 'threadAsClient'),
+    entry('eth_newBlockFilter', 'eth', p.validateNoParams, logs.newBlockFilter, 'threadAsClient'),
+    entry('eth_newPendingTransactionFilter', 'eth', p.validateNoParams, logs.newPendingTransactionFilter, 'threadAsClient'),
     entry('eth_getFilterChanges', 'eth', p.validateFilterId, logs.getFilterChanges),
     entry('eth_getFilterLogs', 'eth', p.validateFilterId, logs.getFilterLogs),
     entry('eth_uninstallFilter', 'eth', p.validateFilterId, logs.uninstallFilter),

@@ -26,7 +26,7 @@ export async function getLogs([f]: LogsParams, ctx: QueryCtx): Promise<RawJson<L
   return RawJson.of<LogResult[]>(await query(ctx, scopeOf(f, ctx), criteria))
 }
 
-export function newFilter([f]: LogsParams, ctx: Pick<NodeContext, 'chain' | 'store' | 'limits' | 'filters'>): Quantity {
+export function newFilter([f]: LogsParams, ctx: Pick<NodeContext, 'chain' | 'store' | 'limits' | 'filters' | 'client'>): Quantity {
   const criteria = criteriaOf(f)
   scopeOf(f, ctx) // refuses what eth_getLogs would refuse, now rather than at every poll
   return install(ctx, {
@@ -39,10 +39,10 @@ export function newFilter([f]: LogsParams, ctx: Pick<NodeContext, 'chain' | 'sto
   })
 }
 
-export const newBlockFilter = (_: NoParams, ctx: Pick<NodeContext, 'chain' | 'filters'>): Quantity =>
+export const newBlockFilter = (_: NoParams, ctx: Pick<NodeContext, 'chain' | 'filters' | 'client'>): Quantity =>
   install(ctx, { kind: 'blocks', last: ctx.chain.head() })
 
-export const newPendingTransactionFilter = (_: NoParams, ctx: Pick<NodeContext, 'filters'>): Quantity =>
+export const newPendingTransactionFilter = (_: NoParams, ctx: Pick<NodeContext, 'filters' | 'client'>): Quantity =>
   install(ctx, { kind: 'pendingTxs', hashes: [] })
 
 export const uninstallFilter = ([id]: FilterIdParams, ctx: Pick<NodeContext, 'filters'>): boolean => ctx.filters.uninstall(id)
@@ -79,10 +79,11 @@ export async function getFilterLogs([id]: FilterIdParams, ctx: Ctx): Promise<Raw
   return RawJson.of<LogResult[]>(await query(ctx, scope, f.criteria))
 }
 
-function install(ctx: Pick<NodeContext, 'filters'>, filter: InstalledFilter): string {
-  const id = ctx.filters.install(filter)
-  if (id === undefined) throw new LimitExceededError('too many installed filters')
-  return id
+/** Installs `filter` in the client's share; a full share or a full registry is refused, in geth's "exceed max" words. */
+function install(ctx: Pick<NodeContext, 'filters' | 'client'>, filter: InstalledFilter): string {
+  const id = ctx.filters.install(filter, ctx.client)
+  if (typeof id === 'string') return id
+  throw new LimitExceededError(id.refused === 'client' ? `exceed max filters per client (${id.limit})` : `exceed max filters (${id.limit})`)
 }
 
 function found(ctx: Pick<NodeContext, 'filters'>, id: string): InstalledFilter {

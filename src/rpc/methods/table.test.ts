@@ -41,7 +41,7 @@ describe('the method table', () => {
 
   it('is a map of every method, the handlers themselves', async () => {
     const table = allMethods()
-    expect(table.size).toBe(95)
+    expect(table.size).toBe(96)
     const { chainId } = await import('./chainReads.js')
     expect(table.get('eth_chainId')?.handle).toBe(chainId)
   })

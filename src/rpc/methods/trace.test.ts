@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOP_FOREVER, assemble } from '../../testing/asm.js'
 import { devAccounts } from '../../chain/dev.js'
+import { laneTakes, movableClock } from '../../testing/lane.js'
 import { type TestNode, devGenesisWith, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
 import { uint256Digits as w } from '../../testing/words.js'
 
@@ -219,5 +220,55 @@ describe('the bounds of a struct log trace', () => {
     expect(t.failed).toBe(false)
     expect(t.structLogs.map((l) => l.op)).toEqual(['PUSH1', 'PUSH4', 'MSTORE', 'STOP'])
     await stillServes()
+  })
+})
+
+// The tracer option `timeout` (a Go duration, geth's default 5 s): each runaway trace below is stopped by moving this
+// thread's clock (the one the lane's watchdog reads) past the limit once the lane has taken it, and the error names
+// the limit that applied. No outcome depends on how fast anything runs.
+describe("the tracers' timeout option", () => {
+  const RUNAWAY = { from, to: LOOP, gas: '0x4000000000000000' }
+  let slow: TestNode
+  let clock: ReturnType<typeof movableClock>
+  beforeAll(async () => {
+    // Prague, not Osaka: without EIP-7825's cap the call has the gas to run until it is stopped.
+    slow = await startTestNode({ genesis: devGenesisWith(CODE, { beforeOsaka: true }), apis: ['eth', 'debug'], gasCap: 2n ** 62n })
+    // The worker loads EthereumJS first: the time limit is for traces, not for that.
+    await slow.http('eth_getBalance', [from])
+    clock = movableClock()
+  })
+  afterAll(async () => {
+    clock.restore()
+    await slow.close()
+  })
+
+  /** The error of a runaway debug_traceCall with `config`, once `passMs` has passed after the lane took it. */
+  async function stopped(config: Record<string, unknown>, passMs: number): Promise<{ code: number; message: string } | undefined> {
+    const taken = laneTakes(slow.node.lanes.public, 'traceCall')
+    const reply = slow.http('debug_traceCall', [RUNAWAY, 'latest', config])
+    await taken
+    clock.pass(passMs)
+    return (await reply).error
+  }
+
+  it('stops a trace at the timeout the client gives, written as Go writes durations', async () => {
+    expect(await stopped({ tracer: 'callTracer', timeout: '10s' }, 10_000)).toEqual({ code: -32000, message: 'execution aborted (timeout = 10s)' })
+    expect(await stopped({ tracer: 'callTracer', timeout: '0m20.5s' }, 20_500)).toEqual({
+      code: -32000,
+      message: 'execution aborted (timeout = 20.5s)',
+    })
+  })
+
+  it('without one, at geth’s 5 s (--rpc.evmtimeout’s default)', async () => {
+    expect(await stopped({ tracer: 'callTracer' }, 5_000)).toEqual({ code: -32000, message: 'execution aborted (timeout = 5s)' })
+  })
+
+  it("bounds it at 30 s, geth's HTTP write timeout (--rpc.evmtimeout when that is longer)", async () => {
+    expect(await stopped({ tracer: 'callTracer', timeout: '100h' }, 30_000)).toEqual({ code: -32000, message: 'execution aborted (timeout = 30s)' })
+  })
+
+  it("refuses a timeout that is not a Go duration with Go's parser's error", async () => {
+    const bad = await slow.http('debug_traceCall', [{ from, to: SLOT0 }, 'latest', { timeout: '10' }])
+    expect(bad.error).toEqual({ code: -32000, message: 'time: missing unit in duration "10"' })
   })
 })

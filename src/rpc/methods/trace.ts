@@ -1,5 +1,6 @@
 import type { TraceOptions } from '../../calls/tracer.js'
 import type { NodeContext } from '../context.js'
+import { parseGoDuration } from '../../util/goDuration.js'
 import { hexToBytes } from '../../util/hex.js'
 import { ServerError } from '../errors.js'
 import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../../wire/ethParams.js'
@@ -8,8 +9,8 @@ import { blockIdOf } from '../blockId.js'
 import type { BlockTraceResult, TraceResult } from '../../wire/results.js'
 
 // debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceCall: the block (or call) re-executed in the
-// endpoint's worker lane with geth's struct logger or callTracer; bounded by --rpc.evmtimeout like eth_call. The lane
-// answers each tracer's JSON untyped (tasks.ts): it is asserted as TraceResult here.
+// endpoint's worker lane with geth's struct logger or callTracer; bounded by the config's `timeout` (timeLimitOf). The
+// lane answers each tracer's JSON untyped (tasks.ts): it is asserted as TraceResult here.
 
 type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool'>
 
@@ -26,6 +27,25 @@ function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
   return o
 }
 
+/**
+ * The longest a client's `timeout` may run a trace, unless --rpc.evmtimeout is longer: geth takes any duration, but
+ * its HTTP endpoint answers "request timed out" after its 30 s write timeout anyway, and a worker held longer is a
+ * worker other clients wait for.
+ */
+export const TRACE_TIMEOUT_MAX_MS = 30_000
+
+/**
+ * A trace's time limit: the config's `timeout` (a Go duration, as geth reads it), else --rpc.evmtimeout (5 s by
+ * default, geth's defaultTraceTimeout). geth limits each transaction of a block trace; here the limit is the whole
+ * task's. A zero or negative duration, which stops geth's tracer at once, is the shortest limit the lane keeps.
+ */
+export function timeLimitOf(c: TraceConfig | null | undefined, ctx: Pick<NodeContext, 'limits'>): number {
+  if (c?.timeout === undefined) return ctx.limits.evmTimeoutMs
+  const d = parseGoDuration(c.timeout)
+  if ('error' in d) throw new ServerError(d.error)
+  return Math.min(Math.max(d.ms, 1), Math.max(TRACE_TIMEOUT_MAX_MS, ctx.limits.evmTimeoutMs))
+}
+
 async function traceBlockAt(
   ctx: Pick<NodeContext, 'limits' | 'pool'>,
   blockHash: Uint8Array,
@@ -34,7 +54,7 @@ async function traceBlockAt(
 ): Promise<BlockTraceResult[]> {
   const traces = await ctx.pool.run(
     { op: 'trace', blockHash, opts: optionsOf(c), ...(only === undefined ? {} : { only }) },
-    { timeoutMs: ctx.limits.evmTimeoutMs },
+    { timeoutMs: timeLimitOf(c, ctx) },
   )
   if (traces === null) throw new ServerError('block not found')
   return traces as BlockTraceResult[]
@@ -55,10 +75,7 @@ export async function traceBlock([block, c]: TraceBlockParams, ctx: Ctx): Promis
 }
 
 export async function traceCall([call, block, c]: TraceCallParams, ctx: Ctx): Promise<TraceResult> {
-  const result = await ctx.pool.run(
-    { op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) },
-    { timeoutMs: ctx.limits.evmTimeoutMs },
-  )
+  const result = await ctx.pool.run({ op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) }, { timeoutMs: timeLimitOf(c, ctx) })
   if (result === null) throw new ServerError('header not found')
   return result as TraceResult
 }

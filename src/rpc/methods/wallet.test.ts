@@ -1,14 +1,46 @@
-import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  type Hex,
+  createWalletClient,
+  defineChain,
+  http,
+  parseAbi,
+  recoverMessageAddress,
+  recoverTypedDataAddress,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
-import { type TestNode, sendMined, startTestNode } from '../../testing/testNode.js'
+import { assemble } from '../../testing/asm.js'
+import { type TestNode, devGenesisWith, sendMined, startTestNode } from '../../testing/testNode.js'
+import { leftAligned as word } from '../../testing/words.js'
 
 // The dev chain's wallet: what anvil users (and ethers' JsonRpcSigner) expect of the node's own accounts.
+
+/** Reverts whatever it is sent with Error("nope"). */
+const NOPE = '0x00000000000000000000000000000000000c0003'
+const NOPE_CODE = assemble([
+  word('08c379a0'),
+  '0x00',
+  'MSTORE',
+  word('00000020'),
+  '0x20',
+  'MSTORE',
+  word(`00000004${Buffer.from('nope').toString('hex')}`),
+  '0x40',
+  'MSTORE',
+  '0x64',
+  '0x00',
+  'REVERT',
+])
 
 let dev: TestNode
 let plain: TestNode
 beforeAll(async () => {
-  ;[dev, plain] = await Promise.all([startTestNode({ dev: {}, devAccounts: devAccounts() }), startTestNode()])
+  ;[dev, plain] = await Promise.all([
+    startTestNode({ dev: {}, devAccounts: devAccounts(), genesis: devGenesisWith({ [NOPE]: NOPE_CODE }) }),
+    startTestNode(),
+  ])
 })
 afterAll(async () => {
   await Promise.all([dev.close(), plain.close()])
@@ -71,6 +103,29 @@ describe('dev wallet', () => {
     } as never)
     expect(recovered.toLowerCase()).toBe(alice)
     expect((await dev.http('eth_signTypedData_v4', [alice, '{"nope"']))?.error?.code).toBe(-32602)
+  })
+
+  it('answers a send that would revert as eth_estimateGas does: code 3, the reason, the revert bytes as data', async () => {
+    const call = { from: alice, to: NOPE }
+    const estimate = await dev.http('eth_estimateGas', [call])
+    const send = await dev.http('eth_sendTransaction', [call])
+    expect(send.error).toMatchObject({ code: 3, message: 'execution reverted: nope' })
+    expect((send.error as { data?: string }).data).toMatch(/^0x08c379a0/)
+    expect(send.error).toEqual(estimate.error)
+  })
+
+  it('lets viem decode the reason of a contract write from the dev wallet that reverts', async () => {
+    const chain = defineChain({
+      id: 1337,
+      name: 'sponge dev',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [`http://127.0.0.1:${dev.node.httpPort}`] } },
+    })
+    const wallet = createWalletClient({ account: alice as Hex, chain, transport: http() })
+    const failed = await wallet.writeContract({ address: NOPE, abi: parseAbi(['function poke()']), functionName: 'poke' }).catch((e: unknown) => e)
+    expect(failed).toBeInstanceOf(BaseError)
+    const reverted = (failed as BaseError).walk((e) => e instanceof ContractFunctionRevertedError)
+    expect((reverted as ContractFunctionRevertedError | null)?.reason).toBe('nope')
   })
 
   it("holds no keys but the dev chain's", async () => {

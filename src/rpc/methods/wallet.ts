@@ -1,14 +1,12 @@
 import { submitted } from './transactions.js'
-import { createTx } from '@ethereumjs/tx'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import type { NodeContext } from '../context.js'
-import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import type { PersonalSignParams, SendTransactionParams, SignParams, SignTypedDataParams } from '../../wire/ethParams.js'
 import type { Bytes, Hash32 } from '../../wire/primitives.js'
-import { callInput } from './call.js'
+import { fillRequest, unsignedTx } from './fill.js'
 import { type TypedData, typedDataDigest } from './typedData.js'
 
 // The dev chain's wallet, as anvil has it: eth_sendTransaction, eth_sign and personal_sign for the ten dev accounts
@@ -53,41 +51,14 @@ export const sign = ([address, data]: SignParams, ctx: Ctx): Bytes => signMessag
 export const personalSign = ([data, address]: PersonalSignParams, ctx: Ctx): Bytes => signMessage(keyOf(ctx, address), hexToBytes(data))
 
 /**
- * eth_sendTransaction: the call object filled as a wallet would (nonce, gas estimate, fees), signed, submitted. The
- * whole context: transactions.ts's `submitted` takes it.
+ * eth_sendTransaction: the call object filled as geth fills it (fill.ts: nonce, fees, the gas estimate with its
+ * errors, chain id), signed with the dev account's key, submitted. Blob transactions are refused as geth refuses
+ * them: the wallet cannot make their sidecars.
  */
 export async function sendTransaction([tx]: SendTransactionParams, ctx: NodeContext): Promise<Hash32> {
   if (tx.from === undefined) throw new ServerError('from is required')
   const key = keyOf(ctx, tx.from)
-  const head = ctx.chain.head()
-  const header = HeaderView.read(ctx.store, head.hash)!
-  const stateNonce = (await ctx.pool.run({ op: 'state', query: { kind: 'nonce', blockHash: head.hash, address: hexToBytes(tx.from) } })) as string
-  const nonce = tx.nonce !== undefined ? BigInt(tx.nonce) : ctx.txPool.nextNonce(tx.from.toLowerCase(), BigInt(stateNonce))
-  let gas = tx.gas === undefined ? undefined : BigInt(tx.gas)
-  if (gas === undefined) {
-    const estimate = await ctx.pool.run({ op: 'estimate', input: callInput(ctx, tx, 'latest') }, { timeoutMs: ctx.limits.evmTimeoutMs })
-    if (estimate === null || estimate.status !== 'estimated') throw new ServerError('gas estimation failed: the transaction would fail')
-    gas = estimate.gas
-  }
-  const tip = tx.maxPriorityFeePerGas !== undefined ? BigInt(tx.maxPriorityFeePerGas) : ctx.fees.suggestTip()
-  const fees =
-    tx.gasPrice !== undefined
-      ? { type: tx.accessList === undefined ? 0 : 1, gasPrice: BigInt(tx.gasPrice) }
-      : { type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: tx.maxFeePerGas !== undefined ? BigInt(tx.maxFeePerGas) : 2n * header.baseFee + tip }
-  const data = tx.input ?? tx.data
-  const common = ctx.spec.commonAt(head.number + 1n, header.timestamp + 12n)
-  const signed = createTx(
-    {
-      ...fees,
-      chainId: ctx.spec.chainId,
-      nonce,
-      gasLimit: gas,
-      value: tx.value === undefined ? 0n : BigInt(tx.value),
-      data: data === undefined ? new Uint8Array() : hexToBytes(data),
-      ...(tx.to === undefined || tx.to === null ? {} : { to: hexToBytes(tx.to) }),
-      ...(tx.accessList === undefined ? {} : { accessList: tx.accessList }),
-    } as never,
-    { common },
-  ).sign(key)
+  if (tx.blobVersionedHashes !== undefined || tx.maxFeePerBlobGas !== undefined) throw new ServerError('signing blob transactions not supported')
+  const signed = unsignedTx(await fillRequest(tx, ctx), ctx).sign(key)
   return submitted(ctx, signed.serialize())
 }

@@ -1,0 +1,94 @@
+import { once } from 'node:events'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { MAX_FILTERS_PER_CLIENT } from '../../logs/filters.js'
+import { type TestNode, startTestNode } from '../../testing/testNode.js'
+
+// The polling filters' slots shared out among clients: a WebSocket connection holds at most its share (and its
+// filters go when it closes); over HTTP a client is a remote address (uWebSockets.js does not expose the
+// connection), each with its share. Whoever fills a share, the others still install.
+
+interface Reply {
+  id: number
+  result?: string
+  error?: { code: number; message: string }
+}
+
+/** A WebSocket client that sends one batch at a time and waits for its reply. */
+class WsClient {
+  private constructor(readonly ws: WebSocket) {}
+
+  static async open(url: string): Promise<WsClient> {
+    const ws = new WebSocket(url)
+    await once(ws, 'open')
+    return new WsClient(ws)
+  }
+
+  async batch(method: string, count: number): Promise<Reply[]> {
+    const replied = once(this.ws, 'message')
+    this.ws.send(JSON.stringify(Array.from({ length: count }, (_, id) => ({ jsonrpc: '2.0', id, method, params: [] }))))
+    const [data] = (await replied) as [Buffer]
+    return (JSON.parse(String(data)) as Reply[]).sort((a, b) => a.id - b.id)
+  }
+
+  async close(): Promise<void> {
+    const closed = once(this.ws, 'close')
+    this.ws.close()
+    await closed
+  }
+}
+
+let n: TestNode
+let url: string
+beforeAll(async () => {
+  n = await startTestNode()
+  url = `ws://127.0.0.1:${n.node.httpPort}`
+})
+afterAll(async () => {
+  await n.close()
+})
+
+/** Installs block filters in batches of 100 until `count` are asked for; the replies in order. */
+async function installMany(send: (count: number) => Promise<Reply[]>, count: number): Promise<Reply[]> {
+  const out: Reply[] = []
+  for (let left = count; left > 0; left -= 100) out.push(...(await send(Math.min(100, left))))
+  return out
+}
+
+const httpBatch = async (count: number): Promise<Reply[]> =>
+  (await n.batch<string>(Array.from({ length: count }, () => ['eth_newBlockFilter', []] as [string, unknown[]]))).replies as Reply[]
+
+describe('filter slots per client', () => {
+  it('refuses a WebSocket connection past its share; another connection and HTTP clients still install', async () => {
+    const greedy = await WsClient.open(url)
+    const installed = await installMany((c) => greedy.batch('eth_newBlockFilter', c), MAX_FILTERS_PER_CLIENT)
+    expect(installed.filter((r) => r.result !== undefined)).toHaveLength(MAX_FILTERS_PER_CLIENT)
+    const [refused] = await greedy.batch('eth_newBlockFilter', 1)
+    expect(refused!.error).toEqual({ code: -32005, message: `exceed max filters per client (${MAX_FILTERS_PER_CLIENT})` })
+    const other = await WsClient.open(url)
+    expect((await other.batch('eth_newBlockFilter', 1))[0]!.result).toMatch(/^0x[0-9a-f]{32}$/)
+    expect((await n.http('eth_newBlockFilter')).result).toMatch(/^0x[0-9a-f]{32}$/)
+    // The greedy connection's filters are polled like any (from HTTP too) while it is open, and go when it closes.
+    const id = installed[0]!.result!
+    expect((await n.http('eth_getFilterChanges', [id])).result).toEqual([])
+    await greedy.close()
+    expect((await n.http('eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' })
+    await other.close()
+  })
+
+  it('bounds an HTTP client (a remote address) at its share; another address and a WebSocket connection still install', async () => {
+    // One filter from 127.0.0.1 is installed by the test above; this client connects from 127.0.0.3.
+    const from = (count: number) =>
+      n.batchFrom<string>(
+        '127.0.0.3',
+        Array.from({ length: count }, () => ['eth_newBlockFilter', []] as [string, unknown[]]),
+      )
+    const installed = await installMany(async (c) => (await from(c)).replies as Reply[], MAX_FILTERS_PER_CLIENT)
+    expect(installed.filter((r) => r.result !== undefined)).toHaveLength(MAX_FILTERS_PER_CLIENT)
+    expect((await from(1)).replies[0]!.error).toEqual({ code: -32005, message: `exceed max filters per client (${MAX_FILTERS_PER_CLIENT})` })
+    expect((await httpBatch(1))[0]!.result).toMatch(/^0x[0-9a-f]{32}$/)
+    const ws = await WsClient.open(url)
+    expect((await ws.batch('eth_newBlockFilter', 1))[0]!.result).toMatch(/^0x[0-9a-f]{32}$/)
+    await ws.close()
+  })
+})
