@@ -1,14 +1,22 @@
 import { RLP } from '@ethereumjs/rlp'
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager'
 import { KECCAK256_NULL } from '@ethereumjs/util'
+import type { Database } from 'lmdb'
+import { addressInto, bytesHex, quantityHex, slotInto, wordHex } from '../codecs/stateHex.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { ChainStore } from '../store/chainStore.js'
+import { flatHeadIsCanonicalHead } from '../store/flatState.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
 
 // State reads answered on the serving thread from the flat state table (store/flatState.ts), as receipts are: an
 // LMDB read or two and no trie walk, no worker round trip. Only the state the table holds — the last stored block's
 // post-state — is answered here; every method returns undefined for any other state, and the caller asks a worker,
 // which walks the tries.
+//
+// Reads at the canonical head (`latest`, `pending`, or no block: what wallets ask) take a shorter way: the head
+// check compares two meta values in LMDB's buffer, the value is read in LMDB's buffer too and turned into its reply
+// text there — no copies, no header, no BigInt. Parameters are parsed into the reused keys below: LMDB copies a key
+// before reading, and the serving thread reads one value at a time.
 
 /** An account's fields as eth_getBalance, eth_getTransactionCount and eth_getCode need them; null: no account. */
 export interface FlatAccount {
@@ -17,11 +25,127 @@ export interface FlatAccount {
   codeHash: Uint8Array
 }
 
+/** The account field a head read answers with. */
+export type AccountField = 'balance' | 'nonce' | 'code'
+
+type Db = Database<Uint8Array, Uint8Array>
+
+const ZERO_WORD = `0x${'0'.repeat(64)}`
+
+/** The payload of the last RLP string read by `stringAt` (module state: no object per item). */
+let itemStart = 0
+let itemEnd = 0
+
+/** Reads the RLP string at `at` into itemStart/itemEnd; returns where the next item starts. */
+function stringAt(b: Uint8Array, at: number): number {
+  const p = b[at]!
+  if (p < 0x80) {
+    itemStart = at
+    itemEnd = at + 1
+  } else if (p <= 0xb7) {
+    itemStart = at + 1
+    itemEnd = itemStart + p - 0x80
+  } else if (p < 0xc0) {
+    const n = p - 0xb7
+    let len = 0
+    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
+    itemStart = at + 1 + n
+    itemEnd = itemStart + len
+  } else {
+    throw new Error('flat state entry: a list where a string was expected')
+  }
+  if (itemEnd > b.length) throw new Error('flat state entry truncated')
+  return itemEnd
+}
+
+/** Where the first item of the RLP list `b` starts. */
+function listStart(b: Uint8Array): number {
+  const p = b[0]!
+  if (p >= 0xc0 && p <= 0xf7) return 1
+  if (p > 0xf7) return 1 + p - 0xf7
+  throw new Error('flat account entry is not a list')
+}
+
+function isEmptyCodeHash(b: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== 32) return false
+  for (let i = 0; i < 32; i++) if (b[start + i] !== KECCAK256_NULL[i]) return false
+  return true
+}
+
 export class FlatStateReader {
   /** address ‖ keccak256(slot), the flat storage key, reused: the serving thread reads one slot at a time. */
   private readonly slotKey = new Uint8Array(52)
+  private readonly addressKey = new Uint8Array(20)
+  private readonly slotWord = new Uint8Array(32)
+  /** CODEHASH_PREFIX ‖ code hash: where the trie database keeps code. */
+  private readonly codeKey = new Uint8Array(CODEHASH_PREFIX.length + 32)
+  private readonly meta: Db
+  private readonly accounts: Db
+  private readonly storage: Db
+  private readonly trie: Db
 
-  constructor(private readonly store: ChainStore) {}
+  constructor(private readonly store: ChainStore) {
+    this.meta = store.db('meta')
+    this.accounts = store.db('flatAccounts')
+    this.storage = store.db('flatStorage')
+    this.trie = store.db('trie')
+    this.codeKey.set(CODEHASH_PREFIX)
+  }
+
+  /**
+   * An account's balance or nonce (as a quantity) or code (as bytes) at the canonical head, as its reply text; or
+   * undefined when the table does not hold the head's state.
+   */
+  headAccount(field: AccountField, address: string): string | undefined {
+    if (!flatHeadIsCanonicalHead(this.meta)) return undefined
+    addressInto(address, this.addressKey)
+    // A view of LMDB's read buffer: valid until the next read, so everything is taken from it first.
+    const rlp = this.accounts.getBinaryFast(this.addressKey)
+    if (rlp === undefined) return field === 'code' ? '0x' : '0x0'
+    let at = stringAt(rlp, listStart(rlp))
+    if (field === 'nonce') return quantityHex(rlp, itemStart, itemEnd)
+    at = stringAt(rlp, at)
+    if (field === 'balance') return quantityHex(rlp, itemStart, itemEnd)
+    stringAt(rlp, stringAt(rlp, at))
+    if (isEmptyCodeHash(rlp, itemStart, itemEnd)) return '0x'
+    this.codeKey.set(rlp.subarray(itemStart, itemEnd), CODEHASH_PREFIX.length)
+    const code = this.trie.getBinaryFast(this.codeKey)
+    // The account was read from the table at this state, so its code is stored: a miss is the store's fault.
+    if (code === undefined)
+      throw new Error(`code ${Buffer.from(this.codeKey.subarray(CODEHASH_PREFIX.length)).toString('hex')} missing from the store`)
+    return bytesHex(code, 0, code.length)
+  }
+
+  /** A storage slot's value at the canonical head as a 32-byte word's text; undefined as headAccount. */
+  headSlot(address: string, slot: string): string | undefined {
+    if (!flatHeadIsCanonicalHead(this.meta)) return undefined
+    addressInto(address, this.slotKey)
+    return this.slotAtHead(slot)
+  }
+
+  /**
+   * Several addresses' slots at the canonical head, each as headSlot answers, in the order asked; undefined when the
+   * table does not hold the head's state (then none is answered).
+   */
+  headSlots(slots: Record<string, string[]>, addresses: string[]): string[][] | undefined {
+    if (!flatHeadIsCanonicalHead(this.meta)) return undefined
+    const out: string[][] = []
+    for (const a of addresses) {
+      addressInto(a, this.slotKey)
+      out.push(slots[a]!.map((s) => this.slotAtHead(s)))
+    }
+    return out
+  }
+
+  /** The slot of the address already in slotKey, the head check made. */
+  private slotAtHead(slot: string): string {
+    slotInto(slot, this.slotWord)
+    this.slotKey.set(keccak256(this.slotWord), 20)
+    const rlp = this.storage.getBinaryFast(this.slotKey)
+    if (rlp === undefined) return ZERO_WORD
+    stringAt(rlp, 0)
+    return wordHex(rlp, itemStart, itemEnd)
+  }
 
   account(stateRoot: Uint8Array, address: Uint8Array): FlatAccount | null | undefined {
     const rlp = this.store.flatAccount(stateRoot, address)

@@ -43,6 +43,27 @@ export function flatHeadIsAt(meta: Db, stateRoot: Uint8Array): boolean {
   return true
 }
 
+/** meta key of the canonical head's block hash (store/layout.ts; the chain store writes it). */
+const HEAD = new TextEncoder().encode('head')
+/** The head's hash, copied out of LMDB's read buffer before the next read reuses it. */
+const headHash = new Uint8Array(32)
+
+/**
+ * Whether the flat table holds the canonical head's post-state: the two meta values compared in LMDB's read buffer,
+ * without a copy or a header. Reads made after it in the same synchronous stretch see the same LMDB snapshot, so
+ * they need not check again: this runs on every state read at `latest`.
+ */
+export function flatHeadIsCanonicalHead(meta: Db): boolean {
+  const head = meta.getBinaryFast(HEAD)
+  if (head === undefined || head.length !== 32) return false
+  // Not `set`: lmdb-js's read buffer reports the value's length, and `set` would copy the whole buffer behind it.
+  for (let i = 0; i < 32; i++) headHash[i] = head[i]!
+  const v = meta.getBinaryFast(FLAT_HEAD)
+  if (v === undefined || v.length !== 64) return false
+  for (let i = 0; i < 32; i++) if (v[i] !== headHash[i]) return false
+  return true
+}
+
 function writeFlatHead(meta: Db, hash: Uint8Array, stateRoot: Uint8Array): void {
   const v = new Uint8Array(64)
   v.set(hash, 0)

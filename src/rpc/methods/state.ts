@@ -1,5 +1,6 @@
 import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
+import type { AccountField } from '../../state/flatStateReader.js'
 import type { StateQuery } from '../../state/stateReader.js'
 import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { AccountParams, ProofParams, StorageParams, StorageValuesParams } from '../../wire/ethParams.js'
@@ -49,7 +50,14 @@ const run = (ctx: Pick<NodeContext, 'pool'>, query: StateQuery) => ctx.pool.run(
  */
 const scalar = (ctx: Pick<NodeContext, 'pool'>, query: StateQuery) => run(ctx, query) as Promise<string>
 
-function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountParams, ctx: Ctx): string | Promise<string> {
+/** A block parameter that names the canonical head's state, which the flat table usually holds. */
+const isHead = (block: BlockNumberOrTagOrHash | undefined): boolean => block === undefined || block === 'latest' || block === 'pending'
+
+function account(kind: AccountField, [address, block]: AccountParams, ctx: Ctx): string | Promise<string> {
+  if (isHead(block)) {
+    const text = ctx.flatState.headAccount(kind, address)
+    if (text !== undefined) return text
+  }
   const ref = blockOf(ctx, block)
   const addr = hexToBytes(address)
   const root = stateRootOf(ctx, ref)
@@ -65,14 +73,20 @@ function account(kind: 'balance' | 'nonce' | 'code', [address, block]: AccountPa
 
 export const balance = (p: AccountParams, ctx: Ctx): Quantity | Promise<Quantity> => account('balance', p, ctx)
 /** At `pending`, the nonce after the sender's pending transactions in the pool, as geth answers it. */
-export async function transactionCount(p: AccountParams, ctx: Ctx & Pick<NodeContext, 'txPool'>): Promise<Quantity> {
-  const onChain = await account('nonce', p, ctx)
-  if (p[1] !== 'pending' || typeof onChain !== 'string') return onChain
-  return toQuantity(ctx.txPool.nextNonce(p[0].toLowerCase(), BigInt(onChain)))
+export function transactionCount(p: AccountParams, ctx: Ctx & Pick<NodeContext, 'txPool'>): Quantity | Promise<Quantity> {
+  const onChain = account('nonce', p, ctx)
+  if (p[1] !== 'pending') return onChain
+  const next = (nonce: string) => toQuantity(ctx.txPool.nextNonce(p[0].toLowerCase(), BigInt(nonce)))
+  // Answered in this turn when the nonce is: a promise costs the envelope a reply buffer of its own.
+  return typeof onChain === 'string' ? next(onChain) : onChain.then(next)
 }
 export const code = (p: AccountParams, ctx: Ctx): Bytes | Promise<Bytes> => account('code', p, ctx)
 
 export function storageAt([address, slot, block]: StorageParams, ctx: Ctx): Hash32 | Promise<Hash32> {
+  if (isHead(block)) {
+    const text = ctx.flatState.headSlot(address, slot)
+    if (text !== undefined) return text
+  }
   const ref = blockOf(ctx, block)
   const addr = hexToBytes(address)
   const key = slotBytes(slot)
@@ -97,7 +111,7 @@ function flatSlots(ctx: Ctx, root: Uint8Array, entries: { address: Uint8Array; s
 }
 
 /** eth_getStorageValues: for each address, its slots' values in the order asked. */
-export async function storageValues([slots, block]: StorageValuesParams, ctx: Ctx): Promise<Record<string, Hash32[]>> {
+export function storageValues([slots, block]: StorageValuesParams, ctx: Ctx): Record<string, Hash32[]> | Promise<Record<string, Hash32[]>> {
   const addresses = Object.keys(slots)
   if (addresses.length === 0) throw new InvalidParamsError('empty request')
   let total = 0
@@ -106,12 +120,17 @@ export async function storageValues([slots, block]: StorageValuesParams, ctx: Ct
     total += slots[a]!.length
   }
   if (total > MAX_STORAGE_SLOTS) throw new InvalidParamsError(`too many slots (max ${MAX_STORAGE_SLOTS})`)
+  const byAddress = (values: string[][]) => Object.fromEntries(addresses.map((a, i) => [a, values[i]!]))
+  const head = isHead(block) ? ctx.flatState.headSlots(slots, addresses) : undefined
+  if (head !== undefined) return byAddress(head)
   const ref = blockOf(ctx, block)
   const entries = addresses.map((a) => ({ address: hexToBytes(a), slots: slots[a]!.map(slotBytes) }))
-  const values =
-    flatSlots(ctx, stateRootOf(ctx, ref), entries) ?? ((await run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries })) as string[][] | null)
-  if (values === null) throw new ServerError('header not found')
-  return Object.fromEntries(addresses.map((a, i) => [a, values[i]!]))
+  const flat = flatSlots(ctx, stateRootOf(ctx, ref), entries)
+  if (flat !== undefined) return byAddress(flat)
+  return run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries }).then((values) => {
+    if (values === null) throw new ServerError('header not found')
+    return byAddress(values as string[][])
+  })
 }
 
 /** eth_getProof (EIP-1186). */

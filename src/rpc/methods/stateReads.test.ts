@@ -17,8 +17,29 @@ let n: TestNode
 const sender = devAccounts()[0]!.address
 const receiver = devAccounts()[9]!.address
 
+// Values of every shape the head's own decoding meets (codecs/stateHex.ts), each asked at the head (the flat table)
+// and at genesis (a trie walk in a worker): nonces below and above RLP's single-byte range, balances of one to 32
+// bytes, slot values with zero bytes inside, contract code longer than the table-driven hex encoder's limit.
+const ODD = {
+  '0x00000000000000000000000000000000000000a1': { nonce: '0x7f', balance: '0x1' },
+  '0x00000000000000000000000000000000000000a2': { nonce: '0x80', balance: '0x100' },
+  '0x00000000000000000000000000000000000000a3': { nonce: '0xffffffff', balance: `0x${'f'.repeat(64)}` },
+  '0x00000000000000000000000000000000000000a4': { balance: '0x0100000000000000000000000000000000' },
+}
+const BIG = '0x00000000000000000000000000000000000b16c0'
+const BIG_CODE = `0x${'5b'.repeat(300)}00`
+const BIG_STORAGE = {
+  '0x01': '0x01',
+  '0x02': '0x0100',
+  '0x03': `0x${'00'.repeat(15)}ff${'00'.repeat(16)}`,
+  '0x04': `0xff${'00'.repeat(31)}`,
+  [`0x${'Ab'.repeat(32)}`]: `0x${'12'.repeat(32)}`,
+}
+
 beforeAll(async () => {
-  n = await startTestNode({ dev: {}, genesis: devGenesisWith({ [CONTRACT]: CODE }, { storage: { [SLOT]: VALUE } }) })
+  const genesis = devGenesisWith({ [CONTRACT]: CODE }, { storage: { [SLOT]: VALUE } })
+  Object.assign(genesis.alloc, ODD, { [BIG]: { balance: '0x0', code: BIG_CODE, storage: BIG_STORAGE } })
+  n = await startTestNode({ dev: {}, genesis })
   // The dev chain answers a send once its block is made: block 1 holds it.
   const sent = await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0, { to: receiver, value: 5n })])
   expect(sent.error).toBeUndefined()
@@ -53,6 +74,28 @@ describe('state reads from the flat table', () => {
     const paid = 5n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)
     expect(BigInt(head[0]!.result as string)).toBe(BigInt(genesis[0]!.result as string) - paid)
     expect(genesis[1]!.result).toBe('0x0')
+  })
+
+  it('answer values of every size and parameters of either case at the head as the tries do', async () => {
+    const asked: [string, unknown[]][] = []
+    for (const a of [...Object.keys(ODD), NOBODY]) {
+      for (const m of ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode']) asked.push([m, [a.toUpperCase().replace('0X', '0x')]])
+    }
+    asked.push(['eth_getCode', [BIG]])
+    for (const k of [...Object.keys(BIG_STORAGE), '0x5', '0x0005', `0x${'0'.repeat(63)}1`, `0x${'aB'.repeat(32)}`])
+      asked.push(['eth_getStorageAt', [BIG, k]])
+    asked.push(['eth_getStorageValues', [{ [BIG]: Object.keys(BIG_STORAGE), [NOBODY]: ['0x1'] }]])
+    const at = (block: string) => Promise.all(asked.map(([m, p]) => n.http(m, [...p, block])))
+    const [head, pending, genesis] = await Promise.all([at('latest'), at('pending'), at('0x0')])
+    for (const r of head) expect(r.error).toBeUndefined()
+    expect(head.map((r) => r.result)).toEqual(genesis.map((r) => r.result))
+    expect(pending.map((r) => r.result)).toEqual(genesis.map((r) => r.result))
+    expect(head.slice(0, 3).map((r) => r.result)).toEqual(['0x1', '0x7f', '0x'])
+    expect(head[6]!.result).toBe(`0x${'f'.repeat(64)}`)
+    expect(head[7]!.result).toBe('0xffffffff')
+    // A key's case and leading zeros name the same slot.
+    expect(head[asked.length - 2]!.result).toBe(`0x${'12'.repeat(32)}`)
+    expect(head[asked.length - 3]!.result).toBe(`0x${'00'.repeat(31)}01`)
   })
 
   it('need no worker at the head; older state is a worker task', async () => {

@@ -1,0 +1,65 @@
+// State reads' parameters into reused byte buffers, and their stored values into reply text, without the
+// intermediate strings, arrays and BigInts of the general helpers (util/hex.ts): a head read is a few LMDB lookups,
+// and these conversions were a large share of its cost.
+
+const HEX_CHARS = '0123456789abcdef'
+const BYTE_TO_HEX: string[] = []
+for (let i = 0; i < 256; i++) BYTE_TO_HEX.push(HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!)
+
+const HEX_VALUE = new Int8Array(128).fill(-1)
+for (let i = 0; i < 10; i++) HEX_VALUE[48 + i] = i
+for (let i = 0; i < 6; i++) {
+  HEX_VALUE[97 + i] = 10 + i
+  HEX_VALUE[65 + i] = 10 + i
+}
+
+function digit(text: string, at: number): number {
+  const v = HEX_VALUE[text.charCodeAt(at)] ?? -1
+  if (v < 0) throw new Error('invalid hex digit')
+  return v
+}
+
+/** A 0x-prefixed address (40 digits, either case: the wire pattern) into `out` (20 bytes). */
+export function addressInto(text: string, out: Uint8Array): void {
+  if (text.length !== 42) throw new Error('address of wrong length')
+  for (let i = 0, j = 2; i < 20; i++, j += 2) out[i] = (digit(text, j) << 4) | digit(text, j + 1)
+}
+
+/** A storage key as clients send it (0x and 1–64 digits: a quantity or a word) into `out` as a 32-byte word. */
+export function slotInto(text: string, out: Uint8Array): void {
+  const digits = text.length - 2
+  if (digits < 1 || digits > 64) throw new Error('storage key of wrong length')
+  out.fill(0)
+  // Right-aligned: the last digit is the low nibble of byte 31.
+  for (let d = 0; d < digits; d++) {
+    const v = digit(text, text.length - 1 - d)
+    const at = 31 - (d >> 1)
+    out[at] = d & 1 ? out[at]! | (v << 4) : v
+  }
+}
+
+/** Bytes `start`…`end` of `b` as a JSON-RPC quantity: minimal hex, "0x0" for none (leading zero bytes skipped). */
+export function quantityHex(b: Uint8Array, start: number, end: number): string {
+  while (start < end && b[start] === 0) start++
+  if (start === end) return '0x0'
+  let out = `0x${b[start]!.toString(16)}`
+  for (let i = start + 1; i < end; i++) out += BYTE_TO_HEX[b[i]!]
+  return out
+}
+
+/** Bytes `start`…`end` of `b` (at most 32) as a 32-byte word, zeros in front. */
+export function wordHex(b: Uint8Array, start: number, end: number): string {
+  let out = '0x'
+  for (let i = end - start; i < 32; i++) out += '00'
+  for (let i = start; i < end; i++) out += BYTE_TO_HEX[b[i]!]
+  return out
+}
+
+/** Bytes `start`…`end` of `b` as 0x-prefixed hex. */
+export function bytesHex(b: Uint8Array, start: number, end: number): string {
+  // Node's native encoder wins past a few dozen bytes (contract code); the table loop avoids its call overhead below.
+  if (end - start > 48) return `0x${Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('hex')}`
+  let out = '0x'
+  for (let i = start; i < end; i++) out += BYTE_TO_HEX[b[i]!]
+  return out
+}
