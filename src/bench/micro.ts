@@ -21,6 +21,11 @@ import { rpcCompatPath, REPO_ROOT, tempDatadir } from '../testing/paths.js'
 import { WorkerPool } from '../workers/pool.js'
 import { genesisBlock } from '../state/genesis.js'
 import { importChain } from '../import/importChain.js'
+import { devAccounts, devGenesis } from '../chain/dev.js'
+import { startNode } from '../node/node.js'
+import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
+import { allMethods } from '../rpc/methods/index.js'
+import { localNodeOptions } from '../testing/testNode.js'
 
 // `npm run bench:micro`: the candidates for each hot primitive side by side in one run, and the costs that decide
 // what runs on the serving thread. Prints a table and writes bench/results/micro.json.
@@ -133,6 +138,20 @@ bench.add('pool: receipt read in a worker', async () => {
   await pool.run({ op: 'receipt', txHash })
 })
 
+// The envelope on the serving thread, in-process (no socket): a body of one state read at the head, and a batch of
+// 100 (the dev chain's accounts), parsed, validated, answered and written into the reply buffer.
+const devDir = tempDatadir('bench-envelope')
+const devNode = await startNode(new ChainSpec(devGenesis()), localNodeOptions(devDir, { maxBatch: 1000 }))
+const table = allMethods()
+const envelope: EnvelopeOptions = { maxBatch: 1000, namespaces: new Set(['eth']) }
+const accounts = devAccounts().map((a) => a.address)
+const oneRead = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [accounts[0], 'latest'] }))
+const hundredReads = Buffer.from(
+  JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [accounts[i % accounts.length], 'latest'] }))),
+)
+bench.add('envelope: one eth_getBalance body, answered', () => handleBody(oneRead, table, envelope, devNode.context))
+bench.add('envelope: a batch of 100 eth_getBalance, answered', () => handleBody(hundredReads, table, envelope, devNode.context))
+
 await bench.run()
 const rows = bench.tasks.map((t) => {
   const res = t.result as { throughput?: { mean: number }; latency?: { mean: number; p99?: number } } | undefined
@@ -148,6 +167,8 @@ mkdirSync(out, { recursive: true })
 writeFileSync(join(out, 'micro.json'), `${JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2)}\n`)
 console.log(`wrote ${join(out, 'micro.json')}`)
 await pool.close()
+await devNode.close()
+rmSync(devDir, { recursive: true, force: true })
 await store.close()
 rmSync(datadir, { recursive: true, force: true })
 process.exit(0)

@@ -63,24 +63,49 @@ export function errorReplyWithoutId(e: RpcError): string {
   return `${PREFIX}null,"error":${errorJson(e)}}`
 }
 
+const PREFIX_BYTES = Buffer.from(PREFIX)
+const RESULT_KEY = Buffer.from(',"result":')
+const CLOSE_BRACE = Buffer.from('}')
+
+/** The reply's head up to its result: ids are mostly small integers, written as digits without a string. */
+function writeHead(w: ReplyWriter, id: Id): void {
+  w.bytes(PREFIX_BYTES)
+  if (typeof id === 'number' && id >= 0 && Number.isSafeInteger(id)) w.uint(id)
+  else w.str(idJson(id))
+  w.bytes(RESULT_KEY)
+}
+
 /**
  * Raw chunks may be transient store views: they are copied here, before any other read. A result longer than
- * `maxBytes` is not written (false): its size is known before it is copied into the reply.
+ * `maxBytes` is not written (false): its size is known before it is copied into the reply. A string that needs no
+ * escaping (a quantity, a hash) is copied between quotes: JSON.stringify and the concatenations around it were
+ * most of a state read's reply.
  */
 function writeResult(w: ReplyWriter, id: Id, result: Reply, maxBytes: number): boolean {
   if (result instanceof RawJson) {
     if (rawLength(result) > maxBytes) return false
-    w.str(`${PREFIX}${idJson(id)},"result":`)
+    writeHead(w, id)
     for (const c of result.chunks) {
       if (typeof c === 'string') w.str(c)
       else w.bytes(c)
     }
-    w.str('}')
+    w.bytes(CLOSE_BRACE)
     return true
+  }
+  if (typeof result === 'string' && result.length + 2 <= maxBytes) {
+    const at = w.length
+    writeHead(w, id)
+    if (w.plainString(result)) {
+      w.bytes(CLOSE_BRACE)
+      return true
+    }
+    w.truncate(at)
   }
   const text = JSON.stringify(result)
   if (text.length > maxBytes) return false
-  w.str(`${PREFIX}${idJson(id)},"result":${text}}`)
+  writeHead(w, id)
+  w.str(text)
+  w.bytes(CLOSE_BRACE)
   return true
 }
 
@@ -336,7 +361,8 @@ function handleBatch(
   w.str('[')
   let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
   let written = 0
-  for (const [index, item] of items.entries()) {
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]
     const idText = () => rawIdText(index)
     if (parts !== undefined) {
       w.reset()

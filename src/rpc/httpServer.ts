@@ -52,6 +52,13 @@ export interface HttpServer {
 }
 
 const JSON_HEADER = 'application/json'
+/** RFC 6455's close code for a message larger than the endpoint takes. */
+const MESSAGE_TOO_BIG = 1009
+/**
+ * uWS closes an HTTP connection idle for 10 s. Said in every reply, clients (Node's agent, undici) stop reusing a
+ * connection a little before, instead of sending their next request into one being closed and failing it.
+ */
+const KEEP_ALIVE = 'timeout=10'
 const OK = '200 OK'
 const INTERNAL_ERROR = errorReplyWithoutId(new InternalError())
 const UNAUTHORIZED = errorReplyWithoutId(new ServerError('unauthorized'))
@@ -133,6 +140,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     const allowed = corsOrigin(state.origin)
     if (allowed !== undefined) res.writeHeader('Access-Control-Allow-Origin', allowed).writeHeader('Vary', 'Origin')
     if (draining) res.writeHeader('Connection', 'close')
+    else res.writeHeader('Keep-Alive', KEEP_ALIVE)
     res.writeHeader('Content-Type', type).end(body)
   }
   /** From inside a uWS callback, which uWS corks itself. */
@@ -224,7 +232,9 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   if (opts.ws !== undefined) {
     const ws = opts.ws
     app.ws<WsData>('/*', {
-      maxPayloadLength: opts.maxBodyBytes,
+      // uWS drops a connection whose message passes its own limit without a close frame; up to twice ours it hands
+      // the message over and we close with 1009 as RFC 6455 asks. Past that, the drop (memory stays bounded).
+      maxPayloadLength: opts.maxBodyBytes * 2,
       maxBackpressure: ws.maxBackpressure,
       closeOnBackpressureLimit: 1,
       idleTimeout: 120,
@@ -256,6 +266,10 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       },
       message: (socket, message) => {
         const data = socket.getUserData()
+        if (message.byteLength > opts.maxBodyBytes) {
+          socket.end(MESSAGE_TOO_BIG, `message too big: limit ${opts.maxBodyBytes} bytes`)
+          return
+        }
         const out = data.session!.message(new Uint8Array(message.slice(0)))
         if (out instanceof Promise) {
           out.then(

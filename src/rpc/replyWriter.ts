@@ -48,6 +48,36 @@ export class ReplyWriter {
     this.len += this.buf.write(s, this.len)
   }
 
+  /** A non-negative safe integer's decimal digits (a request id, mostly). */
+  uint(n: number): void {
+    if (n < 10) {
+      this.reserve(1)
+      this.buf[this.len++] = 0x30 + n
+      return
+    }
+    this.str(String(n))
+  }
+
+  /** A string between quotes, when it needs no JSON escaping (hex, mostly); false, writing nothing, when it does. */
+  plainString(s: string): boolean {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i)
+      if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) return false
+    }
+    this.reserve(s.length + 2)
+    const buf = this.buf
+    buf[this.len++] = 0x22
+    if (s.length <= 64) {
+      let at = this.len
+      for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i)
+      this.len = at
+    } else {
+      this.len += buf.write(s, this.len, 'latin1')
+    }
+    buf[this.len++] = 0x22
+    return true
+  }
+
   bytes(b: Uint8Array): void {
     this.reserve(b.length)
     this.buf.set(b, this.len)

@@ -144,6 +144,19 @@ describe('WebSocket', () => {
     expect((await closed)[0]).toBe(1001)
   })
 
+  it('closes with 1009 on a message over the size limit (RFC 6455), and keeps serving others', async () => {
+    // The test node takes bodies and messages of up to 10 MiB.
+    const c = await Client.open(url)
+    const closed = once(c.ws, 'close') as Promise<[number, Buffer]>
+    c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(10 * 1024 * 1024)] }))
+    const [code, reason] = await closed
+    expect(code).toBe(1009)
+    expect(String(reason)).toMatch(/message too big/)
+    const other = await Client.open(url)
+    expect((await other.call('eth_chainId', [])).result).toBe('0x539')
+    other.ws.close()
+  })
+
   it('answers eth_subscribe over HTTP with geth’s "notifications not supported"', async () => {
     expect((await dev.http('eth_subscribe', ['newHeads'])).error?.code).toBe(-32601)
   })

@@ -49,6 +49,17 @@ export type ChainStoreReads = Omit<
 export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
 
 const utf8 = new TextEncoder()
+
+/** The meta table's keys by label, encoded once: a block tag is resolved on most reads, and encoding took ~2 µs. */
+const metaKeys = new Map<string, Uint8Array>()
+function metaKey(label: string): Uint8Array {
+  let k = metaKeys.get(label)
+  if (k === undefined) {
+    k = utf8.encode(label)
+    metaKeys.set(label, k)
+  }
+  return k
+}
 /** The value of a key whose presence is the record (LMDB stores no empty values through lmdb-js). */
 const PRESENT = new Uint8Array([1])
 /** The meta key that says every stored block's logs are in the log index. */
@@ -104,7 +115,7 @@ export class ChainStore {
   // ---- reads (synchronous: LMDB reads are memory-mapped and take microseconds) ----
 
   getMeta(label: string): Uint8Array | undefined {
-    return this.dbs.meta.getBinary(utf8.encode(label))
+    return this.dbs.meta.getBinary(metaKey(label))
   }
 
   getLabel(label: ForkchoiceLabel | 'genesis'): Uint8Array | undefined {
@@ -269,7 +280,7 @@ export class ChainStore {
     this.write(`cannot store block ${rec.number}`, () => {
       this.putBlockInTxn(rec)
       this.indexCanonicalInTxn(rec.number, rec.hash, rec.txHashes)
-      this.dbs.meta.putSync(utf8.encode('head'), rec.hash)
+      this.dbs.meta.putSync(metaKey('head'), rec.hash)
     })
   }
 
@@ -315,7 +326,7 @@ export class ChainStore {
       for (const label of ['head', 'safe', 'finalized', 'genesis'] as const) {
         // safe/finalized start unset: they are known only once a consensus client says so (or on dev chains).
         if (label === 'safe' || label === 'finalized') continue
-        this.dbs.meta.putSync(utf8.encode(label), rec.hash)
+        this.dbs.meta.putSync(metaKey(label), rec.hash)
       }
       this.dbs.meta.putSync(utf8.encode('chainId'), utf8.encode(chainId.toString()))
       // Every block of this store will have its logs indexed as it is stored.
@@ -343,7 +354,7 @@ export class ChainStore {
         this.dbs.canonical.removeSync(numberKey(n))
       }
       for (const b of branch) this.indexCanonicalInTxn(b.number, b.hash, this.getTxHashes(b.hash) ?? [])
-      for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(utf8.encode(label), hash)
+      for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(metaKey(label), hash)
     })
   }
 
