@@ -273,19 +273,50 @@ const execution =
     : undefined
 if (execution !== undefined) log(describeReplay(execution))
 
-console.table(
-  rows.map((r) => ({
-    workload: r.workload,
-    c: r.connections,
-    'req/s': Math.round(r.requestsPerSec),
-    'calls/s': Math.round(r.callsPerSec),
-    p50: r.p50ms,
-    p99: r.p99ms,
-    errors: r.errors,
-    nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`,
-    wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%`,
-  })),
-)
+// The wrk workloads' table, when any ran: a selection of only the flood, the beside-anvil reads or the fan-out has no
+// row here, and console.table of nothing printed an empty box in place of their figures.
+if (rows.length > 0)
+  console.table(
+    rows.map((r) => ({
+      workload: r.workload,
+      c: r.connections,
+      'req/s': Math.round(r.requestsPerSec),
+      'calls/s': Math.round(r.callsPerSec),
+      p50: r.p50ms,
+      p99: r.p99ms,
+      errors: r.errors,
+      nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`,
+      wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%`,
+    })),
+  )
+if (flood !== undefined)
+  console.table(
+    flood.map((r) => ({
+      workload: 'flood: batches of 100 state reads',
+      c: r.connections,
+      'calls/s served': Math.round(r.resultsPerSec),
+      'refused/s (-32005)': Math.round(r.refusedPerSec),
+      'HTTP errors/s': Math.round(r.http503PerSec),
+      p50: r.p50ms,
+      p99: r.p99ms,
+      'engine blocks': r.engine.blocks,
+      'forkchoice p50/p99 ms': `${r.engine.forkchoiceP50.toFixed(1)} / ${r.engine.forkchoiceP99.toFixed(1)}`,
+      'newPayload p50/p99 ms': `${r.engine.newPayloadP50.toFixed(1)} / ${r.engine.newPayloadP99.toFixed(1)}`,
+      'engine failures': r.engine.failures.length,
+    })),
+  )
+if (fanout !== undefined)
+  console.table(
+    fanout.map((r) => ({
+      workload: FANOUT,
+      server: r.server,
+      subscribers: r.subscribers,
+      blocks: r.blocks,
+      'first ms (median)': Number(r.firstMs.toFixed(1)),
+      'last ms (median)': Number(r.lastMs.toFixed(1)),
+      'worst last ms': Number(r.worstLastMs.toFixed(1)),
+    })),
+  )
 // The selections measured beside anvil: Sponge's and anvil's rate side by side, and their ratio.
 const besideAnvil = [...(evmReads ?? []), ...(stateReads ?? []), ...(logReads ?? [])]
 if (besideAnvil.length > 0) {
