@@ -16,6 +16,7 @@ import { STATE_READS, runStateReads } from './stateReads.js'
 import { runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
 import { runFlood } from './flood.js'
+import { runClasses } from './classes.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 
@@ -237,6 +238,12 @@ const flood =
   only === undefined || new RegExp(only).test(FLOOD)
     ? await runFlood({ wrk, work, httpUrl: node.httpUrl, engine, connections: [4, ...connections], seconds, log })
     : undefined
+// Admission by cost: each class's goodput alone and under a flood of the other, from two clients.
+const CLASSES = 'classes'
+const classes =
+  only === undefined || new RegExp(only).test(CLASSES)
+    ? await runClasses({ wrk, work, httpUrl: node.httpUrl, receipts: hashes, seconds, log })
+    : undefined
 // The EVM-backed reads against anvil on the same genesis.
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
@@ -305,6 +312,24 @@ if (flood !== undefined)
       'engine failures': r.engine.failures.length,
     })),
   )
+if (classes !== undefined)
+  console.table(
+    classes.map((r) => ({
+      class: r.class,
+      'flood by another client': r.flood,
+      'results/s': Math.round(r.resultsPerSec),
+      'of alone': r.ratioToAlone === undefined ? '-' : `×${r.ratioToAlone.toFixed(2)}`,
+      p50: Number(r.p50ms.toFixed(1)),
+      p99: Number(r.p99ms.toFixed(1)),
+      'refused/s (-32005)': Math.round(r.refusedPerSec),
+      'other errors/s': Math.round(r.otherErrorsPerSec),
+      'HTTP errors': r.httpErrors,
+      'flooder results/s': r.flooder === undefined ? '-' : Math.round(r.flooder.resultsPerSec),
+      'flooder refused/s': r.flooder === undefined ? '-' : Math.round(r.flooder.refusedPerSec),
+      'flooder other errors/s': r.flooder === undefined ? '-' : Math.round(r.flooder.otherErrorsPerSec),
+      'flooder HTTP errors/s': r.flooder === undefined ? '-' : Math.round(r.flooder.httpErrorsPerSec),
+    })),
+  )
 if (fanout !== undefined)
   console.table(
     fanout.map((r) => ({
@@ -348,6 +373,7 @@ const result = {
   rows,
   allRounds,
   flood,
+  classes,
   evmReads,
   stateReads,
   logReads,
