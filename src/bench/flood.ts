@@ -9,7 +9,10 @@ export interface FloodRow {
   /** Calls answered with a result per second: the goodput. */
   resultsPerSec: number
   refusedPerSec: number
-  /** Requests answered 503 (the port stops reading bodies while the public lane is saturated), per second. */
+  /**
+   * Requests answered with an HTTP error or lost at the socket, per second (before admission by cost, 503 while the
+   * public lane was saturated; the name is kept for the JSON's readers).
+   */
   http503PerSec: number
   p50ms: number
   p99ms: number
@@ -122,7 +125,7 @@ export async function runFlood(opts: {
     }
     rows.push(row)
     opts.log(
-      `flood c=${c}: ${row.resultsPerSec.toFixed(0)} calls/s served, ${row.refusedPerSec.toFixed(0)} refused (-32005), ${row.http503PerSec.toFixed(0)} requests/s 503, p50 ${r.p50ms} ms; ` +
+      `flood c=${c}: ${row.resultsPerSec.toFixed(0)} calls/s served, ${row.refusedPerSec.toFixed(0)} refused (-32005), ${row.http503PerSec.toFixed(0)} requests/s HTTP errors, p50 ${r.p50ms} ms; ` +
         `engine: ${engine.blocks} blocks, forkchoiceUpdated p50 ${engine.forkchoiceP50.toFixed(1)} ms p99 ${engine.forkchoiceP99.toFixed(1)} ms, ` +
         `newPayload p50 ${engine.newPayloadP50.toFixed(1)} ms p99 ${engine.newPayloadP99.toFixed(1)} ms, failures ${engine.failures.length}`,
     )

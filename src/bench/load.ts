@@ -16,6 +16,7 @@ import { STATE_READS, runStateReads } from './stateReads.js'
 import { runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
 import { runFlood } from './flood.js'
+import { runClasses } from './classes.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 
@@ -237,6 +238,12 @@ const flood =
   only === undefined || new RegExp(only).test(FLOOD)
     ? await runFlood({ wrk, work, httpUrl: node.httpUrl, engine, connections: [4, ...connections], seconds, log })
     : undefined
+// Admission by cost: each class's goodput alone and under a flood of the other, from two clients.
+const CLASSES = 'classes'
+const classes =
+  only === undefined || new RegExp(only).test(CLASSES)
+    ? await runClasses({ wrk, work, httpUrl: node.httpUrl, receipts: hashes, seconds, log })
+    : undefined
 // The EVM-backed reads against anvil on the same genesis.
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
@@ -273,19 +280,68 @@ const execution =
     : undefined
 if (execution !== undefined) log(describeReplay(execution))
 
-console.table(
-  rows.map((r) => ({
-    workload: r.workload,
-    c: r.connections,
-    'req/s': Math.round(r.requestsPerSec),
-    'calls/s': Math.round(r.callsPerSec),
-    p50: r.p50ms,
-    p99: r.p99ms,
-    errors: r.errors,
-    nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`,
-    wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%`,
-  })),
-)
+// The wrk workloads' table, when any ran: a selection of only the flood, the beside-anvil reads or the fan-out has no
+// row here, and console.table of nothing printed an empty box in place of their figures.
+if (rows.length > 0)
+  console.table(
+    rows.map((r) => ({
+      workload: r.workload,
+      c: r.connections,
+      'req/s': Math.round(r.requestsPerSec),
+      'calls/s': Math.round(r.callsPerSec),
+      p50: r.p50ms,
+      p99: r.p99ms,
+      errors: r.errors,
+      nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`,
+      wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%`,
+    })),
+  )
+if (flood !== undefined)
+  console.table(
+    flood.map((r) => ({
+      workload: 'flood: batches of 100 state reads',
+      c: r.connections,
+      'calls/s served': Math.round(r.resultsPerSec),
+      'refused/s (-32005)': Math.round(r.refusedPerSec),
+      'HTTP errors/s': Math.round(r.http503PerSec),
+      p50: r.p50ms,
+      p99: r.p99ms,
+      'engine blocks': r.engine.blocks,
+      'forkchoice p50/p99 ms': `${r.engine.forkchoiceP50.toFixed(1)} / ${r.engine.forkchoiceP99.toFixed(1)}`,
+      'newPayload p50/p99 ms': `${r.engine.newPayloadP50.toFixed(1)} / ${r.engine.newPayloadP99.toFixed(1)}`,
+      'engine failures': r.engine.failures.length,
+    })),
+  )
+if (classes !== undefined)
+  console.table(
+    classes.map((r) => ({
+      class: r.class,
+      'flood by another client': r.flood,
+      'results/s': Math.round(r.resultsPerSec),
+      'of alone': r.ratioToAlone === undefined ? '-' : `×${r.ratioToAlone.toFixed(2)}`,
+      p50: Number(r.p50ms.toFixed(1)),
+      p99: Number(r.p99ms.toFixed(1)),
+      'refused/s (-32005)': Math.round(r.refusedPerSec),
+      'other errors/s': Math.round(r.otherErrorsPerSec),
+      'HTTP errors': r.httpErrors,
+      'flooder results/s': r.flooder === undefined ? '-' : Math.round(r.flooder.resultsPerSec),
+      'flooder refused/s': r.flooder === undefined ? '-' : Math.round(r.flooder.refusedPerSec),
+      'flooder other errors/s': r.flooder === undefined ? '-' : Math.round(r.flooder.otherErrorsPerSec),
+      'flooder HTTP errors/s': r.flooder === undefined ? '-' : Math.round(r.flooder.httpErrorsPerSec),
+    })),
+  )
+if (fanout !== undefined)
+  console.table(
+    fanout.map((r) => ({
+      workload: FANOUT,
+      server: r.server,
+      subscribers: r.subscribers,
+      blocks: r.blocks,
+      'first ms (median)': Number(r.firstMs.toFixed(1)),
+      'last ms (median)': Number(r.lastMs.toFixed(1)),
+      'worst last ms': Number(r.worstLastMs.toFixed(1)),
+    })),
+  )
 // The selections measured beside anvil: Sponge's and anvil's rate side by side, and their ratio.
 const besideAnvil = [...(evmReads ?? []), ...(stateReads ?? []), ...(logReads ?? [])]
 if (besideAnvil.length > 0) {
@@ -317,6 +373,7 @@ const result = {
   rows,
   allRounds,
   flood,
+  classes,
   evmReads,
   stateReads,
   logReads,

@@ -11,25 +11,29 @@ export interface WrkResult {
   errors: number
   /** CPU seconds the generator used per wall second (1.0 = a whole core). */
   generatorCpu: number
-  /** With a counting script: JSON-RPC results and -32005 refusals in the replies, per second. */
+  /** With a counting script: JSON-RPC results, -32005 refusals and error replies of any code (refusals too), per second. */
   resultsPerSec?: number
   refusedPerSec?: number
+  errorRepliesPerSec?: number
 }
 
-// Counts, in every reply, the calls answered with a result and those refused with -32005 (goodput under overload).
+// Counts, in every reply, the calls answered with a result, those refused with -32005 and those answered with any
+// error (goodput under overload).
 const COUNTING = `local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) results = 0; refused = 0 end
+function init(args) results = 0; refused = 0; failed = 0 end
 function response(status, headers, body)
   local _, r = string.gsub(body, '"result":', '')
   local _, e = string.gsub(body, '"code":%-32005', '')
+  local _, f = string.gsub(body, '"error":', '')
   results = results + r
   refused = refused + e
+  failed = failed + f
 end
 function done(summary, latency, requests)
-  local r, e = 0, 0
-  for _, t in ipairs(threads) do r = r + t:get("results"); e = e + t:get("refused") end
-  io.write(string.format("COUNTED results=%d refused=%d\\n", r, e))
+  local r, e, f = 0, 0, 0
+  for _, t in ipairs(threads) do r = r + t:get("results"); e = e + t:get("refused"); f = f + t:get("failed") end
+  io.write(string.format("COUNTED results=%d refused=%d failed=%d\\n", r, e, f))
 end
 `
 
@@ -91,9 +95,15 @@ export async function runWrk(wrk: string, url: string, script: string, connectio
       .exec(out)
       ?.slice(1)
       .reduce((a, b) => a + Number(b), 0) ?? 0)
-  const counted = /COUNTED results=(\d+) refused=(\d+)/.exec(out)
+  const counted = /COUNTED results=(\d+) refused=(\d+) failed=(\d+)/.exec(out)
   return {
-    ...(counted === null ? {} : { resultsPerSec: Number(counted[1]) / seconds, refusedPerSec: Number(counted[2]) / seconds }),
+    ...(counted === null
+      ? {}
+      : {
+          resultsPerSec: Number(counted[1]) / seconds,
+          refusedPerSec: Number(counted[2]) / seconds,
+          errorRepliesPerSec: Number(counted[3]) / seconds,
+        }),
     requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     p50ms: pct('50'),
     p90ms: pct('90'),
