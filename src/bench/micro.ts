@@ -147,7 +147,9 @@ const envelope: EnvelopeOptions = { maxBatch: 1000, namespaces: new Set(['eth'])
 const accounts = devAccounts().map((a) => a.address)
 const oneRead = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [accounts[0], 'latest'] }))
 const hundredReads = Buffer.from(
-  JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [accounts[i % accounts.length], 'latest'] }))),
+  JSON.stringify(
+    Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [accounts[i % accounts.length], 'latest'] })),
+  ),
 )
 bench.add('envelope: one eth_getBalance body, answered', () => handleBody(oneRead, table, envelope, devNode.context))
 bench.add('envelope: a batch of 100 eth_getBalance, answered', () => handleBody(hundredReads, table, envelope, devNode.context))

@@ -91,7 +91,11 @@ describe('HTTP JSON-RPC over a real socket', () => {
 
   it('says how long an idle connection is kept, so that clients stop reusing it before it closes', async () => {
     // Before: no Keep-Alive header, and a client that paused longer than uWS's 10 s failed its next request once.
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+    })
     expect(res.headers.get('keep-alive')).toBe('timeout=10')
     await res.text()
   })
