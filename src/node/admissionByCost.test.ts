@@ -126,16 +126,17 @@ describe('a client past its share of the EVM lane', () => {
       await taken
       return { reply }
     }
-    const first = await admitted(() => m.batch(loops(6)))
+    const first = await admitted(() => m.batch(loops(3)))
     const other = await admitted(() => m.batchFrom(OTHER, loops(1)))
-    expect(lane.stats.inFlight).toBe(7)
-    // Two clients want the lane: each may hold half of its 16 places. The first holds 6: two more of four fit.
+    expect(lane.stats.inFlight).toBe(4)
+    // Two clients hold calls: each may hold a third of the 16 places (the third kept for a client arriving). The
+    // first holds 3: two more of four fit.
     const more = await admitted(() => m.batch(loops(4)))
-    expect(lane.stats.inFlight).toBe(9)
+    expect(lane.stats.inFlight).toBe(6)
 
     clock.pass(LIMIT_MS)
     const [a, b, c] = await Promise.all([first.reply, other.reply, more.reply])
-    expect(a!.replies.map((r) => r.error)).toEqual(Array(6).fill(TIMED_OUT))
+    expect(a!.replies.map((r) => r.error)).toEqual(Array(3).fill(TIMED_OUT))
     expect(b!.replies.map((r) => r.error)).toEqual([TIMED_OUT])
     expect(c!.replies.map((r) => r.error?.code)).toEqual([-32000, -32000, -32005, -32005])
   })

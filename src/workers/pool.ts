@@ -71,9 +71,9 @@ export interface LaneStats {
  * A Piscina pool of workers that execute and build blocks and read state off the serving thread. Calls wait here
  * while every worker is busy, and a worker that finishes takes up to MAX_TASK_CALLS that waited as one task, so
  * under load a round trip between threads carries several calls. Calls are kept by client (a WebSocket connection,
- * an HTTP remote address: see `forClient`) and taken round robin, so a client's long queue does not stand before
- * another's call; and while several clients hold calls, each is admitted no more than its share of the lane
- * (max-min fair: `admits`). Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call
+ * an HTTP remote address: see `forClient`) and the clients take turns by task (a task holds one client's calls), so a
+ * client's long queue does not stand before another's call, nor can its overdue calls fail another's; and each
+ * client is admitted no more than its share of the lane (`admits`). Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call
  * whose deadline passed while it waited, and the watchdog stops a worker whose running call passes its deadline;
  * the other calls of that task are sent again.
  */
@@ -156,8 +156,9 @@ export class WorkerPool implements Lane {
 
   /**
    * How many of `calls` more `client` may start: what the lane has room for, and no more than the client's share —
-   * the lane's places divided among the clients holding calls (this one counted). An idle lane admits any number,
-   * or a batch larger than the lane could never run.
+   * the lane's places divided among the clients holding calls (this one counted) and one more, so that a client
+   * arriving finds room even when another has taken all it may. An idle lane admits any number, or a batch larger
+   * than the lane could never run.
    */
   private admitsFor(client: string, calls: number): number {
     const max = this.opts.maxInFlight
@@ -165,7 +166,7 @@ export class WorkerPool implements Lane {
     const room = max - this.inFlightCalls - this.group.length
     const mine = this.held.get(client)
     const clients = this.held.size + (mine === undefined ? 1 : 0)
-    const share = Math.max(1, Math.floor(max / clients)) - (mine ?? 0)
+    const share = Math.max(1, Math.floor(max / (clients + 1))) - (mine ?? 0)
     return Math.max(0, Math.min(calls, room, share))
   }
 
@@ -205,24 +206,20 @@ export class WorkerPool implements Lane {
   }
 
   /**
-   * Up to `n` waiting calls, one per client in turn; a client served goes to the back of the line, so the next task
-   * starts with whoever waited longest.
+   * Up to `n` waiting calls of one client: the clients take turns by task, a client served going to the back of the
+   * line. A task never mixes clients: when the watchdog stops a worker for one client's overdue call, the calls sent
+   * again (and failed if their worker dies twice) are that client's own, never another's.
    */
   private take(n: number): Pending[] {
-    const out: Pending[] = []
-    while (out.length < n && this.waitingCalls > 0) {
-      for (const [client, queue] of this.waiting) {
-        if (out.length === n) break
-        out.push(queue.shift()!)
-        this.waitingCalls--
-        this.waiting.delete(client)
-        if (queue.length > 0) this.waiting.set(client, queue)
-      }
-    }
+    const [client, queue] = this.waiting.entries().next().value!
+    const out = queue.splice(0, n)
+    this.waitingCalls -= out.length
+    this.waiting.delete(client)
+    if (queue.length > 0) this.waiting.set(client, queue)
     return out
   }
 
-  /** Sends what waits to the free workers, an equal share each, MAX_TASK_CALLS at most per task. */
+  /** Sends what waits to the free workers, an equal share each, MAX_TASK_CALLS at most per task, one client a task. */
   private pump(): void {
     const free = this.opts.threads - this.tasksInFlight
     if (free <= 0 || this.waitingCalls === 0) return
