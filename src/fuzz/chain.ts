@@ -47,7 +47,8 @@ export async function makeLogBlocks(url: string, spec: ChainSpec, count: number)
   }
   const blocks: number[] = []
   for (const hash of hashes) {
-    // Bounded: a dev node answers a send once its block is made, so the receipt is there at the first read or soon.
+    // On `--chain dev` (and a test node) a send is answered once its block is made: the receipt is there at the first
+    // read. With --dev.period it is mined within the period: read again, 10 ms apart, for at most 10 s.
     for (let tries = 0; ; tries++) {
       const r = await rpc<{ blockNumber: string; logs: unknown[] } | null>(url, 'eth_getTransactionReceipt', [hash])
       if (r !== null) {
@@ -56,7 +57,7 @@ export async function makeLogBlocks(url: string, spec: ChainSpec, count: number)
         break
       }
       if (tries >= 1000) throw new Error(`no receipt for ${hash}`)
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await new Promise<void>((resolve) => setTimeout(resolve, 10))
     }
   }
   return blocks

@@ -66,12 +66,13 @@ if (only.includes('requests')) {
 
 if (only.includes('replies') || only.includes('flood')) {
   // A chain of big code, big returns, big logs and a loop (a genesis file: the command line takes no contracts),
-  // in dev mode (a block per transaction), with small reply bounds and a small lane.
+  // in dev mode (a genesis file's node makes blocks only with --dev.period: one a second), with small reply bounds
+  // and a small lane.
   const work = mkdtempSync(join(tmpdir(), 'sponge-fuzz-heavy-'))
   const genesis = fuzzGenesis()
   writeFileSync(join(work, 'genesis.json'), JSON.stringify(genesis))
   const node = await spawnNode([
-    ...['--chain', join(work, 'genesis.json'), '--datadir', join(work, 'data'), '--workers', '1'],
+    ...['--chain', join(work, 'genesis.json'), '--datadir', join(work, 'data'), '--workers', '1', '--dev.period', '1'],
     ...['--rpc.max-response-size', String(HEAVY_BOUNDS.maxReply), '--rpc.batch-response-max-size', String(HEAVY_BOUNDS.maxBatchReply)],
     ...['--rpc.maxqueue', String(HEAVY_QUEUE)],
   ])
