@@ -4,14 +4,34 @@ import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
-import { importTrial, streamTrial } from './trials.js'
+import { mountSmallFs } from '../testing/smallFs.js'
+import { diskFullTrial, importTrial, streamTrial, twoWritersTrial } from './trials.js'
 
-// `npm run crash [-- --trials 20 --imports 10 --seed N]`: kill trials, longer than npm test's three. Stream trials
-// share one datadir (kills pile up on the same store); each import trial starts a fresh one.
+// `npm run crash [-- --trials 20 --imports 10 --two-writers 10 --full-disk 10 --only stream,import,two-writers,full-disk
+// --seed N]`: kill trials, longer than npm test's. Stream trials share one datadir (kills pile up on the same store),
+// as do the two-writer trials; each import trial starts a fresh one; the full-disk trials share one small tmpfs
+// (needs root: skipped with a message otherwise). `--seed N` repeats a run's random choices.
 
-const args = parseFlags(process.argv.slice(2), { trials: 'string', imports: 'string', seed: 'string' })
-const trials = Number(args.flags.get('trials') ?? 20)
-const imports = Number(args.flags.get('imports') ?? 10)
+const KINDS = ['stream', 'import', 'two-writers', 'full-disk']
+const args = parseFlags(process.argv.slice(2), {
+  trials: 'string',
+  imports: 'string',
+  'two-writers': 'string',
+  'full-disk': 'string',
+  only: 'string',
+  seed: 'string',
+})
+const only = (args.flags.get('only') ?? KINDS.join(',')).split(',')
+for (const name of only) {
+  if (!KINDS.includes(name)) {
+    process.stderr.write(`--only: unknown trial ${name}, of ${KINDS.join(', ')}\n`)
+    process.exit(2)
+  }
+}
+const trials = only.includes('stream') ? Number(args.flags.get('trials') ?? 20) : 0
+const imports = only.includes('import') ? Number(args.flags.get('imports') ?? 10) : 0
+const twoWriters = only.includes('two-writers') ? Number(args.flags.get('two-writers') ?? 10) : 0
+const fullDisk = only.includes('full-disk') ? Number(args.flags.get('full-disk') ?? 10) : 0
 let s = Number(args.flags.get('seed') ?? Date.now() % 2 ** 31)
 const seed = s
 const random = () => {
@@ -36,27 +56,71 @@ for (let t = 1; t <= trials; t++) {
 }
 
 // The head a clean import reaches, for the import trials to end at.
-const clean = await spawnNode(
-  ['--chain', rpcCompatPath('genesis.json'), '--datadir', tempDatadir('crash-ref'), '--import', rpcCompatPath('chain.rlp')],
-  120_000,
-  cli,
-)
-const reply = await fetch(clean.httpUrl, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}',
-})
-const expectedHead = ((await reply.json()) as { result: { hash: string } }).result.hash
-await clean.stop()
+const clean = imports === 0 ? undefined : await cleanImportHead()
 for (let t = 1; t <= imports; t++) {
   try {
-    const r = await importTrial({ datadir: tempDatadir('crash-import'), cli, random, expectedHead })
+    const r = await importTrial({ datadir: tempDatadir('crash-import'), cli, random, expectedHead: clean! })
     log(`import trial ${t}: killed after ${r.killedAfter} blocks, resumed to head ${r.head}, links intact`)
   } catch (e) {
     failed++
     log(`import trial ${t} FAILED: ${(e as Error).message}`)
   }
 }
+
+const writersDir = tempDatadir('crash-two-writers')
+const writersSeen = new Map<string, string>()
+for (let t = 1; t <= twoWriters; t++) {
+  try {
+    const r = await twoWritersTrial({ spec, datadir: writersDir, cli, seen: writersSeen, random, from: 3 })
+    log(`two-writers trial ${t}: ${r.refusals} second writers refused, ${r.receiptsChecked} receipts identical after the kill`)
+  } catch (e) {
+    failed++
+    log(`two-writers trial ${t} FAILED: ${(e as Error).message}`)
+  }
+}
+
+let diskSkipped = 0
+if (fullDisk > 0) {
+  const fs = mountSmallFs(16 * 1024 * 1024)
+  if (typeof fs === 'string') {
+    diskSkipped = fullDisk
+    log(`full-disk trials skipped: ${fs}`)
+  } else {
+    const acknowledged = new Set<string>()
+    try {
+      for (let t = 1; t <= fullDisk; t++) {
+        try {
+          const r = await diskFullTrial({ spec, fs, cli, acknowledged, random, from: 4 })
+          log(`full-disk trial ${t}: ${r.refused} sends refused ENOSPC, ${r.receiptsChecked} acknowledged all with receipts`)
+        } catch (e) {
+          failed++
+          log(`full-disk trial ${t} FAILED: ${(e as Error).message}`)
+        }
+      }
+    } finally {
+      fs.unmount()
+    }
+  }
+}
+
 log(`seed ${seed}`)
-log(`crash: ${trials + imports - failed} passed, ${failed} failed`)
+log(
+  `crash: ${trials + imports + twoWriters + fullDisk - diskSkipped - failed} passed, ${failed} failed${diskSkipped > 0 ? `, ${diskSkipped} skipped` : ''}`,
+)
 process.exit(failed === 0 ? 0 : 1)
+
+async function cleanImportHead(): Promise<string> {
+  const clean = await spawnNode(
+    ['--chain', rpcCompatPath('genesis.json'), '--datadir', tempDatadir('crash-ref'), '--import', rpcCompatPath('chain.rlp')],
+    120_000,
+    cli,
+  )
+  const reply = await fetch(clean.httpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}',
+  })
+  const expectedHead = ((await reply.json()) as { result: { hash: string } }).result.hash
+  await clean.stop()
+  return expectedHead
+}

@@ -1,3 +1,9 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { devAccounts } from '../chain/dev.js'
+import { signRawTx } from '../testing/rawTx.js'
+import type { SmallFs } from '../testing/smallFs.js'
+import { hexToBytes } from '../util/hex.js'
 import { signedTransfer } from '../testing/testNode.js'
 import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { rpcCompatPath } from '../testing/paths.js'
@@ -140,6 +146,142 @@ export async function importTrial(opts: {
     const head = await client(node.httpUrl)<{ hash: string }>('eth_getBlockByNumber', ['latest', false])
     if (head.hash !== opts.expectedHead) throw new Error(`import ended at ${head.hash}, want ${opts.expectedHead}`)
     return { receiptsChecked: 0, head: await checkChainLinks(node.httpUrl), killedAfter: imported }
+  } finally {
+    await node.stop()
+  }
+}
+
+/** A second `sponge node` or `sponge import` on a datadir in use: how it ended, or that it served (a failure). */
+async function secondWriter(cli: string, command: 'node' | 'import', datadir: string): Promise<{ refused: boolean; output: string }> {
+  const { spawn } = await import('node:child_process')
+  const args =
+    command === 'node'
+      ? ['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1', '--no-progress']
+      : ['import', '--chain', 'dev', '--datadir', datadir, '--no-progress', rpcCompatPath('chain.rlp')]
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  return new Promise((resolve) => {
+    const onData = (d: Buffer) => {
+      output += d.toString()
+      // It started writing (a node serving, an import importing): the lock failed. Stopped at once.
+      if (/serving|imported block/.test(output)) child.kill('SIGKILL')
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => resolve({ refused: code === 1 && output.includes('already used by another process'), output }))
+  })
+}
+
+/**
+ * Two writers: while a dev node streams transactions, a second node or import is started on its datadir at random
+ * moments (between sends and beside one in flight) and must be refused each time; then the first is SIGKILLed at a
+ * random moment with a send in flight. After the restart every receipt read before is identical and the chain links.
+ */
+export async function twoWritersTrial(opts: {
+  spec: ChainSpec
+  datadir: string
+  cli: string
+  seen: Map<string, string>
+  random: () => number
+  from: number
+}): Promise<TrialResult & { refusals: number }> {
+  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1']
+  let node = await spawnNode(args, 120_000, opts.cli)
+  const rpc = client(node.httpUrl)
+  let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
+  let refusals = 0
+  const second = async () => {
+    const r = await secondWriter(opts.cli, opts.random() < 0.5 ? 'node' : 'import', opts.datadir)
+    if (!r.refused) throw new Error(`a second writer was not refused while the first ran:\n${r.output.slice(0, 600)}`)
+    refusals++
+  }
+  const sends = 1 + Math.floor(opts.random() * 4)
+  for (let i = 0; i < sends; i++) {
+    const sent = rpc<string>('eth_sendRawTransaction', [signedTransfer(opts.spec, opts.from, nonce++)])
+    // Beside the send in flight, or after it.
+    if (opts.random() < 0.5) await second()
+    const hash = await sent
+    if (opts.random() < 0.5) await second()
+    const text = await receiptText(node.httpUrl, hash)
+    if (text === null) throw new Error(`no receipt for ${hash} after its send was answered`)
+    opts.seen.set(hash, text)
+  }
+  if (refusals === 0) await second()
+  // The kill with one more send in flight, a random number of event-loop turns after it left.
+  void rpc('eth_sendRawTransaction', [signedTransfer(opts.spec, opts.from, nonce++)]).catch(() => {})
+  for (let turns = Math.floor(opts.random() * 50); turns > 0; turns--) await new Promise<void>((resolve) => setImmediate(resolve))
+  await kill(node)
+  node = await spawnNode(args, 120_000, opts.cli)
+  try {
+    for (const [hash, text] of opts.seen) {
+      const after = await receiptText(node.httpUrl, hash)
+      if (after !== text) throw new Error(`receipt ${hash} changed across the kill:\n${text}\n${after}`)
+    }
+    return { receiptsChecked: opts.seen.size, head: await checkChainLinks(node.httpUrl), refusals }
+  } finally {
+    await node.stop()
+  }
+}
+
+/** A transfer with 32 KiB of calldata from dev account `from`: its block needs well over a hundred KiB of pages. */
+function bulky(spec: ChainSpec, from: number, nonce: number): string {
+  const f = { type: 2 as const, chainId: spec.chainId, nonce: BigInt(nonce), maxFee: 100_000_000_000n, tip: 1n, gasLimit: 2_000_000n }
+  const to = devAccounts()[9]!.address
+  return signRawTx({ ...f, to, value: 1n, data: new Uint8Array(32 * 1024).fill(7) }, hexToBytes(devAccounts()[from]!.privateKey))
+}
+
+/**
+ * A full disk: a dev node on a small filesystem gets bulky transactions; at a random send the filesystem is filled,
+ * and sends go on (each acknowledged, or refused naming ENOSPC); at random the space is freed again or not; then a
+ * SIGKILL with a send in flight. After space is freed and the node restarted, every acknowledged transaction has its
+ * receipt (`acknowledged` carries them across trials on the same filesystem) and the chain links.
+ */
+export async function diskFullTrial(opts: {
+  spec: ChainSpec
+  fs: SmallFs
+  cli: string
+  acknowledged: Set<string>
+  random: () => number
+  from: number
+}): Promise<TrialResult & { refused: number }> {
+  const args = ['--chain', 'dev', '--datadir', join(opts.fs.path, 'db'), '--workers', '1']
+  let node = await spawnNode(args, 120_000, opts.cli)
+  const rpc = client(node.httpUrl)
+  let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
+  const fillAt = Math.floor(opts.random() * 4)
+  const sends = fillAt + 1 + Math.floor(opts.random() * 6)
+  let filler: string | undefined
+  let refused = 0
+  try {
+    for (let i = 0; i < sends; i++) {
+      if (i === fillAt) filler = opts.fs.fill()
+      if (filler !== undefined && opts.random() < 0.15) {
+        rmSync(filler)
+        filler = undefined
+      }
+      try {
+        opts.acknowledged.add(await rpc<string>('eth_sendRawTransaction', [bulky(opts.spec, opts.from, nonce)]))
+        nonce++
+      } catch (e) {
+        if (!/no space left on device \(ENOSPC\)/.test((e as Error).message)) throw e
+        refused++
+      }
+    }
+    void rpc('eth_sendRawTransaction', [bulky(opts.spec, opts.from, nonce)]).catch(() => {})
+    for (let turns = Math.floor(opts.random() * 50); turns > 0; turns--) await new Promise<void>((resolve) => setImmediate(resolve))
+    await kill(node)
+  } finally {
+    await kill(node)
+    if (filler !== undefined) rmSync(filler)
+  }
+  node = await spawnNode(args, 120_000, opts.cli)
+  try {
+    for (const hash of opts.acknowledged) {
+      const text = await receiptText(node.httpUrl, hash)
+      if (text === null || !text.includes('"status":"0x1"'))
+        throw new Error(`acknowledged transaction ${hash} lost across the full disk and the kill: ${text}`)
+    }
+    return { receiptsChecked: opts.acknowledged.size, head: await checkChainLinks(node.httpUrl), refused }
   } finally {
     await node.stop()
   }
