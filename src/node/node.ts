@@ -216,11 +216,12 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         ? {
             ws: {
               maxBackpressure: WS_MAX_BACKPRESSURE,
-              open: (send: (text: string) => boolean) => {
+              open: (send: (text: string) => boolean, remoteAddress: string) => {
                 const connection = subscriptions.connect(send)
-                // The connection is the client: its share of the lane and of the filters, which go with it.
+                // The connection holds its own filters, which go with it; its share of the lane is its address's, as
+                // over HTTP, so that opening more connections buys no more of it.
                 const client = `ws:${++wsConnections}`
-                const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(client) }
+                const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(remoteAddress) }
                 return {
                   message: (body: Uint8Array) => handleBody(body, table, env, wsCtx),
                   close: () => {

@@ -102,7 +102,8 @@ function writeResult(w: ReplyWriter, id: Id, result: Reply, maxBytes: number): b
     w.truncate(at)
   }
   const text = JSON.stringify(result)
-  if (text.length > maxBytes) return false
+  // Bytes, not UTF-16 units: counted only when the units alone cannot tell.
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) return false
   writeHead(w, id)
   w.str(text)
   w.bytes(CLOSE_BRACE)

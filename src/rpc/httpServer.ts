@@ -29,7 +29,10 @@ export interface WsOptions {
   /** Bytes queued to a connection at most; a consumer that falls further behind is disconnected. */
   maxBackpressure: number
   /** A new connection: its handler of each message (a JSON-RPC body), and what to call once it closes. */
-  open(send: (text: string | Uint8Array) => boolean): {
+  open(
+    send: (text: string | Uint8Array) => boolean,
+    remoteAddress: string,
+  ): {
     message(body: Uint8Array): Uint8Array | undefined | Promise<Uint8Array | undefined>
     close(): void
   }
@@ -98,10 +101,12 @@ function memo(decide: (value: string) => boolean, max = 256): (value: string) =>
   }
 }
 
-/** The client's address: the one a PROXY protocol header gave, else the connection's. */
-function remoteAddress(res: HttpResponse): string {
-  const proxied = res.getProxiedRemoteAddressAsText()
-  return Buffer.from(proxied.byteLength > 0 ? proxied : res.getRemoteAddressAsText()).toString()
+/**
+ * The client's address: the connection's. (uWS would read a PROXY protocol header from any connection, so the
+ * address it names is not trusted: a client could pick its own key, and with it any number of shares.)
+ */
+function remoteAddress(res: HttpResponse | WebSocket<WsData>): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString()
 }
 
 /** A JSON-RPC over HTTP server on uWebSockets.js: POST bodies in, replies out, with a body size limit. */
@@ -261,7 +266,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       open: (socket) => {
         const data = socket.getUserData()
         // Once closed, uWS frees the socket: nothing may touch it after (sends then report false).
-        data.session = ws.open((text) => !data.closed && socket.send(text, false) !== 2)
+        data.session = ws.open((text) => !data.closed && socket.send(text, false) !== 2, remoteAddress(socket))
         sockets.add(socket)
       },
       message: (socket, message) => {

@@ -1,7 +1,7 @@
 import type { ChainReader } from '../store/chainReader.js'
 import { bodyTransactions } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
-import type { WorkerPool } from '../workers/pool.js'
+import type { Lane, WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../util/logger.js'
 import type { TxPool } from './txPool.js'
 import { keccak256 } from '../crypto/keccak.js'
@@ -52,17 +52,18 @@ export class TxSubmission {
   /**
    * eth_sendRawTransaction (and the dev wallet's eth_sendTransaction): decoded here, refused if unprotected as geth's
    * SubmitTransaction refuses it, then validated in the public lane against the head and admitted. Returns the hash.
+   * `lane`: the public lane as the requesting client's, whose admission counted this call.
    */
-  async submit(raw: Uint8Array): Promise<string> {
+  async submit(raw: Uint8Array, lane: Lane = this.lanes.public): Promise<string> {
     // Decoding is a walk over the bytes (views, no copies): malformed bytes are answered with geth's "rlp: …" here,
     // before the replay-protection check that needs v, as geth decodes before it checks.
     if (!decodeTx(raw).protected && !this.opts.allowUnprotectedTxs) {
       throw new TxPoolRejectedError('only replay-protected (EIP-155) transactions allowed over RPC', 'unprotected')
     }
-    return this.validateAndAdd(raw, this.lanes.public)
+    return this.validateAndAdd(raw, lane)
   }
 
-  private async validateAndAdd(raw: Uint8Array, lane: WorkerPool): Promise<string> {
+  private async validateAndAdd(raw: Uint8Array, lane: Lane): Promise<string> {
     // The pool's bound, before the worker's expensive checks (geth checks it first in ValidateTransaction).
     const limit = raw[0] === 3 ? BLOB_TX_MAX_SIZE : TX_MAX_SIZE
     if (raw.length > limit) throw new TxPoolRejectedError(`oversized data: transaction size ${raw.length}, limit ${limit}`, 'oversizedData')

@@ -138,6 +138,8 @@ export class WorkerPool implements Lane {
     return new Promise((resolve, reject) => {
       if (this.group.length === 0) queueMicrotask(() => this.flush())
       const timeoutMs = opts.timeoutMs ?? 0
+      // Counted at once: a client's later bodies in the same turn see what it holds.
+      this.held.set(client, (this.held.get(client) ?? 0) + 1)
       this.group.push({
         client,
         task,
@@ -162,7 +164,7 @@ export class WorkerPool implements Lane {
    */
   private admitsFor(client: string, calls: number): number {
     const max = this.opts.maxInFlight
-    if (max === undefined || this.inFlightCalls === 0) return calls
+    if (max === undefined || this.inFlightCalls + this.group.length === 0) return calls
     const room = max - this.inFlightCalls - this.group.length
     const mine = this.held.get(client)
     const clients = this.held.size + (mine === undefined ? 1 : 0)
@@ -175,25 +177,38 @@ export class WorkerPool implements Lane {
   }
 
   private flush(): void {
-    const group = this.group
+    let group = this.group
     this.group = []
     const max = this.opts.maxInFlight
-    // A group larger than the whole lane still runs when the lane is idle, or it could never run.
+    // A client's calls were admitted by `admits` before they were made. Work started outside a request (the ''
+    // client: a fallback of a serving-thread method, the node's own) is refused here when it does not fit, unless
+    // the lane is idle (or a group larger than the whole lane could never run).
     if (max !== undefined && this.inFlightCalls > 0 && this.inFlightCalls + group.length > max) {
-      // Callers that asked `admits` first never get here: this is for work started outside a request.
-      this.refusedCalls += group.length
-      const busy = new PoolBusyError(this.opts.name)
-      for (const p of group) p.reject(busy)
-      return
+      const unasked = group.filter((p) => p.client === '')
+      if (unasked.length > 0) {
+        group = group.filter((p) => p.client !== '')
+        this.refusedCalls += unasked.length
+        const busy = new PoolBusyError(this.opts.name)
+        for (const p of unasked) {
+          this.release(p)
+          p.reject(busy)
+        }
+      }
     }
     this.inFlightCalls += group.length
     for (const p of group) {
       if (p.deadline !== 0) this.timedInFlight++
-      this.held.set(p.client, (this.held.get(p.client) ?? 0) + 1)
       this.enqueue(p, false)
     }
     if (this.timedInFlight > 0) this.watchdog ??= setInterval(() => this.watch(), WATCH_MS).unref()
     this.pump()
+  }
+
+  /** Its client holds one call fewer. */
+  private release(p: Pending): void {
+    const held = this.held.get(p.client)!
+    if (held === 1) this.held.delete(p.client)
+    else this.held.set(p.client, held - 1)
   }
 
   /** Queues a call behind its client's others, or before them (`first`: a call sent again). */
@@ -274,9 +289,7 @@ export class WorkerPool implements Lane {
 
   private settle(p: Pending, error: Error | undefined, value?: unknown): void {
     this.inFlightCalls--
-    const held = this.held.get(p.client)!
-    if (held === 1) this.held.delete(p.client)
-    else this.held.set(p.client, held - 1)
+    this.release(p)
     if (p.deadline !== 0 && --this.timedInFlight === 0 && this.watchdog !== undefined) {
       clearInterval(this.watchdog)
       this.watchdog = undefined

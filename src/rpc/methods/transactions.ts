@@ -12,7 +12,7 @@ export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promis
  * and its first poll.
  */
 export async function submitted(ctx: NodeContext, raw: Uint8Array): Promise<string> {
-  const hash = await ctx.txs.submit(raw)
+  const hash = await ctx.txs.submit(raw, ctx.pool)
   if (ctx.dev?.minesOnDemand === true) await ctx.dev.afterNextBlock(hash)
   return hash
 }
