@@ -47,10 +47,13 @@ export async function runHeavy(opts: {
       maxGas: opts.floodGas,
       streams: Math.ceil(HEAVY_QUEUE / 8) + 1,
       attempts: 10_000,
+      // A worker runs up to 8 of one client's calls per task: past ~1/8 of the 5 s limit each, the other client's call
+      // may wait out its own limit behind them.
+      timeoutsAllowed: opts.floodGas > 1_000_000,
     })
     out.lines.push(
       `flood, seed ${opts.seed}: ${r.floodRan} flood calls run, ${r.floodRefused} refused; meanwhile ${r.reads} reads answered, ` +
-        `${r.calls} eth_calls of another client admitted after ${r.callRefusals} refusals`,
+        `${r.calls} eth_calls of another client answered (${r.callTimeouts} stopped at the time limit) after ${r.callRefusals} refusals`,
     )
     for (const f of r.failures) out.lines.push(`FAIL flood: ${f}`)
     out.failed += r.failures.length
