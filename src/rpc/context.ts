@@ -36,7 +36,7 @@ export interface NodeContext {
   readonly devAccounts: readonly string[]
   /** Their keys (public knowledge), by lowercase address: the dev wallet's (eth_sendTransaction, eth_sign). */
   readonly devKeys: ReadonlyMap<string, string>
-  /** State reads the flat table answers on the serving thread (eth_getBalance, …, at the last stored block). */
+  /** State reads the flat table answers on the serving thread (eth_getBalance, …, at the canonical head). */
   readonly flatState: FlatStateReader
   /** eth_maxPriorityFeePerGas's oracle state. */
   readonly fees: FeeOracle

@@ -14,8 +14,9 @@ import { type FlatDbs, applyChanges, applyUndo } from '../store/flatState.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
 import { OverlayTrieDB } from '../trie/trieDb.js'
 
-// The flat state table must hold exactly what the tries hold at its block's state root, as blocks are stored on one
-// branch, on a sibling branch (the table goes back to the fork point and forward again), and back. Execution reads
+// The flat state table must hold exactly what the tries hold at its block's state root — the canonical head's — as
+// the head moves along one branch, onto a sibling branch (the table goes back to the fork point and forward again),
+// and back. Execution reads
 // it first, so a wrong entry would also show as a state root mismatch; here it is compared entry by entry.
 
 const STORE = `0x${'c0'.repeat(20)}`
@@ -62,6 +63,7 @@ function tx(from: number, fields: { to?: string; data?: string; value?: bigint; 
 const setSlot = (from: number, slot: number, value: number) => tx(from, { to: STORE, data: `0x${word(slot)}${word(value)}` })
 
 let time = Math.floor(Date.now() / 1000)
+/** A block with `txs` on `parentHash`, stored by newPayload and made the head. */
 async function stored(parentHash: string, txs: string[]): Promise<{ blockHash: string; stateRoot: string }> {
   const built = await n.http<{ executionPayload: { blockHash: string; stateRoot: string; transactions: string[] }; executionRequests?: string[] }>(
     'testing_buildBlockV1',
@@ -72,6 +74,11 @@ async function stored(parentHash: string, txs: string[]): Promise<{ blockHash: s
   const p = built.result!.executionPayload
   const st = await n.engine<{ status: string }>('engine_newPayloadV4', [p, [], ZERO32, built.result!.executionRequests ?? []])
   expect(st.result?.status).toBe('VALID')
+  const fc = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
+    { headBlockHash: p.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
+    null,
+  ])
+  expect(fc.result?.payloadStatus.status).toBe('VALID')
   return p
 }
 
@@ -112,7 +119,7 @@ async function expectFlatAt(block: { blockHash: string; stateRoot: string }): Pr
 }
 
 describe('flat state table', () => {
-  it('holds the trie state of the last stored block, across a reorg to a sibling branch and back', async () => {
+  it('holds the trie state of the head, across a reorg to a sibling branch and back', async () => {
     const g = (await n.http<{ hash: string; stateRoot: string }>('eth_getBlockByNumber', ['0x0', false])).result!
     await expectFlatAt({ blockHash: g.hash, stateRoot: g.stateRoot })
 

@@ -9,8 +9,8 @@ import { flatHeadIsCanonicalHead } from '../store/flatState.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
 
 // State reads answered on the serving thread from the flat state table (store/flatState.ts), as receipts are: an
-// LMDB read or two and no trie walk, no worker round trip. Only the state the table holds — the last stored block's
-// post-state — is answered here; every method returns undefined for any other state, and the caller asks a worker,
+// LMDB read or two and no trie walk, no worker round trip. Only the state the table holds — the canonical head's
+// post-state, as a rule (store/flatState.ts followHead) — is answered here; every method returns undefined for any other state, and the caller asks a worker,
 // which walks the tries.
 //
 // Reads at the canonical head (`latest`, `pending`, or no block: what wallets ask) take a shorter way: the head

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { type Database, type RootDatabase, open } from 'lmdb'
-import { type FlatDbs, type FlatHead, advanceFlatState, flatHeadIsAt, readFlatHead, seedFlatState } from './flatState.js'
+import { type FlatDbs, type FlatHead, flatHeadIsAt, followHead, readFlatHead, recordFlatChanges, seedFlatState } from './flatState.js'
 import { DATABASES, type DatabaseName, indexedKey, numberKey, readNumberKey, readTxLocation, txLocationValue, writeIndexedKey } from './layout.js'
 import { makeDirs } from '../util/makeDirs.js'
 import { storeWriteError } from './writeFailure.js'
@@ -26,7 +26,7 @@ export interface BlockRecord {
   stateRoot: Uint8Array
   /**
    * The block's state changes (store/stateChanges.ts) for the flat table; for genesis, its whole state. Without
-   * them the flat table cannot follow the block and stays where it is.
+   * them the flat table cannot follow the block when it becomes the head, and stays where it is.
    */
   stateChanges: Uint8Array | undefined
 }
@@ -270,7 +270,7 @@ export class ChainStore {
     }
   }
 
-  /** Stores an executed block and its state. Does not make it canonical. */
+  /** Stores an executed block and its state. Does not make it canonical, nor move the flat table to it. */
   putBlockSync(rec: BlockRecord): void {
     this.write(`cannot store block ${rec.number}`, () => this.putBlockInTxn(rec))
   }
@@ -281,6 +281,7 @@ export class ChainStore {
       this.putBlockInTxn(rec)
       this.indexCanonicalInTxn(rec.number, rec.hash, rec.txHashes)
       this.dbs.meta.putSync(metaKey('head'), rec.hash)
+      followHead(this.flatDbs(), rec.hash)
     })
   }
 
@@ -299,7 +300,7 @@ export class ChainStore {
     for (let i = 0; i < rec.receiptJson.length; i++) d.receipts.putSync(indexedKey(hash, i), utf8.encode(rec.receiptJson[i]!))
     if (rec.logs !== undefined) d.blockLogs.putSync(hash, rec.logs)
     for (const k of rec.logKeys) d.logIndex.putSync(k, PRESENT)
-    if (rec.stateChanges !== undefined && rec.number > 0n) advanceFlatState(this.flatDbs(), rec, rec.stateChanges)
+    if (rec.stateChanges !== undefined && rec.number > 0n) recordFlatChanges(this.flatDbs(), rec, rec.stateChanges)
   }
 
   private flatDbs(): FlatDbs {
@@ -338,7 +339,9 @@ export class ChainStore {
   /**
    * Makes `head` canonical: rewrites the number→hash index above `forkPoint` (the highest block the old and new
    * chains share) and the transaction index of every block that joins or leaves the canonical chain, then moves the
-   * labels — all in one transaction. `branch` lists the new canonical blocks above the fork point, ascending.
+   * labels — all in one transaction, with the flat table moved to the new head (store/flatState.ts followHead: in
+   * the same transaction, so no reader sees the new head with the table elsewhere). `branch` lists the new canonical
+   * blocks above the fork point, ascending.
    */
   setCanonicalSync(
     forkPoint: bigint,
@@ -355,6 +358,7 @@ export class ChainStore {
       }
       for (const b of branch) this.indexCanonicalInTxn(b.number, b.hash, this.getTxHashes(b.hash) ?? [])
       for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(metaKey(label), hash)
+      if (labels.head !== undefined) followHead(this.flatDbs(), labels.head)
     })
   }
 

@@ -117,24 +117,29 @@ export function applyUndo(dbs: FlatDbs, encoded: Uint8Array): void {
 }
 
 /**
- * Records a stored block's state changes and, when the flat table is at its parent (or can be moved there within the
- * window), applies them: the table then holds this block's post-state. Runs inside the block's write transaction,
- * so the table never holds a state the store does not.
+ * Records a stored block's state changes (and prunes those below the window). The table does not move: it follows
+ * the canonical head (followHead), not the stored blocks — a block is stored by newPayload or a build before it is
+ * made the head, if it ever is (a build the consensus client never imports, a payload on a side branch), and while
+ * the table is not at the head every state read at `latest` is a trie walk in the worker lane. Runs inside the
+ * block's write transaction.
  */
-export function advanceFlatState(
-  dbs: FlatDbs,
-  block: { hash: Uint8Array; number: bigint; parentHash: Uint8Array; stateRoot: Uint8Array },
-  changes: Uint8Array,
-): void {
-  const head = readFlatHead(dbs.meta)
+export function recordFlatChanges(dbs: FlatDbs, block: { hash: Uint8Array; number: bigint }, changes: Uint8Array): void {
   // A store made before the table has none to follow.
-  if (head === undefined) return
+  if (readFlatHead(dbs.meta) === undefined) return
   dbs.stateDiffs.putSync(changeKey(block.number, block.hash), changes)
   // Pruned whether or not the table follows: one left behind on a branch deeper than the window stays there.
   if (block.number > FLAT_WINDOW) prune(dbs, block.number - FLAT_WINDOW)
-  if (!moveFlatState(dbs, head, block.parentHash)) return
-  dbs.stateUndo.putSync(changeKey(block.number, block.hash), applyChanges(dbs, changes))
-  writeFlatHead(dbs.meta, block.hash, block.stateRoot)
+}
+
+/**
+ * Moves the table to the canonical head `head` (its change lists recorded when it was stored): forward by one block
+ * as a rule, or across a reorg within the window. Runs inside the transaction that writes the head, so a reader
+ * that sees the new head sees the table there too (state reads at `latest` check both in one snapshot). Beyond the
+ * window the table stays where it is, and state reads at the head walk the tries.
+ */
+export function followHead(dbs: FlatDbs, head: Uint8Array): void {
+  const flat = readFlatHead(dbs.meta)
+  if (flat !== undefined) moveFlatState(dbs, flat, head)
 }
 
 /** Starts the flat table at a genesis block: `state` lists its whole state (no wipes). */
@@ -148,19 +153,19 @@ export function seedFlatState(dbs: FlatDbs, block: { hash: Uint8Array; stateRoot
 
 /**
  * Moves the flat table to `target`'s post-state: undoes blocks down to the common ancestor of the table's block and
- * `target`, then applies the blocks from there up to `target`. Does nothing and returns false when the table is
- * elsewhere and the way there is longer than the window or a change list on it is gone.
+ * `target`, then applies the blocks from there up to `target`. Does nothing when the way there is longer than the
+ * window or a change list on it is gone.
  */
-function moveFlatState(dbs: FlatDbs, head: FlatHead, target: Uint8Array): boolean {
-  if (equalBytes(head.hash, target)) return true
+function moveFlatState(dbs: FlatDbs, head: FlatHead, target: Uint8Array): void {
+  if (equalBytes(head.hash, target)) return
   const down: Located[] = []
   const up: Located[] = []
   const to = located(dbs, target)
   let a = located(dbs, head.hash)
-  if (a === undefined || to === undefined) return false
+  if (a === undefined || to === undefined) return
   let b: Located | undefined = to
   for (let steps = 0n; !equalBytes(a.hash, b.hash); steps++) {
-    if (steps > 2n * FLAT_WINDOW) return false
+    if (steps > 2n * FLAT_WINDOW) return
     if (a.number >= b.number) {
       down.push(a)
       a = located(dbs, a.parentHash)
@@ -168,17 +173,16 @@ function moveFlatState(dbs: FlatDbs, head: FlatHead, target: Uint8Array): boolea
       up.push(b)
       b = located(dbs, b.parentHash)
     }
-    if (a === undefined || b === undefined) return false
+    if (a === undefined || b === undefined) return
   }
   const undos = down.map((x) => dbs.stateUndo.getBinary(changeKey(x.number, x.hash)))
   const diffs = up.map((x) => dbs.stateDiffs.getBinary(changeKey(x.number, x.hash)))
-  if (undos.some((u) => u === undefined) || diffs.some((d) => d === undefined)) return false
+  if (undos.some((u) => u === undefined) || diffs.some((d) => d === undefined)) return
   for (const u of undos) applyUndo(dbs, u!)
   for (let i = up.length - 1; i >= 0; i--) {
     dbs.stateUndo.putSync(changeKey(up[i]!.number, up[i]!.hash), applyChanges(dbs, diffs[i]!))
   }
   writeFlatHead(dbs.meta, target, to.stateRoot)
-  return true
 }
 
 interface Located {

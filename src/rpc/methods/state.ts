@@ -10,7 +10,7 @@ import { blockIdOf } from '../blockId.js'
 import type { BlockNumberOrTagOrHash, Bytes, Hash32, Quantity } from '../../wire/primitives.js'
 import type { AccountProofResult } from '../../wire/results.js'
 
-// State reads at the state the flat table holds (the last stored block: `latest` as a rule) are answered on the
+// State reads at the state the flat table holds (the canonical head's: `latest` as a rule) are answered on the
 // serving thread from LMDB (state/flatStateReader.ts); any other block's state is a trie walk in the worker pool.
 // An omitted block is `latest`.
 
