@@ -32,6 +32,16 @@ const WATCH_MS = 25
  */
 const MAX_TASK_CALLS = 8
 
+/**
+ * A task's expected worker time, ms: a client's task holds as many of its calls as fit by what its calls have cost
+ * (at least one, MAX_TASK_CALLS at most), so that a client of long calls holds the worker for one of them at a time
+ * and another client waits for one such call, not eight; cheap calls still travel eight to a round trip.
+ */
+const TASK_BUDGET_MS = 10
+
+/** Clients whose call cost is remembered, at most; past it the memory starts over. */
+const MAX_COSTED_CLIENTS = 4096
+
 /** The calls of one lane that a request may start: run them, and ask how many more would be admitted. */
 export interface Lane {
   run<K extends TaskName>(task: Extract<SingleTask, { op: K }>, opts?: { timeoutMs?: number }): Promise<TaskMap[K]['out']>
@@ -69,13 +79,14 @@ export interface LaneStats {
 
 /**
  * A Piscina pool of workers that execute and build blocks and read state off the serving thread. Calls wait here
- * while every worker is busy, and a worker that finishes takes up to MAX_TASK_CALLS that waited as one task, so
- * under load a round trip between threads carries several calls. Calls are kept by client (a WebSocket connection,
- * an HTTP remote address: see `forClient`) and the clients take turns by task (a task holds one client's calls), so a
- * client's long queue does not stand before another's call, nor can its overdue calls fail another's; and each
- * client is admitted no more than its share of the lane (`admits`). Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call
- * whose deadline passed while it waited, and the watchdog stops a worker whose running call passes its deadline;
- * the other calls of that task are sent again.
+ * while every worker is busy, and a worker that finishes takes up to MAX_TASK_CALLS that waited as one task (fewer
+ * when they are long: TASK_BUDGET_MS), so under load a round trip between threads carries several calls. Calls are
+ * kept by client (a WebSocket connection, an HTTP remote address: see `forClient`) and the clients take turns by
+ * task (a task holds one client's calls), so a client's long queue does not stand before another's call, nor can its
+ * overdue calls fail another's; and each client is admitted no more than its share of the lane (`admits`).
+ * Time-limited calls (eth_call and its kin) travel the same way: a worker skips a call whose deadline passed while
+ * it waited, and the watchdog stops a worker whose running call passes its deadline; the other calls of that task
+ * are sent again.
  */
 export class WorkerPool implements Lane {
   private readonly piscina: Piscina<Batch, TaskOutcome<unknown>[]>
@@ -86,6 +97,8 @@ export class WorkerPool implements Lane {
   private waitingCalls = 0
   /** Calls admitted and not yet answered, by client (no entry: none). */
   private readonly held = new Map<string, number>()
+  /** What a call of each client has cost a worker lately, ms (a moving average over its tasks). */
+  private readonly callCostMs = new Map<string, number>()
   private tasksInFlight = 0
   private inFlightCalls = 0
   private timedInFlight = 0
@@ -227,14 +240,17 @@ export class WorkerPool implements Lane {
    */
   private take(n: number): Pending[] {
     const [client, queue] = this.waiting.entries().next().value!
-    const out = queue.splice(0, n)
+    // A client not yet costed sends one call first: eight unknown calls could be eight long ones.
+    const cost = this.callCostMs.get(client)
+    const fit = cost === undefined ? 1 : Math.max(1, Math.min(n, Math.floor(TASK_BUDGET_MS / cost)))
+    const out = queue.splice(0, fit)
     this.waitingCalls -= out.length
     this.waiting.delete(client)
     if (queue.length > 0) this.waiting.set(client, queue)
     return out
   }
 
-  /** Sends what waits to the free workers, an equal share each, MAX_TASK_CALLS at most per task, one client a task. */
+  /** Sends what waits to the free workers, an equal share each, one client a task, as many as its calls' cost fits. */
   private pump(): void {
     const free = this.opts.threads - this.tasksInFlight
     if (free <= 0 || this.waitingCalls === 0) return
@@ -249,10 +265,15 @@ export class WorkerPool implements Lane {
     if (part.some((p) => p.deadline !== 0)) batch.deadlines = part.map((p) => p.deadline)
     this.piscina.run(batch).then(
       (outcomes) => {
+        const ms = performance.now() - started
         this.onTaskDone?.(
           batch.tasks.map((t) => t.op),
-          (performance.now() - started) / 1000,
+          ms / 1000,
         )
+        // Calls skipped for a deadline passed while they waited cost nothing: counting them would make long calls
+        // look cheap and let eight of them into one task.
+        const ran = outcomes.reduce((n, o) => (o !== undefined && !o.ok && 'timedOut' in o ? n : n + 1), 0)
+        this.costed(part[0]!.client, ms / Math.max(1, ran))
         part.forEach((p, i) => {
           const o = outcomes[i]
           if (o === undefined) this.settle(p, new WorkerTaskError('worker returned no outcome'))
@@ -262,6 +283,8 @@ export class WorkerPool implements Lane {
         this.taskEnded()
       },
       (e: unknown) => {
+        // Stopped for a call past its deadline: at least this long each.
+        this.costed(part[0]!.client, performance.now() - started)
         // The worker died before answering: stopped by the watchdog for one of these calls, or crashed. Calls past
         // their deadline are answered so; the others are sent once more, the task that killed it being among the
         // former (or failing twice).
@@ -279,6 +302,12 @@ export class WorkerPool implements Lane {
         this.taskEnded()
       },
     )
+  }
+
+  private costed(client: string, perCallMs: number): void {
+    const before = this.callCostMs.get(client)
+    if (before === undefined && this.callCostMs.size >= MAX_COSTED_CLIENTS) this.callCostMs.clear()
+    this.callCostMs.set(client, before === undefined ? perCallMs : before * 0.7 + perCallMs * 0.3)
   }
 
   private taskEnded(): void {
