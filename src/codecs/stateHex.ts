@@ -2,16 +2,7 @@
 // intermediate strings, arrays and BigInts of the general helpers (util/hex.ts): a head read is a few LMDB lookups,
 // and these conversions were a large share of its cost.
 
-const HEX_CHARS = '0123456789abcdef'
-const BYTE_TO_HEX: string[] = []
-for (let i = 0; i < 256; i++) BYTE_TO_HEX.push(HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!)
-
-const HEX_VALUE = new Int8Array(128).fill(-1)
-for (let i = 0; i < 10; i++) HEX_VALUE[48 + i] = i
-for (let i = 0; i < 6; i++) {
-  HEX_VALUE[97 + i] = 10 + i
-  HEX_VALUE[65 + i] = 10 + i
-}
+import { BYTE_TO_HEX, HEX_VALUE } from '../util/hex.js'
 
 function digit(text: string, at: number): number {
   const v = HEX_VALUE[text.charCodeAt(at)] ?? -1

@@ -1,4 +1,4 @@
-import { request } from 'node:http'
+import { postFrom } from '../testing/testNode.js'
 
 // One HTTP POST of a JSON body from a chosen local address: the node names an HTTP client by its remote address, so
 // a case plays several clients by connecting from 127.0.0.1, 127.0.0.2, … (all reach a node on 127.0.0.1).
@@ -9,16 +9,7 @@ export interface Posted {
 }
 
 export function post(url: string, body: string, localAddress = '127.0.0.1'): Promise<Posted> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+  return postFrom(url, localAddress, body)
 }
 
 /** A JSON-RPC call's reply, or the reason it is not one. */

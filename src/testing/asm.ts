@@ -1,4 +1,5 @@
 import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { leftAligned as word } from './words.js'
 
 // A minimal EVM assembler for the benchmark contracts: opcodes by name, pushes of fixed-width immediates, and
 // labels resolved to 2-byte jump targets. Enough to write small contracts readably, no more.
@@ -77,3 +78,19 @@ function size(it: Item): number {
 
 /** Jumps back to its start until it runs out of gas: three steps and 12 gas a turn. */
 export const LOOP_FOREVER = assemble([{ label: 'top' }, { target: 'top' }, 'JUMP'])
+
+/** Reverts with Error("nope"): Solidity's error encoding written to memory, then REVERT of its 100 bytes. */
+export const REVERT_NOPE: Item[] = [
+  word('08c379a0'),
+  '0x00',
+  'MSTORE',
+  word('00000020'),
+  '0x20',
+  'MSTORE',
+  word(`00000004${Buffer.from('nope').toString('hex')}`),
+  '0x40',
+  'MSTORE',
+  '0x64',
+  '0x00',
+  'REVERT',
+]

@@ -65,7 +65,8 @@ async function batchCall<T>(url: string, calls: [string, unknown[]][]): Promise<
   return { status: res.status, replies: replies.sort((a, b) => a.id - b.id) }
 }
 
-function postFrom(url: string, localAddress: string, body: string): Promise<{ status: number; text: string }> {
+/** One HTTP POST of a JSON body from `localAddress` (any 127.x.y.z reaches a node on 127.0.0.1): its status and text. */
+export function postFrom(url: string, localAddress: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
       const chunks: Buffer[] = []

@@ -1,10 +1,12 @@
 // Hex codecs used at the JSON-RPC edge and in the store. Lookup tables keep them off the profile.
 
 const HEX_CHARS = '0123456789abcdef'
-const BYTE_TO_HEX: string[] = []
+/** Each byte's two lowercase hex digits. */
+export const BYTE_TO_HEX: string[] = []
 for (let i = 0; i < 256; i++) BYTE_TO_HEX.push(HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!)
 
-const HEX_VALUE = new Int8Array(128).fill(-1)
+/** Each ASCII hex digit's value, -1 for other characters. */
+export const HEX_VALUE = new Int8Array(128).fill(-1)
 for (let i = 0; i < 10; i++) HEX_VALUE[48 + i] = i
 for (let i = 0; i < 6; i++) {
   HEX_VALUE[97 + i] = 10 + i

@@ -1,7 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOOP_FOREVER, assemble } from '../../testing/asm.js'
+import { LOOP_FOREVER, REVERT_NOPE, assemble } from '../../testing/asm.js'
 import { devAccounts } from '../../chain/dev.js'
 import { laneTakes, movableClock } from '../../testing/lane.js'
 import { type TestNode, devGenesisWith, startTestNode } from '../../testing/testNode.js'
@@ -26,20 +26,7 @@ const sigWord = (from: number) => word(Buffer.from(SIG.subarray(from, from + 32)
 const CODE: Record<string, string> = {
   [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [NUMBER]: assemble(['NUMBER', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
-  [ERROR]: assemble([
-    word('08c379a0'),
-    '0x00',
-    'MSTORE',
-    word('00000020'),
-    '0x20',
-    'MSTORE',
-    word(`00000004${Buffer.from('nope').toString('hex')}`),
-    '0x40',
-    'MSTORE',
-    '0x64',
-    '0x00',
-    'REVERT',
-  ]),
+  [ERROR]: assemble(REVERT_NOPE),
   [PANIC]: assemble([word('4e487b71'), '0x00', 'MSTORE', word('00000001'), '0x20', 'MSTORE', '0x24', '0x00', 'REVERT']),
   [EMPTY]: assemble(['0x00', '0x00', 'REVERT']),
   [LOOP]: LOOP_FOREVER,

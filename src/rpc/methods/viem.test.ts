@@ -1,10 +1,9 @@
 import { http, createPublicClient, defineChain, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../testing/asm.js'
+import { REVERT_NOPE, assemble } from '../../testing/asm.js'
 import { devAccounts, devGenesis } from '../../chain/dev.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
-import { leftAligned as word } from '../../testing/words.js'
 
 // What viem users call before and instead of sending: readContract, simulateContract (eth_call), estimateGas and
 // createAccessList, against a node with viem's own transport.
@@ -26,18 +25,7 @@ const CODE = assemble([
   'EQ',
   { target: 'set' },
   'JUMPI',
-  word('08c379a0'),
-  '0x00',
-  'MSTORE',
-  word('00000020'),
-  '0x20',
-  'MSTORE',
-  word(`00000004${Buffer.from('nope').toString('hex')}`),
-  '0x40',
-  'MSTORE',
-  '0x64',
-  '0x00',
-  'REVERT',
+  ...REVERT_NOPE,
   { label: 'balanceOf' },
   'POP',
   '0x04',

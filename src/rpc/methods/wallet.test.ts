@@ -11,28 +11,14 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
-import { assemble } from '../../testing/asm.js'
+import { REVERT_NOPE, assemble } from '../../testing/asm.js'
 import { type TestNode, devGenesisWith, sendMined, startTestNode } from '../../testing/testNode.js'
-import { leftAligned as word } from '../../testing/words.js'
 
 // The dev chain's wallet: what anvil users (and ethers' JsonRpcSigner) expect of the node's own accounts.
 
 /** Reverts whatever it is sent with Error("nope"). */
 const NOPE = '0x00000000000000000000000000000000000c0003'
-const NOPE_CODE = assemble([
-  word('08c379a0'),
-  '0x00',
-  'MSTORE',
-  word('00000020'),
-  '0x20',
-  'MSTORE',
-  word(`00000004${Buffer.from('nope').toString('hex')}`),
-  '0x40',
-  'MSTORE',
-  '0x64',
-  '0x00',
-  'REVERT',
-])
+const NOPE_CODE = assemble(REVERT_NOPE)
 
 let dev: TestNode
 let plain: TestNode
