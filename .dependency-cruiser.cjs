@@ -10,6 +10,7 @@ const LAYERS = [
   'store',
   'trie',
   'state',
+  'evm/precompiles',
   'evm',
   'exec',
   'import',

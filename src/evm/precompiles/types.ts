@@ -1,4 +1,4 @@
-import type { Fork } from '../fork.js'
+import type { Fork } from '../../chain/evmFork.js'
 
 /**
  * A precompile's outcome. A failure (bad input, or more gas needed than given) consumes all the gas the call was given
