@@ -1,0 +1,910 @@
+import { RLP } from '@ethereumjs/rlp'
+import { Fork } from '../chain/evmFork.js'
+import { keccak256 } from '../crypto/keccak.js'
+import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
+import type { BlockEnv, TxEnv } from './env.js'
+import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
+import { Memory, memoryCost } from './memory.js'
+import { type OpTable, opTable } from './opcodes.js'
+import { precompileAt } from './precompiles/index.js'
+import type { Account, WorldState } from './state.js'
+import type { EvmTracer } from './tracer.js'
+import { ADDRESS_MASK, addressToBytes, byteLength, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
+
+// The interpreter: one synchronous loop over a frame's code, a switch per opcode, gas as a number, words as BigInts.
+// A CALL or CREATE does not recurse: the frame records the message and returns to `run`, which keeps the frames in an
+// array, runs the callee, and resumes the caller with the result — so 1,024 nested calls use no JavaScript stack.
+
+const MAX_STACK = 1024
+const MAX_DEPTH = 1024
+/** Offsets and sizes past this cannot be paid for with any gas a block holds; treated as out of gas. */
+const MAX_MEMORY = 0xffffffff
+const MAX_MEMORY_BIG = BigInt(MAX_MEMORY)
+const MAX_CODE_SIZE = 24576
+const MAX_INITCODE_SIZE = 2 * MAX_CODE_SIZE
+const CALL_STIPEND = 2300
+const COLD_ACCOUNT = 2600
+const COLD_SLOAD = 2100
+const WARM_READ = 100
+
+/** What the loop returns: a frame's end, or that it asked for a call. */
+const SUSPEND = 3
+
+export interface EvmOptions {
+  fork: Fork
+  block: BlockEnv
+  state: WorldState
+  tracer?: EvmTracer | undefined
+}
+
+export class Evm {
+  readonly fork: Fork
+  readonly block: BlockEnv
+  readonly state: WorldState
+  tx: TxEnv = { origin: 0n, gasPrice: 0n, blobHashes: [] }
+  tracer: EvmTracer | undefined
+  private readonly ops: OpTable
+  private readonly stacks: bigint[][] = []
+  private readonly memories: Memory[] = []
+
+  constructor(o: EvmOptions) {
+    this.fork = o.fork
+    this.block = o.block
+    this.state = o.state
+    this.tracer = o.tracer
+    this.ops = opTable(o.fork)
+  }
+
+  /** Runs a message to its end: a transaction's call or create (the nonce and fee already handled by the caller). */
+  run(msg: Message): CallResult {
+    const first = this.enter(msg)
+    if (!(first instanceof Frame)) return first
+    const frames: Frame[] = [first]
+    let top = first
+    for (;;) {
+      const status = this.loop(top)
+      if (status === SUSPEND) {
+        const child = this.enter(top.pending!)
+        if (child instanceof Frame) {
+          frames.push(child)
+          top = child
+        } else this.resume(top, child)
+        continue
+      }
+      const result = this.exit(top, status as Status)
+      frames.pop()
+      if (frames.length === 0) return result
+      top = frames[frames.length - 1]!
+      this.resume(top, result)
+    }
+  }
+
+  // --- entering and leaving frames
+
+  private frameFor(msg: Message, code: AnalyzedCode, account: Account, checkpoint: number): Frame {
+    const d = msg.depth
+    let stack = this.stacks[d]
+    if (stack === undefined) {
+      stack = new Array<bigint>(MAX_STACK).fill(0n)
+      this.stacks[d] = stack
+    }
+    let memory = this.memories[d]
+    if (memory === undefined) {
+      memory = new Memory()
+      this.memories[d] = memory
+    }
+    memory.reset()
+    return new Frame(msg, code, account, stack, memory, checkpoint)
+  }
+
+  private enter(msg: Message): Frame | CallResult {
+    this.tracer?.onEnter?.(msg)
+    const r = msg.kind === CallKind.create || msg.kind === CallKind.create2 ? this.enterCreate(msg) : this.enterCall(msg)
+    if (!(r instanceof Frame)) this.tracer?.onExit?.(msg, r)
+    return r
+  }
+
+  private enterCall(msg: Message): Frame | CallResult {
+    const state = this.state
+    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, EMPTY, 'max call depth exceeded')
+    const caller = state.get(msg.caller)
+    if (msg.value > 0n && (msg.kind === CallKind.call || msg.kind === CallKind.callcode) && caller.balance < msg.value)
+      return result(Status.revert, msg.gas, EMPTY, 'insufficient balance for transfer')
+    const checkpoint = state.checkpoint()
+    const to = state.get(msg.to)
+    const precompile = precompileAt(msg.codeAddress, this.fork)
+    if (msg.kind === CallKind.call) {
+      if (!to.exists && precompile === undefined && msg.value === 0n) {
+        // Nothing to run and nothing created (EIP-161); touched only.
+        state.touch(to)
+        return result(Status.success, msg.gas, EMPTY, undefined)
+      }
+      if (msg.value > 0n) {
+        state.subBalance(caller, msg.value)
+        state.addBalance(to, msg.value)
+      } else state.touch(to)
+    } else if (msg.kind === CallKind.callcode && msg.value > 0n) {
+      state.subBalance(caller, msg.value)
+      state.addBalance(caller, msg.value)
+    } else if (msg.kind === CallKind.staticcall) state.touch(to) // as geth: a zero transfer's touch
+    if (precompile !== undefined) {
+      const r = precompile(msg.input, msg.gas, this.fork)
+      if (!r.ok) {
+        state.revertTo(checkpoint)
+        return result(Status.error, 0, EMPTY, 'precompile failed')
+      }
+      return result(Status.success, msg.gas - r.gasUsed, r.output, undefined)
+    }
+    const codeAccount = msg.codeAddress === msg.to ? to : state.get(msg.codeAddress)
+    let code = state.codeOf(codeAccount)
+    if (this.fork >= Fork.prague) {
+      const target = delegationTarget(code)
+      // The caller paid to access the delegate (gas for CALL*, intrinsic for a transaction).
+      if (target !== undefined) code = state.codeOf(state.get(target))
+    }
+    if (code.length === 0) return result(Status.success, msg.gas, EMPTY, undefined)
+    return this.frameFor(msg, analyze(code), to, checkpoint)
+  }
+
+  private enterCreate(msg: Message): Frame | CallResult {
+    const state = this.state
+    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, EMPTY, 'max call depth exceeded')
+    const to = state.get(msg.to)
+    state.warmAddress(msg.to)
+    if (state.collides(to)) return result(Status.error, 0, EMPTY, 'contract address collision')
+    const checkpoint = state.checkpoint()
+    state.createContract(to)
+    state.setNonce(to, 1n)
+    const caller = state.get(msg.caller)
+    if (msg.value > 0n) state.subBalance(caller, msg.value)
+    state.addBalance(to, msg.value)
+    if (msg.input.length === 0) {
+      return this.deposit(msg, EMPTY, msg.gas, checkpoint)
+    }
+    return this.frameFor(msg, analyze(msg.input), to, checkpoint)
+  }
+
+  /** A create's end: the returned code checked, paid for and stored. */
+  private deposit(msg: Message, code: Uint8Array, gasLeft: number, checkpoint: number): CallResult {
+    const state = this.state
+    let error: string | undefined
+    if (code.length > MAX_CODE_SIZE) error = 'max code size exceeded'
+    else if (code.length > 0 && code[0] === 0xef) error = 'invalid code: must not begin with 0xef'
+    else if (gasLeft < code.length * 200) error = 'code store out of gas'
+    if (error !== undefined) {
+      state.revertTo(checkpoint)
+      return result(Status.error, 0, EMPTY, error)
+    }
+    state.setCode(state.get(msg.to), code)
+    const r = result(Status.success, gasLeft - code.length * 200, EMPTY, undefined)
+    r.created = msg.to
+    return r
+  }
+
+  private exit(f: Frame, status: Status): CallResult {
+    const msg = f.msg
+    let r: CallResult
+    if (status === Status.success) {
+      if (msg.kind === CallKind.create || msg.kind === CallKind.create2) r = this.deposit(msg, f.output, f.gas, f.checkpoint)
+      else r = result(Status.success, f.gas, f.output, undefined)
+    } else {
+      this.state.revertTo(f.checkpoint)
+      r = status === Status.revert ? result(Status.revert, f.gas, f.output, undefined) : result(Status.error, 0, EMPTY, f.error)
+    }
+    this.tracer?.onExit?.(msg, r)
+    return r
+  }
+
+  /** Hands a finished call's result to the frame that made it. */
+  private resume(f: Frame, r: CallResult): void {
+    const msg = f.pending!
+    f.pending = undefined
+    f.gas += r.gasLeft
+    const st = f.stack
+    if (msg.kind === CallKind.create || msg.kind === CallKind.create2) {
+      f.returnData = r.status === Status.revert ? r.output : EMPTY
+      st[f.sp++] = r.status === Status.success ? r.created! : 0n
+      return
+    }
+    f.returnData = r.output
+    const n = Math.min(f.retSize, r.output.length)
+    if (n > 0) f.memory.buf.set(r.output.subarray(0, n), f.retOffset)
+    st[f.sp++] = r.status === Status.success ? 1n : 0n
+  }
+
+  // --- the loop
+
+  private loop(f: Frame): number {
+    const state = this.state
+    const block = this.block
+    const tracer = this.tracer
+    const fork = this.fork
+    const { gas: opGas, pops, growth } = this.ops
+    const code = f.code.bytes
+    const len = code.length
+    const jumpdests = f.code.jumpdests
+    const st = f.stack
+    const mem = f.memory
+    const msg = f.msg
+    const account = f.account
+    let pc = f.pc
+    let sp = f.sp
+    let gas = f.gas
+
+    for (;;) {
+      const op = pc < len ? code[pc]! : 0
+      const base = opGas[op]!
+      if (base < 0) return halt(f, pc, sp, `invalid opcode 0x${op.toString(16).padStart(2, '0')}`)
+      if (sp < pops[op]!) return halt(f, pc, sp, 'stack underflow')
+      if (sp + growth[op]! > MAX_STACK) return halt(f, pc, sp, 'stack overflow')
+      if (tracer !== undefined) {
+        f.pc = pc
+        f.sp = sp
+        f.gas = gas
+        tracer.onStep?.(f, op)
+      }
+      if (gas < base) return halt(f, pc, sp, 'out of gas')
+      gas -= base
+
+      switch (op) {
+        case 0x00:
+          f.output = EMPTY
+          f.pc = pc
+          f.sp = sp
+          f.gas = gas
+          return Status.success
+        case 0x01:
+          sp--
+          st[sp - 1] = (st[sp]! + st[sp - 1]!) & MAX_UINT256
+          break
+        case 0x02:
+          sp--
+          st[sp - 1] = (st[sp]! * st[sp - 1]!) & MAX_UINT256
+          break
+        case 0x03:
+          sp--
+          st[sp - 1] = (st[sp]! - st[sp - 1]!) & MAX_UINT256
+          break
+        case 0x04: {
+          sp--
+          const d = st[sp - 1]!
+          st[sp - 1] = d === 0n ? 0n : st[sp]! / d
+          break
+        }
+        case 0x05: {
+          sp--
+          const d = st[sp - 1]!
+          if (d === 0n) st[sp - 1] = 0n
+          else st[sp - 1] = fromSigned(toSigned(st[sp]!) / toSigned(d)) & MAX_UINT256
+          break
+        }
+        case 0x06: {
+          sp--
+          const d = st[sp - 1]!
+          st[sp - 1] = d === 0n ? 0n : st[sp]! % d
+          break
+        }
+        case 0x07: {
+          sp--
+          const d = st[sp - 1]!
+          st[sp - 1] = d === 0n ? 0n : fromSigned(toSigned(st[sp]!) % toSigned(d))
+          break
+        }
+        case 0x08: {
+          sp -= 2
+          const n = st[sp - 1]!
+          st[sp - 1] = n === 0n ? 0n : (st[sp + 1]! + st[sp]!) % n
+          break
+        }
+        case 0x09: {
+          sp -= 2
+          const n = st[sp - 1]!
+          st[sp - 1] = n === 0n ? 0n : (st[sp + 1]! * st[sp]!) % n
+          break
+        }
+        case 0x0a: {
+          sp--
+          const e = st[sp - 1]!
+          const cost = 50 * byteLength(e)
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          st[sp - 1] = expMod256(st[sp]!, e)
+          break
+        }
+        case 0x0b: {
+          sp--
+          const b = st[sp]!
+          if (b < 31n) {
+            const x = st[sp - 1]!
+            const bit = b * 8n + 7n
+            const mask = (1n << (bit + 1n)) - 1n
+            st[sp - 1] = (x >> bit) & 1n ? x | (MAX_UINT256 ^ mask) : x & mask
+          }
+          break
+        }
+        case 0x10:
+          sp--
+          st[sp - 1] = st[sp]! < st[sp - 1]! ? 1n : 0n
+          break
+        case 0x11:
+          sp--
+          st[sp - 1] = st[sp]! > st[sp - 1]! ? 1n : 0n
+          break
+        case 0x12:
+          sp--
+          st[sp - 1] = toSigned(st[sp]!) < toSigned(st[sp - 1]!) ? 1n : 0n
+          break
+        case 0x13:
+          sp--
+          st[sp - 1] = toSigned(st[sp]!) > toSigned(st[sp - 1]!) ? 1n : 0n
+          break
+        case 0x14:
+          sp--
+          st[sp - 1] = st[sp]! === st[sp - 1]! ? 1n : 0n
+          break
+        case 0x15:
+          st[sp - 1] = st[sp - 1]! === 0n ? 1n : 0n
+          break
+        case 0x16:
+          sp--
+          st[sp - 1] = st[sp]! & st[sp - 1]!
+          break
+        case 0x17:
+          sp--
+          st[sp - 1] = st[sp]! | st[sp - 1]!
+          break
+        case 0x18:
+          sp--
+          st[sp - 1] = st[sp]! ^ st[sp - 1]!
+          break
+        case 0x19:
+          st[sp - 1] = MAX_UINT256 ^ st[sp - 1]!
+          break
+        case 0x1a: {
+          sp--
+          const i = st[sp]!
+          st[sp - 1] = i < 32n ? (st[sp - 1]! >> (248n - i * 8n)) & 0xffn : 0n
+          break
+        }
+        case 0x1b: {
+          sp--
+          const s = st[sp]!
+          st[sp - 1] = s < 256n ? (st[sp - 1]! << s) & MAX_UINT256 : 0n
+          break
+        }
+        case 0x1c: {
+          sp--
+          const s = st[sp]!
+          st[sp - 1] = s < 256n ? st[sp - 1]! >> s : 0n
+          break
+        }
+        case 0x1d: {
+          sp--
+          const s = st[sp]!
+          const x = toSigned(st[sp - 1]!)
+          st[sp - 1] = fromSigned(x >> (s < 256n ? s : 256n))
+          break
+        }
+        case 0x1e: {
+          const x = st[sp - 1]!
+          st[sp - 1] = x === 0n ? 256n : SMALL[256 - x.toString(2).length]!
+          break
+        }
+        case 0x20: {
+          sp--
+          const offset = st[sp]!
+          const size = st[sp - 1]!
+          const words = copyCost(size) * 2
+          if (gas < words) return halt(f, pc, sp, 'out of gas')
+          gas -= words
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          const o = Number(offset)
+          const n = Number(size)
+          st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
+          break
+        }
+        case 0x30:
+          st[sp++] = msg.to
+          break
+        case 0x31: {
+          const a = st[sp - 1]! & ADDRESS_MASK
+          const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          st[sp - 1] = state.get(a).balance
+          break
+        }
+        case 0x32:
+          st[sp++] = this.tx.origin
+          break
+        case 0x33:
+          st[sp++] = msg.caller
+          break
+        case 0x34:
+          st[sp++] = msg.apparentValue
+          break
+        case 0x35: {
+          const o = st[sp - 1]!
+          st[sp - 1] = o < BigInt(msg.input.length) ? readWord(msg.input, Number(o)) : 0n
+          break
+        }
+        case 0x36:
+          st[sp++] = BigInt(msg.input.length)
+          break
+        case 0x37:
+        case 0x39:
+        case 0x3e: {
+          sp -= 3
+          const memOffset = st[sp + 2]!
+          const dataOffset = st[sp + 1]!
+          const size = st[sp]!
+          const c = copyCost(size)
+          if (gas < c) return halt(f, pc, sp, 'out of gas')
+          gas -= c
+          const data = op === 0x37 ? msg.input : op === 0x39 ? code : f.returnData
+          if (op === 0x3e && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, 'return data out of bounds')
+          gas = chargeMemory(mem, memOffset, size, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
+          break
+        }
+        case 0x38:
+          st[sp++] = BigInt(len)
+          break
+        case 0x3a:
+          st[sp++] = this.tx.gasPrice
+          break
+        case 0x3b: {
+          const a = st[sp - 1]! & ADDRESS_MASK
+          const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
+          break
+        }
+        case 0x3c: {
+          sp -= 4
+          const a = st[sp + 3]! & ADDRESS_MASK
+          const memOffset = st[sp + 2]!
+          const codeOffset = st[sp + 1]!
+          const size = st[sp]!
+          const cost = copyCost(size) + (state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          gas = chargeMemory(mem, memOffset, size, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
+          break
+        }
+        case 0x3d:
+          st[sp++] = BigInt(f.returnData.length)
+          break
+        case 0x3f: {
+          const a = st[sp - 1]! & ADDRESS_MASK
+          const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          const acc = state.get(a)
+          st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
+          break
+        }
+        case 0x40: {
+          const n = st[sp - 1]!
+          st[sp - 1] = n < block.number && n + 256n >= block.number ? block.blockHash(n) : 0n
+          break
+        }
+        case 0x41:
+          st[sp++] = block.coinbase
+          break
+        case 0x42:
+          st[sp++] = block.timestamp
+          break
+        case 0x43:
+          st[sp++] = block.number
+          break
+        case 0x44:
+          st[sp++] = fork >= Fork.paris ? block.prevRandao : block.difficulty
+          break
+        case 0x45:
+          st[sp++] = block.gasLimit
+          break
+        case 0x46:
+          st[sp++] = block.chainId
+          break
+        case 0x47:
+          st[sp++] = account.balance
+          break
+        case 0x48:
+          st[sp++] = block.baseFee
+          break
+        case 0x49: {
+          const i = st[sp - 1]!
+          const hashes = this.tx.blobHashes
+          st[sp - 1] = i < BigInt(hashes.length) ? hashes[Number(i)]! : 0n
+          break
+        }
+        case 0x4a:
+          st[sp++] = block.blobBaseFee
+          break
+        case 0x50:
+          sp--
+          break
+        case 0x51: {
+          const o = st[sp - 1]!
+          gas = chargeMemory(mem, o, 32n, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          st[sp - 1] = readWord(mem.buf, Number(o))
+          break
+        }
+        case 0x52: {
+          sp -= 2
+          const o = st[sp + 1]!
+          gas = chargeMemory(mem, o, 32n, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          writeWord(mem.buf, Number(o), st[sp]!)
+          break
+        }
+        case 0x53: {
+          sp -= 2
+          const o = st[sp + 1]!
+          gas = chargeMemory(mem, o, 1n, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          mem.buf[Number(o)] = Number(st[sp]! & 0xffn)
+          break
+        }
+        case 0x54: {
+          const slot = st[sp - 1]!
+          const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          st[sp - 1] = state.getStorage(account, slot)
+          break
+        }
+        case 0x55: {
+          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          if (gas <= CALL_STIPEND) return halt(f, pc, sp, 'out of gas')
+          sp -= 2
+          const slot = st[sp + 1]!
+          const value = st[sp]!
+          let cost = state.warmSlot(account, slot) ? 0 : COLD_SLOAD
+          const current = state.getStorage(account, slot)
+          const clears = fork >= Fork.london ? 4800 : 15000
+          if (current === value) cost += WARM_READ
+          else {
+            const original = state.committedStorage(account, slot)
+            if (original === current) {
+              cost += original === 0n ? 20000 : 5000 - COLD_SLOAD
+              if (value === 0n) state.addRefund(clears)
+            } else {
+              cost += WARM_READ
+              if (original !== 0n) {
+                if (current === 0n) state.subRefund(clears)
+                else if (value === 0n) state.addRefund(clears)
+              }
+              if (original === value) state.addRefund(original === 0n ? 20000 - WARM_READ : 5000 - COLD_SLOAD - WARM_READ)
+            }
+          }
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          if (current !== value) state.setStorage(account, slot, value)
+          break
+        }
+        case 0x56: {
+          const d = st[--sp]!
+          if (d >= BigInt(len) || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
+          pc = Number(d)
+          continue
+        }
+        case 0x57: {
+          sp -= 2
+          if (st[sp]! !== 0n) {
+            const d = st[sp + 1]!
+            if (d >= BigInt(len) || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
+            pc = Number(d)
+            continue
+          }
+          break
+        }
+        case 0x58:
+          st[sp++] = BigInt(pc)
+          break
+        case 0x59:
+          st[sp++] = BigInt(mem.size)
+          break
+        case 0x5a:
+          st[sp++] = BigInt(gas)
+          break
+        case 0x5b:
+          break
+        case 0x5c:
+          st[sp - 1] = state.getTransient(msg.to, st[sp - 1]!)
+          break
+        case 0x5d:
+          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          sp -= 2
+          state.setTransient(account, st[sp + 1]!, st[sp]!)
+          break
+        case 0x5e: {
+          sp -= 3
+          const dst = st[sp + 2]!
+          const src = st[sp + 1]!
+          const size = st[sp]!
+          const c = copyCost(size)
+          if (gas < c) return halt(f, pc, sp, 'out of gas')
+          gas -= c
+          if (size > 0n) {
+            gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
+            if (gas < 0) return halt(f, pc, sp, 'out of gas')
+            const s = Number(src)
+            mem.buf.copyWithin(Number(dst), s, s + Number(size))
+          }
+          break
+        }
+        case 0x5f:
+          st[sp++] = 0n
+          break
+        case 0xf3:
+        case 0xfd: {
+          sp -= 2
+          const offset = st[sp + 1]!
+          const size = st[sp]!
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
+          f.pc = pc
+          f.sp = sp
+          f.gas = gas
+          return op === 0xf3 ? Status.success : Status.revert
+        }
+        case 0xf0:
+        case 0xf5: {
+          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          const create2 = op === 0xf5
+          sp -= create2 ? 4 : 3
+          const value = st[sp + (create2 ? 3 : 2)]!
+          const offset = st[sp + (create2 ? 2 : 1)]!
+          const size = st[sp + (create2 ? 1 : 0)]!
+          if (fork >= Fork.shanghai && size > BigInt(MAX_INITCODE_SIZE)) return halt(f, pc, sp, 'max initcode size exceeded')
+          const words = Math.ceil(Number(size > BigInt(MAX_MEMORY) ? BigInt(MAX_MEMORY) : size) / 32)
+          const cost = (fork >= Fork.shanghai ? 2 * words : 0) + (create2 ? 6 * words : 0)
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
+          const childGas = gas - Math.floor(gas / 64)
+          f.returnData = EMPTY
+          const creator = account
+          if (msg.depth + 1 > MAX_DEPTH || creator.balance < value || creator.nonce >= 0xffffffffffffffffn) {
+            st[sp++] = 0n
+            break
+          }
+          gas -= childGas
+          const nonce = creator.nonce
+          state.setNonce(creator, nonce + 1n)
+          const to = create2 ? createAddress2(msg.to, st[sp]!, init) : createAddress(msg.to, nonce)
+          f.pending = {
+            kind: create2 ? CallKind.create2 : CallKind.create,
+            caller: msg.to,
+            to,
+            codeAddress: to,
+            value,
+            apparentValue: value,
+            input: init,
+            gas: childGas,
+            isStatic: false,
+            depth: msg.depth + 1,
+          }
+          f.pc = pc + 1
+          f.sp = sp
+          f.gas = gas
+          return SUSPEND
+        }
+        case 0xf1:
+        case 0xf2:
+        case 0xf4:
+        case 0xfa: {
+          const hasValue = op === 0xf1 || op === 0xf2
+          sp -= hasValue ? 7 : 6
+          const requested = st[sp + (hasValue ? 6 : 5)]!
+          const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
+          const value = hasValue ? st[sp + 4]! : 0n
+          const inOffset = st[sp + 3]!
+          const inSize = st[sp + 2]!
+          const outOffset = st[sp + 1]!
+          const outSize = st[sp]!
+          if (op === 0xf1 && value > 0n && msg.isStatic) return halt(f, pc, sp, 'write protection')
+          gas = chargeMemory(mem, inOffset, inSize, gas)
+          if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
+          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          let cost = state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
+          if (value > 0n) {
+            cost += 9000
+            if (op === 0xf1) {
+              const target = state.get(to)
+              if (!target.exists || target.isEmpty()) cost += 25000
+            }
+          }
+          if (fork >= Fork.prague) {
+            const target = delegationTarget(state.codeOf(state.get(to)))
+            if (target !== undefined) cost += state.warmAddress(target) ? WARM_READ : COLD_ACCOUNT
+          }
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          const cap = gas - Math.floor(gas / 64)
+          let childGas = requested < BigInt(cap) ? Number(requested) : cap
+          gas -= childGas
+          if (value > 0n) childGas += CALL_STIPEND
+          f.retOffset = outSize === 0n ? 0 : Number(outOffset)
+          f.retSize = Number(outSize)
+          const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
+          f.pending = {
+            kind: op === 0xf1 ? CallKind.call : op === 0xf2 ? CallKind.callcode : op === 0xf4 ? CallKind.delegatecall : CallKind.staticcall,
+            caller: op === 0xf4 ? msg.caller : msg.to,
+            to: op === 0xf1 || op === 0xfa ? to : msg.to,
+            codeAddress: to,
+            value: op === 0xf4 ? 0n : value,
+            apparentValue: op === 0xf4 ? msg.apparentValue : value,
+            input: inp,
+            gas: childGas,
+            isStatic: msg.isStatic || op === 0xfa,
+            depth: msg.depth + 1,
+          }
+          f.pc = pc + 1
+          f.sp = sp
+          f.gas = gas
+          return SUSPEND
+        }
+        case 0xff: {
+          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          const beneficiary = st[--sp]! & ADDRESS_MASK
+          let cost = state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
+          const b = state.get(beneficiary)
+          if ((!b.exists || b.isEmpty()) && account.balance > 0n) cost += 25000
+          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          gas -= cost
+          const balance = account.balance
+          if (fork >= Fork.cancun) {
+            state.subBalance(account, balance)
+            state.addBalance(b, balance)
+            if (state.createdInTransaction(account)) state.destruct(account)
+          } else {
+            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(24000)
+            state.addBalance(b, balance)
+            state.setBalance(account, 0n)
+            state.destruct(account)
+          }
+          f.output = EMPTY
+          f.pc = pc
+          f.sp = sp
+          f.gas = gas
+          return Status.success
+        }
+        default:
+          if (op >= 0x60 && op <= 0x7f) {
+            const n = op - 0x5f
+            if (n <= 6) {
+              let v = 0
+              for (let i = 1; i <= n; i++) v = v * 256 + (pc + i < len ? code[pc + i]! : 0)
+              st[sp++] = v < 1024 ? SMALL[v]! : BigInt(v)
+            } else {
+              const pushes = f.code.pushes
+              let v = pushes[pc]
+              if (v === undefined) {
+                v = 0n
+                for (let i = 1; i <= n; i++) v = (v << 8n) | BigInt(pc + i < len ? code[pc + i]! : 0)
+                pushes[pc] = v
+              }
+              st[sp++] = v
+            }
+            pc += n + 1
+            continue
+          }
+          if (op >= 0x80 && op <= 0x8f) {
+            st[sp] = st[sp - (op - 0x7f)]!
+            sp++
+            break
+          }
+          if (op >= 0x90 && op <= 0x9f) {
+            const j = sp - 2 - (op - 0x90)
+            const t = st[sp - 1]!
+            st[sp - 1] = st[j]!
+            st[j] = t
+            break
+          }
+          if (op >= 0xa0 && op <= 0xa4) {
+            if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+            const n = op - 0xa0
+            sp -= 2 + n
+            const offset = st[sp + n + 1]!
+            const size = st[sp + n]!
+            if (size > BigInt(MAX_MEMORY)) return halt(f, pc, sp, 'out of gas')
+            const dataCost = 8 * Number(size)
+            if (gas < dataCost) return halt(f, pc, sp, 'out of gas')
+            gas -= dataCost
+            gas = chargeMemory(mem, offset, size, gas)
+            if (gas < 0) return halt(f, pc, sp, 'out of gas')
+            const topics: bigint[] = []
+            for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
+            state.log({ address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) })
+            break
+          }
+          return halt(f, pc, sp, `invalid opcode 0x${op.toString(16)}`)
+      }
+      pc++
+    }
+  }
+}
+
+const copyCost = (size: bigint): number => (size > MAX_MEMORY_BIG ? Number.POSITIVE_INFINITY : 3 * Math.ceil(Number(size) / 32))
+
+/** An exceptional halt: the frame's gas is gone. */
+function halt(f: Frame, pc: number, sp: number, reason: string): number {
+  f.error = reason
+  f.pc = pc
+  f.sp = sp
+  f.gas = 0
+  return Status.error
+}
+
+/**
+ * Charges the growth of memory to cover [offset, offset + size) and grows it: the gas left, or -1 when it cannot be
+ * paid. A zero size touches no memory, whatever the offset.
+ */
+function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): number {
+  if (size === 0n) return gas
+  if (offset > MAX_MEMORY_BIG || size > MAX_MEMORY_BIG) return -1
+  const end = Number(offset) + Number(size)
+  if (end <= mem.size) return gas
+  const cost = memoryCost(Math.ceil(end / 32)) - memoryCost(mem.size / 32)
+  if (gas < cost) return -1
+  mem.grow(end)
+  return gas - cost
+}
+
+function result(status: Status, gasLeft: number, output: Uint8Array, error: string | undefined): CallResult {
+  return { status, gasLeft, output, error, created: undefined }
+}
+
+/** Copies `size` bytes of `src` from `from` into `dst` at `at`, zeros past the end of `src`. */
+function copyPadded(dst: Uint8Array, at: number, src: Uint8Array, from: bigint, size: number): void {
+  const start = from < BigInt(src.length) ? Number(from) : src.length
+  const n = Math.min(size, src.length - start)
+  if (n > 0) dst.set(src.subarray(start, start + n), at)
+  if (n < size) dst.fill(0, at + Math.max(n, 0), at + size)
+}
+
+function expMod256(base: bigint, exp: bigint): bigint {
+  let r = 1n
+  let b = base
+  let e = exp
+  while (e > 0n) {
+    if (e & 1n) r = (r * b) & MAX_UINT256
+    e >>= 1n
+    if (e > 0n) b = (b * b) & MAX_UINT256
+  }
+  return r
+}
+
+export function createAddress(sender: bigint, nonce: bigint): bigint {
+  const enc = RLP.encode([addressToBytes(sender), nonce === 0n ? new Uint8Array(0) : bigintBytes(nonce)])
+  return bytesToWord(keccak256(enc).subarray(12))
+}
+
+export function createAddress2(sender: bigint, salt: bigint, init: Uint8Array): bigint {
+  const buf = new Uint8Array(85)
+  buf[0] = 0xff
+  buf.set(addressToBytes(sender), 1)
+  writeWord(buf, 21, salt)
+  buf.set(keccak256(init), 53)
+  return bytesToWord(keccak256(buf).subarray(12))
+}
+
+function bigintBytes(v: bigint): Uint8Array {
+  let hex = v.toString(16)
+  if (hex.length % 2) hex = `0${hex}`
+  const out = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  return out
+}

@@ -1,0 +1,37 @@
+// A call frame's memory: one buffer per call depth, kept across calls and transactions (the interpreter hands each
+// frame the buffer of its depth), grown by doubling, zeroed as the frame's size grows over stale bytes.
+
+export class Memory {
+  buf = new Uint8Array(4096)
+  /** The frame's size in bytes, a multiple of 32. */
+  size = 0
+
+  reset(): void {
+    this.size = 0
+  }
+
+  /** Grows the frame's size to cover `end` (rounded up to a word); the caller has charged the gas. */
+  grow(end: number): void {
+    const newSize = Math.ceil(end / 32) * 32
+    if (newSize <= this.size) return
+    if (newSize > this.buf.length) {
+      let cap = this.buf.length * 2
+      while (cap < newSize) cap *= 2
+      const next = new Uint8Array(cap)
+      next.set(this.buf.subarray(0, this.size))
+      this.buf = next
+    } else this.buf.fill(0, this.size, newSize)
+    this.size = newSize
+  }
+
+  slice(offset: number, size: number): Uint8Array {
+    return this.buf.slice(offset, offset + size)
+  }
+}
+
+/** The gas of a memory of `words` words: 3 a word plus words² / 512, exact for any size a gas limit can buy. */
+export function memoryCost(words: number): number {
+  const q = Math.floor(words / 512)
+  const r = words - q * 512
+  return 3 * words + q * words + Math.floor((r * words) / 512)
+}

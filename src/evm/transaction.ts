@@ -1,0 +1,220 @@
+import { Fork } from '../chain/evmFork.js'
+import type { BlockEnv } from './env.js'
+import { TxRejectedError } from './errors.js'
+import { CallKind, type CallResult, type Status } from './frame.js'
+import { createAddress, type Evm } from './interpreter.js'
+import { precompileAddresses } from './precompiles/index.js'
+import { type Log, EMPTY_CODE_HASH } from './state.js'
+import { applyAuthorizations, type Authorization } from './authorization.js'
+
+// A transaction on the state, as geth's state transition does it: the checks in geth's order (each refusal a
+// TxRejectedError kind, the state untouched), the fee bought, the access sets warmed, EIP-7702 authorizations applied,
+// the message run, refunds capped, EIP-7623's floor, the sender's change returned and the coinbase paid.
+
+export interface AccessListEntry {
+  address: bigint
+  storageKeys: readonly bigint[]
+}
+
+export interface EvmTransaction {
+  type: number
+  sender: bigint
+  /** Undefined for a contract creation. */
+  to: bigint | undefined
+  nonce: bigint
+  gasLimit: bigint
+  value: bigint
+  data: Uint8Array
+  /** Types 0 and 1. */
+  gasPrice: bigint
+  /** Types 2 and later (for 0 and 1: the gas price). */
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  accessList: readonly AccessListEntry[]
+  maxFeePerBlobGas: bigint
+  blobHashes: readonly bigint[]
+  authorizations: readonly Authorization[]
+}
+
+export interface BlockLimits {
+  /** Blobs one block may hold (the fork's blob schedule), for a transaction that alone exceeds it. */
+  maxBlobsPerBlock: number
+}
+
+export interface TxOutcome {
+  status: Status
+  /** Gas the block counts (after refunds and EIP-7623's floor). */
+  gasUsed: number
+  logs: Log[]
+  output: Uint8Array
+  created: bigint | undefined
+  error: string | undefined
+}
+
+const TX_GAS = 21000
+const TX_CREATE_GAS = 53000
+const MAX_INITCODE_SIZE = 49152
+const TX_GAS_CAP = 1 << 24
+const GAS_PER_BLOB = 131072
+const MAX_BLOBS_PER_TX_OSAKA = 6
+const PER_EMPTY_ACCOUNT_COST = 25000
+const MAX_NONCE = 0xffffffffffffffffn
+const MAX_UINT256 = (1n << 256n) - 1n
+
+/** The gas a transaction pays before running, and EIP-7623's floor (0 before Prague). */
+export function intrinsicGas(tx: EvmTransaction, fork: Fork): { gas: number; floor: number } {
+  let zeros = 0
+  const data = tx.data
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
+  const nonZeros = data.length - zeros
+  let gas = (tx.to === undefined ? TX_CREATE_GAS : TX_GAS) + zeros * 4 + nonZeros * 16
+  if (tx.to === undefined && fork >= Fork.shanghai) gas += 2 * Math.ceil(data.length / 32)
+  for (const e of tx.accessList) gas += 2400 + 1900 * e.storageKeys.length
+  gas += PER_EMPTY_ACCOUNT_COST * tx.authorizations.length
+  const floor = fork >= Fork.prague ? TX_GAS + 10 * (zeros + 4 * nonZeros) : 0
+  return { gas, floor }
+}
+
+/** The price per gas the sender pays. */
+export function effectiveGasPrice(tx: EvmTransaction, baseFee: bigint, fork: Fork): bigint {
+  if (tx.type < 2 || fork < Fork.london) return tx.gasPrice
+  const tip = tx.maxFeePerGas - baseFee
+  return baseFee + (tip < tx.maxPriorityFeePerGas ? tip : tx.maxPriorityFeePerGas)
+}
+
+/**
+ * Applies `tx` to `evm`'s state. Throws TxRejectedError (the state unchanged) when the transaction cannot be included.
+ * The caller ends the transaction on the state (`evm.state.endTransaction()`) after reading what it needs.
+ */
+export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimits): TxOutcome {
+  const { fork, state } = evm
+  const block: BlockEnv = evm.block
+  const sender = state.get(tx.sender)
+  const isCreate = tx.to === undefined
+
+  // Stateless and state checks, geth's order (core/state_transition.go preCheck).
+  if (tx.gasLimit > block.gasLimit)
+    throw new TxRejectedError(`gas limit ${tx.gasLimit} exceeds block gas limit ${block.gasLimit}`, 'exceedsBlockGasLimit')
+  if (fork >= Fork.osaka && tx.gasLimit > BigInt(TX_GAS_CAP))
+    throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${tx.gasLimit})`, 'gasLimitTooHigh')
+  if (tx.nonce >= MAX_NONCE) throw new TxRejectedError(`nonce has max value: address 0x${tx.sender.toString(16)}, nonce: ${tx.nonce}`, 'nonceMax')
+  if (sender.nonce < tx.nonce)
+    throw new TxRejectedError(`nonce too high: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooHigh')
+  if (sender.nonce > tx.nonce)
+    throw new TxRejectedError(`nonce too low: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooLow')
+  if (sender.codeHash !== EMPTY_CODE_HASH) {
+    const code = state.codeOf(sender)
+    const delegated = fork >= Fork.prague && code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
+    if (!delegated) throw new TxRejectedError(`sender not an eoa: address 0x${tx.sender.toString(16)}`, 'senderNotEoa')
+  }
+  if (fork >= Fork.london) {
+    if (tx.maxFeePerGas > MAX_UINT256) throw new TxRejectedError('max fee per gas higher than 2^256-1', 'feeCapVeryHigh')
+    if (tx.maxPriorityFeePerGas > MAX_UINT256) throw new TxRejectedError('max priority fee per gas higher than 2^256-1', 'tipVeryHigh')
+    if (tx.maxPriorityFeePerGas > tx.maxFeePerGas) throw new TxRejectedError('max priority fee per gas higher than max fee per gas', 'tipAboveFeeCap')
+    if (tx.maxFeePerGas < block.baseFee)
+      throw new TxRejectedError(
+        `max fee per gas less than block base fee: maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${block.baseFee}`,
+        'feeCapTooLow',
+      )
+  }
+  if (tx.type === 3) {
+    if (tx.blobHashes.length === 0) throw new TxRejectedError('blob transaction missing blob hashes', 'invalidTransaction')
+    if (fork >= Fork.osaka && tx.blobHashes.length > MAX_BLOBS_PER_TX_OSAKA)
+      throw new TxRejectedError(
+        `too many blobs in transaction: have ${tx.blobHashes.length}, permitted ${MAX_BLOBS_PER_TX_OSAKA}`,
+        'invalidTransaction',
+      )
+    if (tx.blobHashes.length > limits.maxBlobsPerBlock) throw new TxRejectedError(`blob gas used exceeds the block's maximum`, 'invalidTransaction')
+    for (const h of tx.blobHashes) if (h >> 248n !== 1n) throw new TxRejectedError('blob with invalid hash version', 'invalidTransaction')
+    if (tx.maxFeePerBlobGas < block.blobBaseFee)
+      throw new TxRejectedError(
+        `max fee per blob gas less than block blob gas fee: blobFeeCap: ${tx.maxFeePerBlobGas}, blobBaseFee: ${block.blobBaseFee}`,
+        'blobFeeCapTooLow',
+      )
+  }
+  if (tx.type === 4 && tx.authorizations.length === 0) throw new TxRejectedError('EIP-7702 transaction with empty auth list', 'invalidTransaction')
+
+  // Buying the gas.
+  const price = effectiveGasPrice(tx, block.baseFee, fork)
+  const blobGas = BigInt(GAS_PER_BLOB * tx.blobHashes.length)
+  const feeCap = tx.type >= 2 ? tx.maxFeePerGas : tx.gasPrice
+  const needed = tx.gasLimit * feeCap + tx.value + blobGas * tx.maxFeePerBlobGas
+  if (sender.balance < needed)
+    throw new TxRejectedError(
+      `insufficient funds for gas * price + value: address 0x${tx.sender.toString(16)} have ${sender.balance} want ${needed}`,
+      'insufficientFunds',
+    )
+
+  const { gas: intrinsic, floor } = intrinsicGas(tx, fork)
+  if (tx.gasLimit < BigInt(intrinsic))
+    throw new TxRejectedError(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
+  if (tx.gasLimit < BigInt(floor))
+    throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
+  if (isCreate && fork >= Fork.shanghai && tx.data.length > MAX_INITCODE_SIZE)
+    throw new TxRejectedError(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`, 'maxInitCodeSizeExceeded')
+
+  state.subBalance(sender, tx.gasLimit * price + blobGas * block.blobBaseFee)
+  const gasLimit = Number(tx.gasLimit)
+
+  // The access sets (EIP-2929, EIP-2930, EIP-3651).
+  state.warmAddress(tx.sender)
+  if (tx.to !== undefined) state.warmAddress(tx.to)
+  for (const a of precompileAddresses(fork)) state.warmAddress(a)
+  if (fork >= Fork.shanghai) state.warmAddress(block.coinbase)
+  for (const e of tx.accessList) {
+    state.warmAddress(e.address)
+    const acc = state.get(e.address)
+    for (const k of e.storageKeys) state.warmSlot(acc, k)
+  }
+
+  evm.tx = { origin: tx.sender, gasPrice: price, blobHashes: tx.blobHashes }
+  let result: CallResult
+  if (isCreate) {
+    const to = createAddress(tx.sender, sender.nonce)
+    state.setNonce(sender, sender.nonce + 1n)
+    result = evm.run({
+      kind: CallKind.create,
+      caller: tx.sender,
+      to,
+      codeAddress: to,
+      value: tx.value,
+      apparentValue: tx.value,
+      input: tx.data,
+      gas: gasLimit - intrinsic,
+      isStatic: false,
+      depth: 0,
+    })
+  } else {
+    state.setNonce(sender, sender.nonce + 1n)
+    if (tx.type === 4) applyAuthorizations(evm, tx.authorizations)
+    result = evm.run({
+      kind: CallKind.call,
+      caller: tx.sender,
+      to: tx.to!,
+      codeAddress: tx.to!,
+      value: tx.value,
+      apparentValue: tx.value,
+      input: tx.data,
+      gas: gasLimit - intrinsic,
+      isStatic: false,
+      depth: 0,
+    })
+  }
+
+  // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor.
+  let gasUsed = gasLimit - result.gasLeft
+  const refund = Math.min(Math.max(state.refund, 0), Math.floor(gasUsed / (fork >= Fork.london ? 5 : 2)))
+  gasUsed -= refund
+  if (gasUsed < floor) gasUsed = floor
+  state.addBalance(sender, BigInt(gasLimit - gasUsed) * price)
+  const tip = fork >= Fork.london ? price - block.baseFee : price
+  state.addBalance(state.get(block.coinbase), BigInt(gasUsed) * tip)
+  return {
+    status: result.status,
+    gasUsed,
+    logs: state.logs,
+    output: result.output,
+    created: result.created,
+    error: result.error,
+  }
+}
