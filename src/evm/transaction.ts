@@ -1,6 +1,7 @@
 import { Fork } from '../chain/evmFork.js'
 import type { BlockEnv } from './env.js'
 import { TxRejectedError } from './errors.js'
+import { delegationTarget } from './code.js'
 import { CallKind, type CallResult, type Status } from './frame.js'
 import { createAddress, type Evm } from './interpreter.js'
 import { precompileAddresses } from './precompiles/index.js'
@@ -187,6 +188,11 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   } else {
     state.setNonce(sender, sender.nonce + 1n)
     if (tx.type === 4) applyAuthorizations(evm, tx.authorizations)
+    if (fork >= Fork.prague) {
+      // A delegated destination's delegate is warm for the transaction (execution-specs, process_message_call).
+      const target = delegationTarget(state.codeOf(state.get(tx.to!)))
+      if (target !== undefined) state.warmAddress(target)
+    }
     result = evm.run({
       kind: CallKind.call,
       caller: tx.sender,
