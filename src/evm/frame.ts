@@ -28,6 +28,8 @@ export interface Message {
   /** Call data, or the init code of a create. */
   input: Uint8Array
   gas: number
+  /** Gas above `gas` (wideGas.ts): 0n unless the transaction's gas limit passes 2^53. */
+  gasBase: bigint
   isStatic: boolean
   depth: number
 }
@@ -43,6 +45,7 @@ export type Status = (typeof Status)[keyof typeof Status]
 export interface CallResult {
   status: Status
   gasLeft: number
+  gasBase: bigint
   output: Uint8Array
   /** The exceptional halt's reason, for traces. */
   error: string | undefined
@@ -54,6 +57,7 @@ export class Frame {
   pc = 0
   sp = 0
   gas: number
+  gasBase: bigint
   returnData: Uint8Array = EMPTY
   output: Uint8Array = EMPTY
   error: string | undefined = undefined
@@ -72,6 +76,7 @@ export class Frame {
     readonly checkpoint: number,
   ) {
     this.gas = msg.gas
+    this.gasBase = msg.gasBase
   }
 }
 

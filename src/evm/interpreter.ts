@@ -5,6 +5,7 @@ import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
 import type { BlockEnv, TxEnv } from './env.js'
 import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
 import { Memory, memoryCost } from './memory.js'
+import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
 import type { Account, WorldState } from './state.js'
@@ -106,10 +107,10 @@ export class Evm {
 
   private enterCall(msg: Message): Frame | CallResult {
     const state = this.state
-    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, EMPTY, 'max call depth exceeded')
+    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, msg.gasBase, EMPTY, 'max call depth exceeded')
     const caller = state.get(msg.caller)
     if (msg.value > 0n && (msg.kind === CallKind.call || msg.kind === CallKind.callcode) && caller.balance < msg.value)
-      return result(Status.revert, msg.gas, EMPTY, 'insufficient balance for transfer')
+      return result(Status.revert, msg.gas, msg.gasBase, EMPTY, 'insufficient balance for transfer')
     const checkpoint = state.checkpoint()
     const to = state.get(msg.to)
     const precompile = precompileAt(msg.codeAddress, this.fork)
@@ -117,7 +118,7 @@ export class Evm {
       if (!to.exists && precompile === undefined && msg.value === 0n) {
         // Nothing to run and nothing created (EIP-161); touched only.
         state.touch(to)
-        return result(Status.success, msg.gas, EMPTY, undefined)
+        return result(Status.success, msg.gas, msg.gasBase, EMPTY, undefined)
       }
       if (msg.value > 0n) {
         state.subBalance(caller, msg.value)
@@ -128,12 +129,12 @@ export class Evm {
       state.addBalance(caller, msg.value)
     } else if (msg.kind === CallKind.staticcall) state.touch(to) // as geth: a zero transfer's touch
     if (precompile !== undefined) {
-      const r = precompile(msg.input, msg.gas, this.fork)
+      const r = precompile(msg.input, msg.gasBase === 0n ? msg.gas : Number.MAX_SAFE_INTEGER, this.fork)
       if (!r.ok) {
         state.revertTo(checkpoint)
-        return result(Status.error, 0, EMPTY, 'precompile failed')
+        return result(Status.error, 0, 0n, EMPTY, 'precompile failed')
       }
-      return result(Status.success, msg.gas - r.gasUsed, r.output, undefined)
+      return result(Status.success, msg.gas - r.gasUsed, msg.gasBase, r.output, undefined)
     }
     const codeAccount = msg.codeAddress === msg.to ? to : state.get(msg.codeAddress)
     let code = state.codeOf(codeAccount)
@@ -142,16 +143,16 @@ export class Evm {
       // The caller paid to access the delegate (gas for CALL*, intrinsic for a transaction).
       if (target !== undefined) code = state.codeOf(state.get(target))
     }
-    if (code.length === 0) return result(Status.success, msg.gas, EMPTY, undefined)
+    if (code.length === 0) return result(Status.success, msg.gas, msg.gasBase, EMPTY, undefined)
     return this.frameFor(msg, analyze(code), to, checkpoint)
   }
 
   private enterCreate(msg: Message): Frame | CallResult {
     const state = this.state
-    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, EMPTY, 'max call depth exceeded')
+    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, msg.gasBase, EMPTY, 'max call depth exceeded')
     const to = state.get(msg.to)
     state.warmAddress(msg.to)
-    if (state.collides(to)) return result(Status.error, 0, EMPTY, 'contract address collision')
+    if (state.collides(to)) return result(Status.error, 0, 0n, EMPTY, 'contract address collision')
     const checkpoint = state.checkpoint()
     state.createContract(to)
     state.setNonce(to, 1n)
@@ -159,24 +160,24 @@ export class Evm {
     if (msg.value > 0n) state.subBalance(caller, msg.value)
     state.addBalance(to, msg.value)
     if (msg.input.length === 0) {
-      return this.deposit(msg, EMPTY, msg.gas, checkpoint)
+      return this.deposit(msg, EMPTY, msg.gas, msg.gasBase, checkpoint)
     }
     return this.frameFor(msg, analyze(msg.input), to, checkpoint)
   }
 
   /** A create's end: the returned code checked, paid for and stored. */
-  private deposit(msg: Message, code: Uint8Array, gasLeft: number, checkpoint: number): CallResult {
+  private deposit(msg: Message, code: Uint8Array, gasLeft: number, gasBase: bigint, checkpoint: number): CallResult {
     const state = this.state
     let error: string | undefined
     if (code.length > MAX_CODE_SIZE) error = 'max code size exceeded'
     else if (code.length > 0 && code[0] === 0xef) error = 'invalid code: must not begin with 0xef'
-    else if (gasLeft < code.length * 200) error = 'code store out of gas'
+    else if (gasBase === 0n && gasLeft < code.length * 200) error = 'code store out of gas'
     if (error !== undefined) {
       state.revertTo(checkpoint)
-      return result(Status.error, 0, EMPTY, error)
+      return result(Status.error, 0, 0n, EMPTY, error)
     }
     state.setCode(state.get(msg.to), code)
-    const r = result(Status.success, gasLeft - code.length * 200, EMPTY, undefined)
+    const r = result(Status.success, gasLeft - code.length * 200, gasBase, EMPTY, undefined)
     r.created = msg.to
     return r
   }
@@ -185,11 +186,11 @@ export class Evm {
     const msg = f.msg
     let r: CallResult
     if (status === Status.success) {
-      if (msg.kind === CallKind.create || msg.kind === CallKind.create2) r = this.deposit(msg, f.output, f.gas, f.checkpoint)
-      else r = result(Status.success, f.gas, f.output, undefined)
+      if (msg.kind === CallKind.create || msg.kind === CallKind.create2) r = this.deposit(msg, f.output, f.gas, f.gasBase, f.checkpoint)
+      else r = result(Status.success, f.gas, f.gasBase, f.output, undefined)
     } else {
       this.state.revertTo(f.checkpoint)
-      r = status === Status.revert ? result(Status.revert, f.gas, f.output, undefined) : result(Status.error, 0, EMPTY, f.error)
+      r = status === Status.revert ? result(Status.revert, f.gas, f.gasBase, f.output, undefined) : result(Status.error, 0, 0n, EMPTY, f.error)
     }
     this.tracer?.onExit?.(msg, r)
     return r
@@ -199,7 +200,12 @@ export class Evm {
   private resume(f: Frame, r: CallResult): void {
     const msg = f.pending!
     f.pending = undefined
-    f.gas += r.gasLeft
+    if (f.gasBase === 0n && r.gasBase === 0n && f.gas + r.gasLeft <= SPLIT_AT) f.gas += r.gasLeft
+    else {
+      const g = splitGas(wholeGas(f.gas, f.gasBase) + wholeGas(r.gasLeft, r.gasBase))
+      f.gas = g.gas
+      f.gasBase = g.base
+    }
     const st = f.stack
     if (msg.kind === CallKind.create || msg.kind === CallKind.create2) {
       f.returnData = r.status === Status.revert ? r.output : EMPTY
@@ -230,6 +236,7 @@ export class Evm {
     let pc = f.pc
     let sp = f.sp
     let gas = f.gas
+    const gasBase = f.gasBase
 
     for (;;) {
       const op = pc < len ? code[pc]! : 0
@@ -563,7 +570,7 @@ export class Evm {
         }
         case 0x55: {
           if (msg.isStatic) return halt(f, pc, sp, 'write protection')
-          if (gas <= CALL_STIPEND) return halt(f, pc, sp, 'out of gas')
+          if (gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, 'out of gas')
           sp -= 2
           const slot = st[sp + 1]!
           const value = st[sp]!
@@ -613,7 +620,7 @@ export class Evm {
           st[sp++] = BigInt(mem.size)
           break
         case 0x5a:
-          st[sp++] = BigInt(gas)
+          st[sp++] = gasBase === 0n ? BigInt(gas) : wholeGas(gas, gasBase)
           break
         case 0x5b:
           break
@@ -673,14 +680,24 @@ export class Evm {
           gas = chargeMemory(mem, offset, size, gas)
           if (gas < 0) return halt(f, pc, sp, 'out of gas')
           const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
-          const childGas = gas - Math.floor(gas / 64)
           f.returnData = EMPTY
           const creator = account
           if (msg.depth + 1 > MAX_DEPTH || creator.balance < value || creator.nonce >= 0xffffffffffffffffn) {
             st[sp++] = 0n
             break
           }
-          gas -= childGas
+          let childGas = gas - Math.floor(gas / 64)
+          let childBase = 0n
+          if (gasBase === 0n) gas -= childGas
+          else {
+            const whole = wholeGas(gas, gasBase)
+            const c = splitGas(whole - whole / 64n)
+            const p = splitGas(whole / 64n)
+            childGas = c.gas
+            childBase = c.base
+            gas = p.gas
+            f.gasBase = p.base
+          }
           const nonce = creator.nonce
           state.setNonce(creator, nonce + 1n)
           const to = create2 ? createAddress2(msg.to, st[sp]!, init) : createAddress(msg.to, nonce)
@@ -693,6 +710,7 @@ export class Evm {
             apparentValue: value,
             input: init,
             gas: childGas,
+            gasBase: childBase,
             isStatic: false,
             depth: msg.depth + 1,
           }
@@ -732,10 +750,24 @@ export class Evm {
           }
           if (gas < cost) return halt(f, pc, sp, 'out of gas')
           gas -= cost
-          const cap = gas - Math.floor(gas / 64)
-          let childGas = requested < BigInt(cap) ? Number(requested) : cap
-          gas -= childGas
-          if (value > 0n) childGas += CALL_STIPEND
+          let childGas: number
+          let childBase = 0n
+          if (gasBase === 0n) {
+            const cap = gas - Math.floor(gas / 64)
+            childGas = requested < BigInt(cap) ? Number(requested) : cap
+            gas -= childGas
+            if (value > 0n) childGas += CALL_STIPEND
+          } else {
+            const whole = wholeGas(gas, gasBase)
+            const cap = whole - whole / 64n
+            const child = requested < cap ? requested : cap
+            const p = splitGas(whole - child)
+            gas = p.gas
+            f.gasBase = p.base
+            const c = splitGas(child + (value > 0n ? BigInt(CALL_STIPEND) : 0n))
+            childGas = c.gas
+            childBase = c.base
+          }
           f.retOffset = outSize === 0n ? 0 : Number(outOffset)
           f.retSize = Number(outSize)
           const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
@@ -748,6 +780,7 @@ export class Evm {
             apparentValue: op === 0xf4 ? msg.apparentValue : value,
             input: inp,
             gas: childGas,
+            gasBase: childBase,
             isStatic: msg.isStatic || op === 0xfa,
             depth: msg.depth + 1,
           }
@@ -768,7 +801,11 @@ export class Evm {
           if (fork >= Fork.cancun) {
             state.subBalance(account, balance)
             state.addBalance(b, balance)
-            if (state.createdInTransaction(account)) state.destruct(account)
+            if (state.createdInTransaction(account)) {
+              // Gone now (burnt when it names itself): a later call in the transaction sees no balance.
+              state.setBalance(account, 0n)
+              state.destruct(account)
+            }
           } else {
             if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(24000)
             state.addBalance(b, balance)
@@ -842,6 +879,7 @@ const copyCost = (size: bigint): number => (size > MAX_MEMORY_BIG ? Number.POSIT
 /** An exceptional halt: the frame's gas is gone. */
 function halt(f: Frame, pc: number, sp: number, reason: string): number {
   f.error = reason
+  f.gasBase = 0n
   f.pc = pc
   f.sp = sp
   f.gas = 0
@@ -863,8 +901,8 @@ function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): n
   return gas - cost
 }
 
-function result(status: Status, gasLeft: number, output: Uint8Array, error: string | undefined): CallResult {
-  return { status, gasLeft, output, error, created: undefined }
+function result(status: Status, gasLeft: number, gasBase: bigint, output: Uint8Array, error: string | undefined): CallResult {
+  return { status, gasLeft, gasBase, output, error, created: undefined }
 }
 
 /** Copies `size` bytes of `src` from `from` into `dst` at `at`, zeros past the end of `src`. */

@@ -4,6 +4,7 @@ import { TxRejectedError } from './errors.js'
 import { delegationTarget } from './code.js'
 import { CallKind, type CallResult, type Status } from './frame.js'
 import { createAddress, type Evm } from './interpreter.js'
+import { splitGas, wholeGas } from './wideGas.js'
 import { precompileAddresses } from './precompiles/index.js'
 import { type Log, EMPTY_CODE_HASH } from './state.js'
 import { applyAuthorizations, type Authorization } from './authorization.js'
@@ -61,6 +62,8 @@ const MAX_BLOBS_PER_TX_OSAKA = 6
 const PER_EMPTY_ACCOUNT_COST = 25000
 const MAX_NONCE = 0xffffffffffffffffn
 const MAX_UINT256 = (1n << 256n) - 1n
+/** The fork each transaction type arrived in. */
+const TYPE_FORK: readonly Fork[] = [Fork.berlin, Fork.berlin, Fork.london, Fork.cancun, Fork.prague]
 
 /** The gas a transaction pays before running, and EIP-7623's floor (0 before Prague). */
 export function intrinsicGas(tx: EvmTransaction, fork: Fork): { gas: number; floor: number } {
@@ -93,6 +96,11 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   const sender = state.get(tx.sender)
   const isCreate = tx.to === undefined
 
+  // The type's fork, and the types that cannot create (what geth's decoder and txpool refuse).
+  const since = TYPE_FORK[tx.type]
+  if (since === undefined || fork < since) throw new TxRejectedError('transaction type not supported', 'txTypeNotSupported')
+  if (tx.type >= 3 && isCreate)
+    throw new TxRejectedError(`${tx.type === 3 ? 'blob' : 'set code'} transaction cannot create a contract`, 'invalidTransaction')
   // Stateless and state checks, geth's order (core/state_transition.go preCheck).
   if (tx.gasLimit > block.gasLimit)
     throw new TxRejectedError(`gas limit ${tx.gasLimit} exceeds block gas limit ${block.gasLimit}`, 'exceedsBlockGasLimit')
@@ -155,7 +163,7 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
     throw new TxRejectedError(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`, 'maxInitCodeSizeExceeded')
 
   state.subBalance(sender, tx.gasLimit * price + blobGas * block.blobBaseFee)
-  const gasLimit = Number(tx.gasLimit)
+  const start = splitGas(tx.gasLimit - BigInt(intrinsic))
 
   // The access sets (EIP-2929, EIP-2930, EIP-3651).
   state.warmAddress(tx.sender)
@@ -181,7 +189,8 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
       value: tx.value,
       apparentValue: tx.value,
       input: tx.data,
-      gas: gasLimit - intrinsic,
+      gas: start.gas,
+      gasBase: start.base,
       isStatic: false,
       depth: 0,
     })
@@ -201,18 +210,19 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
       value: tx.value,
       apparentValue: tx.value,
       input: tx.data,
-      gas: gasLimit - intrinsic,
+      gas: start.gas,
+      gasBase: start.base,
       isStatic: false,
       depth: 0,
     })
   }
 
   // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor.
-  let gasUsed = gasLimit - result.gasLeft
+  let gasUsed = Number(tx.gasLimit - wholeGas(result.gasLeft, result.gasBase))
   const refund = Math.min(Math.max(state.refund, 0), Math.floor(gasUsed / (fork >= Fork.london ? 5 : 2)))
   gasUsed -= refund
   if (gasUsed < floor) gasUsed = floor
-  state.addBalance(sender, BigInt(gasLimit - gasUsed) * price)
+  state.addBalance(sender, (tx.gasLimit - BigInt(gasUsed)) * price)
   const tip = fork >= Fork.london ? price - block.baseFee : price
   state.addBalance(state.get(block.coinbase), BigInt(gasUsed) * tip)
   return {
