@@ -233,6 +233,8 @@ export class Evm {
     const mem = f.memory
     const msg = f.msg
     const account = f.account
+    // A create's input is its code; it has no call data.
+    const input = msg.kind === CallKind.create || msg.kind === CallKind.create2 ? EMPTY : msg.input
     let pc = f.pc
     let sp = f.sp
     let gas = f.gas
@@ -433,11 +435,11 @@ export class Evm {
           break
         case 0x35: {
           const o = st[sp - 1]!
-          st[sp - 1] = o < BigInt(msg.input.length) ? readWord(msg.input, Number(o)) : 0n
+          st[sp - 1] = o < BigInt(input.length) ? readWord(input, Number(o)) : 0n
           break
         }
         case 0x36:
-          st[sp++] = BigInt(msg.input.length)
+          st[sp++] = BigInt(input.length)
           break
         case 0x37:
         case 0x39:
@@ -449,7 +451,7 @@ export class Evm {
           const c = copyCost(size)
           if (gas < c) return halt(f, pc, sp, 'out of gas')
           gas -= c
-          const data = op === 0x37 ? msg.input : op === 0x39 ? code : f.returnData
+          const data = op === 0x37 ? input : op === 0x39 ? code : f.returnData
           if (op === 0x3e && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, 'return data out of bounds')
           gas = chargeMemory(mem, memOffset, size, gas)
           if (gas < 0) return halt(f, pc, sp, 'out of gas')
