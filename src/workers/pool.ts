@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os'
+import type { Worker } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import { createDeadlineBuffer, threadsToStop } from './deadlines.js'
 import { PoolBusyError, TaskTimeoutError, WorkerTaskError, rebuiltError } from './errors.js'
-import type { Batch, SingleTask, TaskMap, TaskName, TaskOutcome, WorkerInit } from './tasks.js'
+import type { Batch, SingleTask, TaskMap, TaskName, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
 
 export interface LaneOptions {
   /** For logs and metrics: 'engine' or 'public'. */
@@ -104,6 +105,8 @@ export class WorkerPool implements Lane {
   private timedInFlight = 0
   private refusedCalls = 0
   private watchdog: NodeJS.Timeout | undefined
+  /** The threads that have posted WorkerStarted (a few of them gone, at most: see `workerStarted`). */
+  private readonly started = new Set<number>()
   /** close() waiting for what was admitted to be answered. */
   private drained: (() => void) | undefined
   /** Task time observer (metrics): the lane, the ops of one task, and its duration in seconds. */
@@ -120,6 +123,15 @@ export class WorkerPool implements Lane {
       maxThreads: opts.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
     })
+    this.piscina.on('message', (message: unknown) => {
+      if (isWorkerStarted(message)) this.workerStarted(message.started)
+    })
+  }
+
+  private workerStarted(threadId: number): void {
+    const live = new Set(this.piscina.threads.map((t) => t.threadId))
+    for (const id of this.started) if (!live.has(id)) this.started.delete(id)
+    this.started.add(threadId)
   }
 
   get name(): string {
@@ -344,12 +356,46 @@ export class WorkerPool implements Lane {
     for (const id of stop) void threads.find((t) => t.threadId === id)?.terminate()
   }
 
-  /** Lets running and queued tasks finish, then stops the threads. */
+  /**
+   * Lets running and queued tasks finish and every thread finish starting, then stops the threads. A thread still
+   * loading its modules — one of the first, or one started in place of a thread the watchdog stopped — is not stopped
+   * then: a native binding's start-up cut off by worker.terminate, or Node's module linking, aborts the whole process.
+   */
   async close(): Promise<void> {
     if (this.tasksInFlight > 0 || this.waitingCalls > 0) await new Promise<void>((resolve) => (this.drained = resolve))
     if (this.watchdog !== undefined) clearInterval(this.watchdog)
+    await this.allStarted()
     return this.piscina.close()
   }
+
+  /** Resolves once every thread has started or exited (one that crashed may have been replaced meanwhile: again). */
+  private async allStarted(): Promise<void> {
+    for (;;) {
+      const starting = this.piscina.threads.filter((t) => !this.started.has(t.threadId))
+      if (starting.length === 0) return
+      await Promise.all(starting.map(startedOrGone))
+    }
+  }
+}
+
+function isWorkerStarted(message: unknown): message is WorkerStarted {
+  return typeof message === 'object' && message !== null && typeof (message as Partial<WorkerStarted>).started === 'number'
+}
+
+/** Resolves when `worker` posts WorkerStarted or exits. */
+function startedOrGone(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      worker.off('message', onMessage)
+      worker.off('exit', done)
+      resolve()
+    }
+    const onMessage = (message: unknown) => {
+      if (isWorkerStarted(message)) done()
+    }
+    worker.on('message', onMessage)
+    worker.on('exit', done)
+  })
 }
 
 /** The error a failed outcome stands for; `timeoutMs` is the call's time limit (a skipped call's message). */

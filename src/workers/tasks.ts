@@ -20,6 +20,15 @@ export interface WorkerInit {
   deadlines?: SharedArrayBuffer
 }
 
+/**
+ * What a worker posts to the serving thread (parentPort) once it has loaded its modules and opened the store: from
+ * then on it may be stopped. A thread stopped while it loads them can take the whole process down (nativeCalls.ts),
+ * so a lane's close() waits for this.
+ */
+export interface WorkerStarted {
+  started: number
+}
+
 export interface TaskMap {
   ping: { in: object; out: null }
   state: { in: { query: StateQuery }; out: StateAnswer }

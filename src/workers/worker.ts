@@ -1,4 +1,4 @@
-import { threadId, workerData } from 'node:worker_threads'
+import { parentPort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { guardNativeCalls } from '../crypto/nativeCalls.js'
@@ -17,7 +17,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from '../state/stateReader.js'
 import { WorkerDeadline } from './deadlines.js'
 import { crossingError } from './errors.js'
-import type { Batch, SingleTask, TaskOutcome, WorkerInit } from './tasks.js'
+import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -70,6 +70,9 @@ const calls = CallRunner.create(spec, store)
 
 /** Tracing is rare: its VM is made on the first trace. */
 let traces: Promise<TraceRunner> | undefined
+
+// Every module is loaded (the native bindings' start-up among them): the lane may stop this thread from now on.
+parentPort?.postMessage({ started: threadId } satisfies WorkerStarted)
 
 /** eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall; null when the block is unknown. */
 async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' | 'traceCall' }>): Promise<unknown> {

@@ -1,0 +1,49 @@
+import { Worker } from 'node:worker_threads'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { devGenesis } from '../chain/dev.js'
+import { ChainSpec } from '../chain/spec.js'
+import { genesisBlock } from '../state/genesis.js'
+import { ChainStore } from '../store/chainStore.js'
+import { tempDatadir } from '../testing/paths.js'
+import { WorkerPool } from './pool.js'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('closing a lane', () => {
+  it('stops each thread only once it has started, even one still loading its modules', async () => {
+    // Before: close() stopped the threads at once. One still loading its modules (the lane just made, or a thread
+    // started in place of one the watchdog stopped, as in admissionByCost.test.ts) aborted the whole process now and
+    // then: "terminate called after throwing an instance of 'Napi::Error'" when cut off in secp256k1's or c-kzg's
+    // start-up, or V8's fatal "IsGraphAsync must be used on an instantiated module" in Node's module linking. Which
+    // one a run hit was luck; that the threads were stopped before they had started was certain: a thread takes
+    // hundreds of milliseconds to load its modules, and this closes the lane in the turn it was made.
+    const spec = new ChainSpec(devGenesis())
+    const datadir = tempDatadir('pool-close')
+    const store = new ChainStore(datadir)
+    await genesisBlock(spec, store)
+
+    // What each thread posted, and whether it had posted that it started when it was stopped (every stop of a lane's
+    // thread goes through Worker.terminate: Piscina's and the watchdog's).
+    const started = new Set<number>()
+    const stops: { thread: number; started: boolean }[] = []
+    const emit = Worker.prototype.emit
+    vi.spyOn(Worker.prototype, 'emit').mockImplementation(function (this: Worker, event, ...args) {
+      const message = args[0] as { started?: unknown } | undefined
+      if (event === 'message' && typeof message?.started === 'number') started.add(this.threadId)
+      return emit.call(this, event, ...args)
+    })
+    const terminate = Worker.prototype.terminate
+    vi.spyOn(Worker.prototype, 'terminate').mockImplementation(function (this: Worker) {
+      stops.push({ thread: this.threadId, started: started.has(this.threadId) })
+      return terminate.call(this)
+    })
+
+    const lane = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'public', threads: 2 })
+    await lane.close()
+    await store.close()
+
+    expect(stops.map((s) => s.started)).toEqual([true, true])
+  })
+})
