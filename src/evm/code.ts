@@ -20,7 +20,7 @@ export function analyze(bytes: Uint8Array): AnalyzedCode {
       if (op === 0x5b) jumpdests[pc] = 1
       else if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f
     }
-    a = { bytes, jumpdests, pushes: [] }
+    a = { bytes, jumpdests, pushes: new Array<bigint | undefined>(bytes.length) }
     analyzed.set(bytes, a)
   }
   return a

@@ -228,6 +228,7 @@ export class Evm {
     const { gas: opGas, pops, growth } = this.ops
     const code = f.code.bytes
     const len = code.length
+    const lenBig = BigInt(len)
     const jumpdests = f.code.jumpdests
     const st = f.stack
     const mem = f.memory
@@ -235,6 +236,7 @@ export class Evm {
     const account = f.account
     // A create's input is its code; it has no call data.
     const input = msg.kind === CallKind.create || msg.kind === CallKind.create2 ? EMPTY : msg.input
+    const inputLen = BigInt(input.length)
     let pc = f.pc
     let sp = f.sp
     let gas = f.gas
@@ -435,11 +437,11 @@ export class Evm {
           break
         case 0x35: {
           const o = st[sp - 1]!
-          st[sp - 1] = o < BigInt(input.length) ? readWord(input, Number(o)) : 0n
+          st[sp - 1] = o < inputLen ? readWord(input, Number(o)) : 0n
           break
         }
         case 0x36:
-          st[sp++] = BigInt(input.length)
+          st[sp++] = inputLen
           break
         case 0x37:
         case 0x39:
@@ -459,7 +461,7 @@ export class Evm {
           break
         }
         case 0x38:
-          st[sp++] = BigInt(len)
+          st[sp++] = lenBig
           break
         case 0x3a:
           st[sp++] = this.tx.gasPrice
@@ -601,7 +603,7 @@ export class Evm {
         }
         case 0x56: {
           const d = st[--sp]!
-          if (d >= BigInt(len) || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
+          if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
           pc = Number(d)
           continue
         }
@@ -609,7 +611,7 @@ export class Evm {
           sp -= 2
           if (st[sp]! !== 0n) {
             const d = st[sp + 1]!
-            if (d >= BigInt(len) || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
+            if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
             pc = Number(d)
             continue
           }
@@ -823,16 +825,20 @@ export class Evm {
         default:
           if (op >= 0x60 && op <= 0x7f) {
             const n = op - 0x5f
-            if (n <= 6) {
-              let v = 0
-              for (let i = 1; i <= n; i++) v = v * 256 + (pc + i < len ? code[pc + i]! : 0)
-              st[sp++] = v < 1024 ? SMALL[v]! : BigInt(v)
-            } else {
+            if (n === 1) st[sp++] = SMALL[pc + 1 < len ? code[pc + 1]! : 0]!
+            else {
+              // Jump targets, selectors and constants: read from the code once, kept beside its analysis.
               const pushes = f.code.pushes
               let v = pushes[pc]
               if (v === undefined) {
-                v = 0n
-                for (let i = 1; i <= n; i++) v = (v << 8n) | BigInt(pc + i < len ? code[pc + i]! : 0)
+                if (n <= 6) {
+                  let x = 0
+                  for (let i = 1; i <= n; i++) x = x * 256 + (pc + i < len ? code[pc + i]! : 0)
+                  v = BigInt(x)
+                } else {
+                  v = 0n
+                  for (let i = 1; i <= n; i++) v = (v << 8n) | BigInt(pc + i < len ? code[pc + i]! : 0)
+                }
                 pushes[pc] = v
               }
               st[sp++] = v
