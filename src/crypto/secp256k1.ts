@@ -37,3 +37,18 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
     nativeCalls.leave()
   }
 }
+
+/**
+ * The 64-byte public key that signed `msgHash` with the compact signature r ‖ s and recovery id 0 or 1, or undefined
+ * when no key did (r not an x on the curve, r or s out of range). A thread being stopped still throws (nativeCalls).
+ */
+export function recoverPublicKey(signature: Uint8Array, recid: number, msgHash: Uint8Array): Uint8Array | undefined {
+  nativeCalls.enter()
+  try {
+    return native.ecdsaRecover(signature, recid, msgHash, false, new Uint8Array(65)).subarray(1)
+  } catch {
+    return undefined
+  } finally {
+    nativeCalls.leave()
+  }
+}

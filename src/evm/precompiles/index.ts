@@ -1,11 +1,62 @@
-import type { Fork } from '../../chain/evmFork.js'
+import { Fork } from '../../chain/evmFork.js'
+import { blake2f } from './blake2f.js'
+import { blsG1Add, blsG1Msm, blsG2Add, blsG2Msm, blsMapFp2ToG2, blsMapFpToG1, blsPairingCheck } from './bls12381.js'
+import { bn254Add, bn254Mul, bn254Pairing } from './bn254.js'
+import { ecrecover } from './ecrecover.js'
+import { identity } from './identity.js'
+import { kzgPointEvaluation } from './kzgPointEvaluation.js'
+import { modexp } from './modexp.js'
+import { p256Verify } from './p256verify.js'
+import { ripemd160 } from './ripemd160.js'
+import { sha256 } from './sha256.js'
 import type { Precompile } from './types.js'
 
-// Placeholder until the precompiles land (issue 22 item 3): no address is a precompile.
-export function precompileAt(_address: bigint, _fork: Fork): Precompile | undefined {
-  return undefined
+// Each fork's precompiles at 0x01-0x11 as a table indexed by address; P256VERIFY (0x100) alone sits past it.
+
+const BERLIN: readonly (Precompile | undefined)[] = [
+  undefined,
+  ecrecover,
+  sha256,
+  ripemd160,
+  identity,
+  modexp,
+  bn254Add,
+  bn254Mul,
+  bn254Pairing,
+  blake2f,
+]
+const CANCUN = [...BERLIN, kzgPointEvaluation]
+const PRAGUE = [...CANCUN, blsG1Add, blsG1Msm, blsG2Add, blsG2Msm, blsPairingCheck, blsMapFpToG1, blsMapFp2ToG2]
+
+const TABLES: Record<Fork, readonly (Precompile | undefined)[]> = {
+  [Fork.berlin]: BERLIN,
+  [Fork.london]: BERLIN,
+  [Fork.paris]: BERLIN,
+  [Fork.shanghai]: BERLIN,
+  [Fork.cancun]: CANCUN,
+  [Fork.prague]: PRAGUE,
+  [Fork.osaka]: PRAGUE,
 }
 
-export function precompileAddresses(_fork: Fork): readonly bigint[] {
-  return []
+const P256VERIFY_ADDRESS = 0x100n
+const LOW_END = BigInt(PRAGUE.length) // the low range's first address past the last precompile
+
+/** The precompile at `address` in `fork`, or undefined. Runs on every CALL: most addresses leave at the first test. */
+export function precompileAt(address: bigint, fork: Fork): Precompile | undefined {
+  if (address > P256VERIFY_ADDRESS) return undefined
+  if (address < LOW_END) return TABLES[fork][Number(address)]
+  return address === P256VERIFY_ADDRESS && fork >= Fork.osaka ? p256Verify : undefined
+}
+
+const ADDRESSES = Object.fromEntries(
+  Object.entries(TABLES).map(([fork, table]) => {
+    const addresses = table.flatMap((p, i) => (p === undefined ? [] : [BigInt(i)]))
+    if (Number(fork) >= Fork.osaka) addresses.push(P256VERIFY_ADDRESS)
+    return [fork, Object.freeze(addresses)]
+  }),
+) as Record<Fork, readonly bigint[]>
+
+/** Every precompile address of `fork`: warm from a transaction's start (EIP-2929). */
+export function precompileAddresses(fork: Fork): readonly bigint[] {
+  return ADDRESSES[fork]
 }

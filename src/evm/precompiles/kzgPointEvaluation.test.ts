@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { Fork } from '../../chain/evmFork.js'
+import { disagreements, shown } from '../../testing/ethereumjsPrecompiles.js'
+import { hexToBytes } from '../../util/hex.js'
+import { kzgPointEvaluation, POINT_EVALUATION_GAS } from './kzgPointEvaluation.js'
+
+// go-ethereum's pointEvaluation1: versioned hash, z, y, commitment, proof of a blob.
+const VALID =
+  '01e798154708fe7789429634053cbf9f99b619f9f084048927333fce637f549b564c0a11a0f704f4fc3e8acfe0f8245f0ad1347b378fbf96e206da11a5d3630624d25032e67a7e6a4910df5834b8fe70e6bcfeeac0352434196bdf4b2485d5a18f59a8d2a1a625a17f3fea0fe5eb8c896db3764f3185481bc22f91b4aaffcca25f26936857bc3a7c2539ea8ec3a952b7873033e038326e87ed3e1276fd140253fa08e9fc25fb2d9a98527fc22a2c9612fbeafdad446cbc7bcdbdcd780af2c16a'
+const valid = (): Uint8Array => hexToBytes(`0x${VALID}`)
+const edited = (at: number, value: number): Uint8Array => {
+  const input = valid()
+  input[at] = value
+  return input
+}
+
+describe('KZG point evaluation (0x0a)', () => {
+  it('returns FIELD_ELEMENTS_PER_BLOB and BLS_MODULUS for a valid proof', () => {
+    expect(shown(kzgPointEvaluation(valid(), 50000))).toEqual({
+      ok: true,
+      gasUsed: 50000,
+      output: `${'1000'.padStart(64, '0')}73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001`,
+    })
+  })
+  it('fails on a wrong version or hash, a wrong y, a bad proof, a bad length, or too little gas', () => {
+    const fail = { ok: false, gasUsed: 60000, output: new Uint8Array() }
+    expect(kzgPointEvaluation(edited(0, 2), 60000)).toEqual(fail)
+    expect(kzgPointEvaluation(edited(5, 0), 60000)).toEqual(fail)
+    expect(kzgPointEvaluation(edited(95, 0), 60000)).toEqual(fail)
+    expect(kzgPointEvaluation(edited(191, 0), 60000)).toEqual(fail)
+    expect(kzgPointEvaluation(edited(32, 0xff), 60000)).toEqual(fail) // z above the field modulus
+    expect(kzgPointEvaluation(valid().subarray(0, 191), 60000)).toEqual(fail)
+    expect(kzgPointEvaluation(valid(), 49999)).toEqual({ ok: false, gasUsed: 49999, output: new Uint8Array() })
+  })
+  it('agrees with EthereumJS', async () => {
+    const inputs = [
+      valid(),
+      edited(0, 2),
+      edited(5, 0),
+      edited(95, 0),
+      edited(150, 0),
+      edited(32, 0xff),
+      edited(64, 0xff),
+      valid().subarray(1),
+      new Uint8Array(),
+    ]
+    expect(await disagreements(0x0an, Fork.cancun, kzgPointEvaluation, inputs, () => POINT_EVALUATION_GAS)).toEqual([])
+  })
+})
