@@ -30,6 +30,7 @@ const LAYERS = [
   'cli',
   'testing',
   'conformance',
+  'conformance/eestState',
   'crash',
   'fuzz',
   'bench',
