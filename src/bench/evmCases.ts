@@ -1,5 +1,5 @@
 import { keccak256 } from '../crypto/keccak.js'
-import type { PlainAccount } from '../evm/mapState.js'
+import type { PlainAccount } from '../state/accountsRoot.js'
 import { type Item, assemble } from '../testing/asm.js'
 import { hexToBytes } from '../util/hex.js'
 import { BENCH_TOKEN_BALANCE_OF_SLOT, BENCH_TOKEN_RUNTIME } from './benchToken.js'

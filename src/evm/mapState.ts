@@ -1,17 +1,11 @@
 import { keccak256 } from '../crypto/keccak.js'
+import type { PlainAccount } from '../state/accountsRoot.js'
 import { type AccountData, EMPTY_CODE, EMPTY_CODE_HASH, type StateSource } from './state.js'
 
 // A state source over plain maps: the state tests' pre-states, the interpreter's tests and its benchmark.
 
-export interface PlainAccount {
-  nonce: bigint
-  balance: bigint
-  code: Uint8Array
-  storage: Map<bigint, bigint>
-}
-
 export class MapStateSource implements StateSource {
-  private readonly data = new Map<bigint, AccountData & { code: Uint8Array; storage: Map<bigint, bigint> }>()
+  private readonly data = new Map<bigint, AccountData & { code: Uint8Array; storage: ReadonlyMap<bigint, bigint> }>()
 
   constructor(accounts: Iterable<[bigint, PlainAccount]>) {
     for (const [address, a] of accounts) {
@@ -40,7 +34,7 @@ export class MapStateSource implements StateSource {
   }
 
   /** Every account, for a post-state built from it and a WorldState's changes. */
-  entries(): IterableIterator<[bigint, AccountData & { code: Uint8Array; storage: Map<bigint, bigint> }]> {
+  entries(): IterableIterator<[bigint, AccountData & { code: Uint8Array; storage: ReadonlyMap<bigint, bigint> }]> {
     return this.data.entries()
   }
 }

@@ -13,7 +13,7 @@ Runs the execution-spec-tests state tests (test/fixtures/eest-state) on an EVM: 
 pre-state, checking the post-state root, the logs hash and the expected rejection.
 
   --only <regexp>       the cases whose file path (cancun/eip1153_tstore/…) or test name it matches
-  --evm <name>          ethereumjs | sponge (default ethereumjs)
+  --evm <name>          sponge | ethereumjs (default sponge)
   --jobs <n>            worker threads (default: the cores, ${availableParallelism()} here)
   --sample <n>          n cases drawn from those selected, the same ones for the same --seed
   --seed <n>            the sample's seed (default 1)
@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`)
-  const evm = flags.get('evm') ?? 'ethereumjs'
+  const evm = flags.get('evm') ?? 'sponge'
   if (!(evm in EXECUTOR_MODULES)) throw new UsageError(`--evm: expected one of ${Object.keys(EXECUTOR_MODULES).join(', ')}, got "${evm}"`)
   const module = fileURLToPath(new URL(EXECUTOR_MODULES[evm as EvmName], import.meta.url))
   if (!existsSync(module)) {
