@@ -57,9 +57,7 @@ async function main(argv: string[]): Promise<number> {
   if (!(evm in EXECUTOR_MODULES)) throw new UsageError(`--evm: expected one of ${Object.keys(EXECUTOR_MODULES).join(', ')}, got "${evm}"`)
   const module = fileURLToPath(new URL(EXECUTOR_MODULES[evm as EvmName], import.meta.url))
   if (!existsSync(module)) {
-    process.stderr.write(
-      `Sponge's EVM executor is not there yet (no ${module}): it is src/conformance/eestState/spongeExecutor.ts, exporting createExecutor(): StateTestExecutor (types.ts) over src/evm.\n`,
-    )
+    process.stderr.write(`the ${evm} executor is not built (no ${module}): run npm run build\n`)
     return 2
   }
   let only: RegExp | undefined
