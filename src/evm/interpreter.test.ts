@@ -83,6 +83,23 @@ describe('the interpreter', () => {
     expect(state.getStorage(state.get(CONTRACT), 0n)).toBe(0n)
   })
 
+  it('tells a state observer each account and slot read from the source, once', () => {
+    const state = new WorldState(
+      new MapStateSource([
+        [SENDER, account()],
+        [CONTRACT, account('0x600054600054', 0n)],
+      ]),
+    )
+    const reads: string[] = []
+    state.observer = {
+      onAccountRead: (a, found) => void reads.push(`account ${a.toString(16)} ${found === undefined ? 'absent' : 'found'}`),
+      onStorageRead: (a, slot, v) => void reads.push(`slot ${a.toString(16)}[${slot}] = ${v}`),
+    }
+    // PUSH1 0 SLOAD PUSH1 0 SLOAD: the second read is the cache's.
+    applyTransaction(new Evm({ fork: Fork.cancun, block, state }), tx({}), { maxBlobsPerBlock: 6 })
+    expect(reads).toEqual(['account a11ce found', 'account c0de found', 'slot c0de[0] = 0', 'account c0ffee absent'])
+  })
+
   it('runs 1,024 nested calls without growing the JavaScript stack', () => {
     // A contract that calls itself with all its gas: CALL(GAS, ADDRESS, 0, 0, 0, 0, 0), STOP. The call from depth
     // 1,024 is refused, so every level returns.

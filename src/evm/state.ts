@@ -24,6 +24,16 @@ export interface StateSource {
   hasStorage(address: bigint): boolean
 }
 
+/**
+ * Reads of the state below the interpreter's caches: each account and slot the first time a transaction's state asks
+ * the source for it, with the value found — what a prestate tracer or an access-list builder records. Set on the
+ * WorldState (`state.observer`); unset, a cache miss pays one test.
+ */
+export interface StateObserver {
+  onAccountRead?(address: bigint, found: AccountData | undefined): void
+  onStorageRead?(address: bigint, slot: bigint, value: bigint): void
+}
+
 export class Account {
   exists = false
   nonce = 0n
@@ -97,6 +107,7 @@ export class WorldState {
   private readonly blockDirty = new Set<Account>()
   refund = 0
   logs: Log[] = []
+  observer: StateObserver | undefined = undefined
 
   constructor(readonly source: StateSource) {}
 
@@ -105,6 +116,7 @@ export class WorldState {
     if (a === undefined) {
       a = new Account(address)
       const d = this.source.account(address)
+      this.observer?.onAccountRead?.(address, d)
       if (d !== undefined) {
         a.exists = true
         a.nonce = d.nonce
@@ -286,7 +298,11 @@ export class WorldState {
   committedStorage(a: Account, slot: bigint): bigint {
     let v = a.committed.get(slot)
     if (v === undefined) {
-      v = a.wiped || a.fresh || !a.exists ? 0n : this.source.storage(a.address, slot)
+      if (a.wiped || a.fresh || !a.exists) v = 0n
+      else {
+        v = this.source.storage(a.address, slot)
+        this.observer?.onStorageRead?.(a.address, slot, v)
+      }
       a.committed.set(slot, v)
     }
     return v
