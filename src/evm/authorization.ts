@@ -1,6 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../crypto/keccak.js'
 import { ecrecover } from '../crypto/secp256k1.js'
+import { delegationTarget } from './code.js'
 import type { Evm } from './interpreter.js'
 import { EMPTY_CODE, EMPTY_CODE_HASH } from './state.js'
 import { addressToBytes, bytesToWord, wordToBytes } from './words.js'
@@ -45,10 +46,7 @@ export function applyAuthorizations(evm: Evm, list: readonly Authorization[]): v
     if (signer === undefined) continue
     state.warmAddress(signer)
     const acc = state.get(signer)
-    if (acc.codeHash !== EMPTY_CODE_HASH) {
-      const code = state.codeOf(acc)
-      if (!(code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)) continue
-    }
+    if (acc.codeHash !== EMPTY_CODE_HASH && delegationTarget(state.codeOf(acc)) === undefined) continue
     if (acc.nonce !== a.nonce) continue
     if (acc.exists && !acc.isEmpty()) state.addRefund(REFUND_EXISTING)
     if (a.address === 0n) state.setCode(acc, EMPTY_CODE, EMPTY_CODE_HASH)

@@ -205,17 +205,21 @@ export class WorldState {
 
   // --- accounts
 
+  /** Journals what a create (or an account's first coming into existence) changes, so a revert restores it. */
+  private recordCreate(a: Account): void {
+    this.record(Entry.create, a, 0n, {
+      exists: a.exists,
+      fresh: a.fresh,
+      wiped: a.wiped,
+      storage: new Map(a.storage),
+      committed: new Map(a.committed),
+      wasCreated: this.created.has(a),
+    } satisfies CreateUndo)
+  }
+
   private exist(a: Account): void {
     if (!a.exists) {
-      // Undone by the entry that made it exist being popped: balance/nonce/code entries keep `exists` in `prev` of a touch.
-      this.record(Entry.create, a, 0n, {
-        exists: false,
-        fresh: a.fresh,
-        wiped: a.wiped,
-        storage: new Map(a.storage),
-        committed: new Map(a.committed),
-        wasCreated: this.created.has(a),
-      } satisfies CreateUndo)
+      this.recordCreate(a)
       a.exists = true
     }
   }
@@ -256,14 +260,7 @@ export class WorldState {
    * holds, and this transaction may destroy it (EIP-6780).
    */
   createContract(a: Account): void {
-    this.record(Entry.create, a, 0n, {
-      exists: a.exists,
-      fresh: a.fresh,
-      wiped: a.wiped,
-      storage: new Map(a.storage),
-      committed: new Map(a.committed),
-      wasCreated: this.created.has(a),
-    } satisfies CreateUndo)
+    this.recordCreate(a)
     a.exists = true
     a.storage.clear()
     a.committed.clear()

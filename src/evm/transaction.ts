@@ -2,7 +2,7 @@ import { Fork } from '../chain/evmFork.js'
 import type { BlockEnv } from './env.js'
 import { TxRejectedError } from './errors.js'
 import { delegationTarget } from './code.js'
-import { CallKind, type CallResult, type Status } from './frame.js'
+import { CallKind, type Status } from './frame.js'
 import { createAddress, type Evm } from './interpreter.js'
 import { splitGas, wholeGas } from './wideGas.js'
 import { precompileAddresses } from './precompiles/index.js'
@@ -112,8 +112,7 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   if (sender.nonce > tx.nonce)
     throw new TxRejectedError(`nonce too low: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooLow')
   if (sender.codeHash !== EMPTY_CODE_HASH) {
-    const code = state.codeOf(sender)
-    const delegated = fork >= Fork.prague && code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
+    const delegated = fork >= Fork.prague && delegationTarget(state.codeOf(sender)) !== undefined
     if (!delegated) throw new TxRejectedError(`sender not an eoa: address 0x${tx.sender.toString(16)}`, 'senderNotEoa')
   }
   if (fork >= Fork.london) {
@@ -177,45 +176,33 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   }
 
   evm.tx = { origin: tx.sender, gasPrice: price, blobHashes: tx.blobHashes }
-  let result: CallResult
-  if (isCreate) {
-    const to = createAddress(tx.sender, sender.nonce)
+  let to: bigint
+  if (tx.to === undefined) {
+    to = createAddress(tx.sender, sender.nonce)
     state.setNonce(sender, sender.nonce + 1n)
-    result = evm.run({
-      kind: CallKind.create,
-      caller: tx.sender,
-      to,
-      codeAddress: to,
-      value: tx.value,
-      apparentValue: tx.value,
-      input: tx.data,
-      gas: start.gas,
-      gasBase: start.base,
-      isStatic: false,
-      depth: 0,
-    })
   } else {
+    to = tx.to
     state.setNonce(sender, sender.nonce + 1n)
     if (tx.type === 4) applyAuthorizations(evm, tx.authorizations)
     if (fork >= Fork.prague) {
       // A delegated destination's delegate is warm for the transaction (execution-specs, process_message_call).
-      const target = delegationTarget(state.codeOf(state.get(tx.to!)))
+      const target = delegationTarget(state.codeOf(state.get(to)))
       if (target !== undefined) state.warmAddress(target)
     }
-    result = evm.run({
-      kind: CallKind.call,
-      caller: tx.sender,
-      to: tx.to!,
-      codeAddress: tx.to!,
-      value: tx.value,
-      apparentValue: tx.value,
-      input: tx.data,
-      gas: start.gas,
-      gasBase: start.base,
-      isStatic: false,
-      depth: 0,
-    })
   }
+  const result = evm.run({
+    kind: isCreate ? CallKind.create : CallKind.call,
+    caller: tx.sender,
+    to,
+    codeAddress: to,
+    value: tx.value,
+    apparentValue: tx.value,
+    input: tx.data,
+    gas: start.gas,
+    gasBase: start.base,
+    isStatic: false,
+    depth: 0,
+  })
 
   // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor.
   let gasUsed = Number(tx.gasLimit - wholeGas(result.gasLeft, result.gasBase))
