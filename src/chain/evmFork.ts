@@ -1,3 +1,5 @@
+import { Hardfork } from '@ethereumjs/common'
+
 // The forks Sponge's EVM runs, in order. Rules compare with `>=` (fork >= Fork.cancun), so a number per fork keeps that
 // one integer comparison on the hot path. The BPO forks change only the blob schedule, which the block supplies: they
 // execute as Osaka. Blocks before Berlin are not executed by this EVM.
@@ -41,4 +43,15 @@ const BY_NAME: Readonly<Record<string, Fork>> = {
 /** A fork by its name in a chain spec (`cancun`) or in the execution-spec-tests (`Cancun`); undefined before Berlin. */
 export function forkByName(name: string): Fork | undefined {
   return BY_NAME[name]
+}
+
+/** The EthereumJS hardfork of each fork: the reference EVM's Common, in tests, benches and the state-test runner. */
+export const ETHEREUMJS_HARDFORK: Readonly<Record<Fork, Hardfork>> = {
+  [Fork.berlin]: Hardfork.Berlin,
+  [Fork.london]: Hardfork.London,
+  [Fork.paris]: Hardfork.Paris,
+  [Fork.shanghai]: Hardfork.Shanghai,
+  [Fork.cancun]: Hardfork.Cancun,
+  [Fork.prague]: Hardfork.Prague,
+  [Fork.osaka]: Hardfork.Osaka,
 }

@@ -1,22 +1,12 @@
-import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { Common, Mainnet } from '@ethereumjs/common'
 import { createEVM, type EVM, getActivePrecompiles } from '@ethereumjs/evm'
-import { Fork } from '../chain/evmFork.js'
+import { ETHEREUMJS_HARDFORK, type Fork } from '../chain/evmFork.js'
 import { ethereumjsKzg } from '../crypto/kzg.js'
 import type { Precompile } from '../evm/precompiles/types.js'
 
 // EthereumJS 10.1.3's precompiles as the reference the differential tests of src/evm/precompiles compare against, each
 // run with a Common at the fork asked for. Its own crypto (noble curves and hashes) except KZG, which it has none of:
 // the reference shares no implementation with ours but c-kzg.
-
-const HARDFORKS: Record<Fork, Hardfork> = {
-  [Fork.berlin]: Hardfork.Berlin,
-  [Fork.london]: Hardfork.London,
-  [Fork.paris]: Hardfork.Paris,
-  [Fork.shanghai]: Hardfork.Shanghai,
-  [Fork.cancun]: Hardfork.Cancun,
-  [Fork.prague]: Hardfork.Prague,
-  [Fork.osaka]: Hardfork.Osaka,
-}
 
 export interface ReferenceResult {
   ok: boolean
@@ -31,7 +21,7 @@ const evms = new Map<Fork, Promise<EVM>>()
 function evmAt(fork: Fork): Promise<EVM> {
   let evm = evms.get(fork)
   if (evm === undefined) {
-    evm = createEVM({ common: new Common({ chain: Mainnet, hardfork: HARDFORKS[fork], customCrypto: { kzg: ethereumjsKzg() } }) })
+    evm = createEVM({ common: new Common({ chain: Mainnet, hardfork: ETHEREUMJS_HARDFORK[fork], customCrypto: { kzg: ethereumjsKzg() } }) })
     evms.set(fork, evm)
   }
   return evm

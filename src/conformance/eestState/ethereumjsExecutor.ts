@@ -1,10 +1,10 @@
 import { createBlock } from '@ethereumjs/block'
-import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
-import { Fork } from '../../chain/evmFork.js'
+import { ETHEREUMJS_HARDFORK } from '../../chain/evmFork.js'
 import { customCrypto } from '../../crypto/customCrypto.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import type { StateTestExecutor, StateTestInput, StateTestOutcome } from './types.js'
@@ -16,23 +16,13 @@ import type { StateTestExecutor, StateTestInput, StateTestOutcome } from './type
 // accounts (the coinbase paid nothing included); a transaction it refuses (it throws, its journal reverted) leaves the
 // pre-state. The state root is EthereumJS's own.
 
-const HARDFORK: Readonly<Record<Fork, Hardfork>> = {
-  [Fork.berlin]: Hardfork.Berlin,
-  [Fork.london]: Hardfork.London,
-  [Fork.paris]: Hardfork.Paris,
-  [Fork.shanghai]: Hardfork.Shanghai,
-  [Fork.cancun]: Hardfork.Cancun,
-  [Fork.prague]: Hardfork.Prague,
-  [Fork.osaka]: Hardfork.Osaka,
-}
-
 const GAS_PER_BLOB = 131072
 
 /** One Common per fork, chain id and blob schedule, copied per case (building one rebuilds its parameter caches). */
 const commons = new Map<string, Common>()
 
 function commonFor(input: StateTestInput): Common {
-  const hardfork = HARDFORK[input.fork]
+  const hardfork = ETHEREUMJS_HARDFORK[input.fork]
   const blob = input.env.blob
   const key = `${hardfork}/${input.env.chainId}/${blob?.target}/${blob?.max}/${blob?.baseFeeUpdateFraction}`
   let common = commons.get(key)
