@@ -53,6 +53,8 @@ describe('the usage text is generated from the flag table', () => {
 describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy", () => {
   /** Node settings no flag sets: startNode's own default applies. */
   const NO_FLAG = new Set(['drainTimeoutMs'])
+  /** Defaults startNode applies by a rule over other settings: given only when the flag is. */
+  const BY_RULE = new Set(['healthMaxAge'])
   /** Settings of an endpoint, each in its own object. */
   const ENDPOINTS = new Set(['http', 'authrpc', 'metrics'])
 
@@ -67,11 +69,12 @@ describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy",
       jwtSecretPath: join('/data', d.authrpc.jwtSecretFile),
     })
     expect(o.metrics).toEqual(d.metrics)
-    const scalars = Object.keys(d).filter((k) => !NO_FLAG.has(k) && !ENDPOINTS.has(k))
+    const scalars = Object.keys(d).filter((k) => !NO_FLAG.has(k) && !ENDPOINTS.has(k) && !BY_RULE.has(k))
     expect(scalars.length).toBeGreaterThan(10)
     for (const k of scalars) expect(o[k as keyof typeof o], k).toEqual(d[k as keyof typeof d])
     expect(o.dev).toEqual({})
     expect(o.showProgress).toBe(true)
+    for (const k of BY_RULE) expect(o[k as keyof typeof o], k).toBeUndefined()
   })
   it('a flag given wins over the default', () => {
     const o = nodeOptions(
@@ -101,6 +104,7 @@ describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy",
     expect(o.metrics).toBeUndefined()
     expect(o.allowUnprotectedTxs).toBe(false)
     expect(nodeOptions('/data', parseArgs(['node', '--rpc.allow-unprotected-txs']), silentLogger).allowUnprotectedTxs).toBe(true)
+    expect(nodeOptions('/data', parseArgs(['node', '--health.maxage', '0']), silentLogger).healthMaxAge).toBe(0)
   })
   it('dev mode: on for --chain dev unless --no-mining, and for --dev.period on any chain', () => {
     expect(nodeOptions('/d', parseArgs(['node', '--no-mining']), silentLogger).dev).toBeUndefined()

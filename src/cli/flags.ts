@@ -282,6 +282,15 @@ export const FLAGS = {
     default: NODE_DEFAULTS.logsMaxResults,
     help: 'the most logs one query may return',
   },
+  'health.maxage': {
+    commands: NODE,
+    kind: 'int',
+    arg: 's',
+    min: 0,
+    max: 1_000_000_000,
+    defaultText: `${NODE_DEFAULTS.healthMaxAge}; dev mode: 0, or 2x --dev.period if more`,
+    help: 'GET /health: stale (503) once the head is older; 0 never',
+  },
   metrics: {
     commands: NODE,
     kind: 'boolean',

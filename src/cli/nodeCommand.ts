@@ -15,6 +15,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
   const importFile = flag(args, 'import')
   const isDev = flag(args, 'chain') === 'dev'
   const period = flag(args, 'dev.period')
+  const healthMaxAge = flag(args, 'health.maxage')
   return {
     datadir,
     ...(importFile === undefined ? {} : { importFile }),
@@ -46,6 +47,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     logsMaxRange: flag(args, 'rpc.logs.maxrange'),
     logsMaxResults: flag(args, 'rpc.logs.maxresults'),
     txPoolAccountSlots: flag(args, 'txpool.accountslots'),
+    ...(healthMaxAge === undefined ? {} : { healthMaxAge }),
     ...((isDev || period !== undefined) && !flag(args, 'no-mining') ? { dev: period === undefined ? {} : { period } } : {}),
     ...(flag(args, 'metrics') ? { metrics: { host: flag(args, 'metrics.addr'), port: flag(args, 'metrics.port') } } : {}),
     ...(isDev ? { devAccounts: devAccounts() } : {}),

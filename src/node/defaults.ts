@@ -55,6 +55,11 @@ export interface NodeDefaults {
   readonly logsMaxResults: number
   /** How long close() lets requests already received finish before it closes the pool and store anyway. */
   readonly drainTimeoutMs: number
+  /**
+   * GET /health's bound on the head's age, seconds, off dev mode: five 12 s slots, a head a consensus client has
+   * surely stopped moving (Erigon's /health takes such a bound per request: X-ERIGON-HEALTHCHECK max_seconds_behind).
+   */
+  readonly healthMaxAge: number
 }
 
 const TX_POOL_SIZE = 4096
@@ -79,6 +84,7 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
   logsMaxRange: 100_000,
   logsMaxResults: 10_000,
   drainTimeoutMs: 10_000,
+  healthMaxAge: 60,
 } satisfies NodeDefaults)
 
 function deepFreeze<T extends object>(o: T): T {

@@ -27,6 +27,8 @@ import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
+import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
+import { HeaderView } from '../store/headerView.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
 export interface NodeOptions {
@@ -71,6 +73,11 @@ export interface NodeOptions {
   metrics?: { host: string; port: number }
   /** How long close() lets requests already received finish before it closes the pool and store anyway. */
   drainTimeoutMs?: number
+  /**
+   * --health.maxage: GET /health says stale once the head block is older, seconds; 0: never. Omitted: 60, or in
+   * dev mode 0 with a block per transaction and at least two periods with --dev.period (rpc/health.ts).
+   */
+  healthMaxAge?: number
 }
 
 export interface RunningNode {
@@ -212,6 +219,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       corsOrigins: access.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       ...(authorize === undefined ? {} : { authorize }),
       handle: (body, client) => handleBody(body, table, env, ctx, () => clients.of(client())),
+      ...(portName === 'http' ? { health } : {}),
       ...(websocket
         ? {
             ws: {
@@ -236,8 +244,28 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     })
   }
   let closing: Promise<void> | undefined
+  // GET /health on the JSON-RPC port: starting until startNode returns, draining from close() on (the store is
+  // then no longer read: it closes meanwhile, and the head said is the last one read before).
+  const healthMaxAge = opts.healthMaxAge ?? defaultHealthMaxAge(opts.dev, NODE_DEFAULTS.healthMaxAge)
+  let serving = false
+  let lastHead: HeadStamp | undefined
+  const readHead = (): HeadStamp | undefined => {
+    const ref = chain.head()
+    const header = HeaderView.read(store, ref.hash)
+    return header === undefined ? undefined : { number: ref.number, timestamp: header.timestamp }
+  }
+  const health = (draining: boolean) => {
+    const lifecycle = draining || closing !== undefined ? 'draining' : serving ? 'serving' : 'starting'
+    if (lifecycle !== 'draining') lastHead = readHead()
+    return healthReply(decideHealth({ lifecycle, head: lastHead, nowSeconds: Date.now() / 1000, maxAgeSeconds: healthMaxAge }))
+  }
   const close = () =>
     (closing ??= (async () => {
+      try {
+        lastHead = readHead()
+      } catch {
+        // The head as last read.
+      }
       devDriver?.stop()
       const drained = Promise.all(servers.map((s) => s.drain()))
       const bound = opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs
@@ -290,6 +318,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
+    serving = true
     return {
       context,
       lanes,

@@ -23,6 +23,11 @@ export interface HttpServerOptions {
   handle: (body: Uint8Array, client: () => string) => Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** Served, WebSocket upgrades on the same port (GET with Upgrade: websocket), subject to the same Host rule. */
   ws?: WsOptions
+  /**
+   * Served, `GET /health` (and HEAD) for balancers, subject to the same Host rule: 200 when `ok`, else 503, with
+   * the body. `draining` says whether drain() has begun.
+   */
+  health?: (draining: boolean) => { ok: boolean; body: string }
 }
 
 export interface WsOptions {
@@ -296,6 +301,33 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         data.session?.close()
       },
     })
+  }
+
+  if (opts.health !== undefined) {
+    const health = opts.health
+    // No body and no content type asked for: a balancer's check is a bare GET (or HEAD). Not counted in flight.
+    const answer = (res: HttpResponse, req: HttpRequest, withBody: boolean) => {
+      if (!hostOk(req.getHeader('host'))) {
+        res.writeStatus('403 Forbidden').end('invalid host specified')
+        return
+      }
+      let h: { ok: boolean; body: string }
+      try {
+        h = health(draining)
+      } catch {
+        res.writeStatus('500 Internal Server Error').writeHeader('Cache-Control', 'no-store').end('health unknown')
+        return
+      }
+      if (!h.ok) res.writeStatus('503 Service Unavailable')
+      if (draining) res.writeHeader('Connection', 'close')
+      else res.writeHeader('Keep-Alive', KEEP_ALIVE)
+      res.writeHeader('Content-Type', JSON_HEADER).writeHeader('Cache-Control', 'no-store')
+      if (withBody) res.end(h.body)
+      // HEAD: the length GET would send. (endWithoutBody(length) aborts this uWS build: the header is written here.)
+      else res.writeHeader('Content-Length', String(Buffer.byteLength(h.body))).endWithoutBody()
+    }
+    app.get('/health', (res, req) => answer(res, req, true))
+    app.head('/health', (res, req) => answer(res, req, false))
   }
 
   app.any('/*', (res) => {

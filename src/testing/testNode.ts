@@ -125,6 +125,7 @@ export async function startTestNode(
     maxReplyBytes?: number
     maxBatchReplyBytes?: number
     devAccounts?: { address: string; privateKey: string }[]
+    healthMaxAge?: number
   } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
@@ -150,6 +151,7 @@ export async function startTestNode(
     ...(opts.maxReplyBytes === undefined ? {} : { maxReplyBytes: opts.maxReplyBytes }),
     ...(opts.maxBatchReplyBytes === undefined ? {} : { maxBatchReplyBytes: opts.maxBatchReplyBytes }),
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
+    ...(opts.healthMaxAge === undefined ? {} : { healthMaxAge: opts.healthMaxAge }),
     showProgress: false,
   })
   const httpUrl = `http://127.0.0.1:${node.httpPort}`
