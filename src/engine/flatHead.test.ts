@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
 import { engineBlock, latestHash, payloadAttributes } from '../testing/engineBlocks.js'
+import { laneOps } from '../testing/lane.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex } from '../util/hex.js'
 
@@ -39,13 +40,7 @@ async function headReads(): Promise<{ balance: string; nonce: string }> {
   const head = await latestHash(n)
   expect(flatHead()).toBe(head)
   expect(n.node.context.flatState.headAccount('balance', RECEIVER)).toBeDefined()
-  const lane = n.node.lanes.public
-  const ops: string[] = []
-  const before = lane.onTaskDone
-  lane.onTaskDone = (taskOps, seconds) => {
-    ops.push(...taskOps)
-    before?.(taskOps, seconds)
-  }
+  const { ops, stop } = laneOps(n.node.lanes.public)
   try {
     const balance = await n.http<string>('eth_getBalance', [RECEIVER, 'latest'])
     const nonce = await n.http<string>('eth_getTransactionCount', [SENDER, 'latest'])
@@ -54,7 +49,7 @@ async function headReads(): Promise<{ balance: string; nonce: string }> {
     expect((await n.http<string>('eth_getTransactionCount', [SENDER, { blockHash: head }])).result).toBe(nonce.result)
     return { balance: balance.result!, nonce: nonce.result! }
   } finally {
-    lane.onTaskDone = before
+    stop()
   }
 }
 

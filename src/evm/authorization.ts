@@ -1,4 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { ecrecover } from '../crypto/secp256k1.js'
 import { delegationTarget } from './code.js'
@@ -25,7 +26,7 @@ const REFUND_EXISTING = 25000 - 12500
 /** The signer of an authorization, or undefined when the signature is not valid. */
 export function authority(a: Authorization): bigint | undefined {
   if (a.yParity > 1n || a.r === 0n || a.s === 0n || a.r >= SECP256K1_N || a.s > SECP256K1_N / 2n) return undefined
-  const payload = RLP.encode([minimal(a.chainId), addressToBytes(a.address), minimal(a.nonce)])
+  const payload = RLP.encode([bigIntToUnpaddedBytes(a.chainId), addressToBytes(a.address), bigIntToUnpaddedBytes(a.nonce)])
   const msg = new Uint8Array(payload.length + 1)
   msg[0] = 0x05
   msg.set(payload, 1)
@@ -59,12 +60,4 @@ export function applyAuthorizations(evm: Evm, list: readonly Authorization[]): v
     }
     state.setNonce(acc, acc.nonce + 1n)
   }
-}
-
-function minimal(v: bigint): Uint8Array {
-  if (v === 0n) return new Uint8Array(0)
-  const w = wordToBytes(v)
-  let i = 0
-  while (w[i] === 0) i++
-  return w.subarray(i)
 }

@@ -1,4 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { Fork } from '../chain/evmFork.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
@@ -934,7 +935,7 @@ function expMod256(base: bigint, exp: bigint): bigint {
 }
 
 export function createAddress(sender: bigint, nonce: bigint): bigint {
-  const enc = RLP.encode([addressToBytes(sender), nonce === 0n ? new Uint8Array(0) : bigintBytes(nonce)])
+  const enc = RLP.encode([addressToBytes(sender), bigIntToUnpaddedBytes(nonce)])
   return bytesToWord(keccak256(enc).subarray(12))
 }
 
@@ -945,12 +946,4 @@ export function createAddress2(sender: bigint, salt: bigint, init: Uint8Array): 
   writeWord(buf, 21, salt)
   buf.set(keccak256(init), 53)
   return bytesToWord(keccak256(buf).subarray(12))
-}
-
-function bigintBytes(v: bigint): Uint8Array {
-  let hex = v.toString(16)
-  if (hex.length % 2) hex = `0${hex}`
-  const out = new Uint8Array(hex.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
-  return out
 }

@@ -19,11 +19,6 @@ export function fromSigned(v: bigint): bigint {
   return v < 0n ? v + TWO_256 : v
 }
 
-/** A word as a number when it is at most `max` (a safe integer), else -1: offsets, sizes and counts. */
-export function smallOr(v: bigint, max: number): number {
-  return v <= BigInt(max) ? Number(v) : -1
-}
-
 /** Reads a 32-byte big-endian word; bytes past `end` (or the array) read as zero. */
 export function readWord(bytes: Uint8Array, offset: number, end = bytes.length): bigint {
   if (offset + 32 <= end) {

@@ -42,3 +42,22 @@ export function movableClock(): { pass(ms: number): void; restore(): void } {
     },
   }
 }
+
+/**
+ * Records the ops of every task `pool` finishes, until `stop()`: a test's way to see which reads went to a worker.
+ * The pool's own observer (metrics) still hears each task.
+ */
+export function laneOps(pool: WorkerPool): { ops: TaskName[]; stop(): void } {
+  const ops: TaskName[] = []
+  const before = pool.onTaskDone
+  pool.onTaskDone = (taskOps, seconds) => {
+    ops.push(...taskOps)
+    before?.(taskOps, seconds)
+  }
+  return {
+    ops,
+    stop: () => {
+      pool.onTaskDone = before
+    },
+  }
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../chain/dev.js'
+import { laneOps } from '../../testing/lane.js'
 import { type TestNode, devGenesisWith, signedTransfer, startTestNode } from '../../testing/testNode.js'
 
 // eth_getBalance, eth_getTransactionCount, eth_getCode, eth_getStorageAt and eth_getStorageValues at the state the
@@ -99,13 +100,7 @@ describe('state reads from the flat table', () => {
   })
 
   it('need no worker at the head; older state is a worker task', async () => {
-    const lane = n.node.lanes.public
-    const ops: string[] = []
-    const before = lane.onTaskDone
-    lane.onTaskDone = (taskOps, seconds) => {
-      ops.push(...taskOps)
-      before?.(taskOps, seconds)
-    }
+    const { ops, stop } = laneOps(n.node.lanes.public)
     try {
       const head = await Promise.all(reads('latest').map(([m, p]) => n.http(m, p)))
       for (const r of head) expect(r.error).toBeUndefined()
@@ -113,7 +108,7 @@ describe('state reads from the flat table', () => {
       expect((await n.http('eth_getBalance', [sender, '0x0'])).error).toBeUndefined()
       expect(ops).toEqual(['state'])
     } finally {
-      lane.onTaskDone = before
+      stop()
     }
   })
 })
