@@ -1,19 +1,23 @@
 import { availableParallelism } from 'node:os'
 import { NODE_DEFAULTS } from '../node/defaults.js'
+import { READER_DEFAULTS } from '../node/reader.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { LOG_LEVELS } from '../util/logger.js'
 import { type FlagSpec, type ParsedArgs, UsageError, defaultOf, defaultText, parseFlags, readFlag } from './args.js'
 
 /** The commands of `sponge`. */
-export type Command = 'node' | 'import'
+export type Command = 'node' | 'import' | 'rpc'
 
 export interface SpongeFlag extends FlagSpec {
   /** The commands that take the flag. */
   readonly commands: readonly Command[]
 }
 
-const BOTH: readonly Command[] = ['node', 'import']
+const ALL: readonly Command[] = ['node', 'import', 'rpc']
 const NODE: readonly Command[] = ['node']
+/** The serving flags, of the node and of its readers. */
+const SERVING: readonly Command[] = ['node', 'rpc']
+const RPC: readonly Command[] = ['rpc']
 
 /** The namespaces --http.api may name. */
 const HTTP_APIS: readonly Namespace[] = ['eth', 'net', 'web3', 'debug', 'txpool', 'testing']
@@ -38,21 +42,21 @@ const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000)
  */
 export const FLAGS = {
   chain: {
-    commands: BOTH,
+    commands: ALL,
     kind: 'string',
     arg: 'genesis.json|dev',
     default: 'dev',
     help: 'the chain: a geth-style genesis file, or the dev chain',
   },
   datadir: {
-    commands: BOTH,
+    commands: ALL,
     kind: 'string',
     arg: 'dir',
     defaultText: `${DEV_DATADIR} for --chain dev, else ${DATADIR}`,
     help: 'the database directory',
   },
   'log.level': {
-    commands: BOTH,
+    commands: ALL,
     kind: 'enum',
     values: LOG_LEVELS,
     arg: 'level',
@@ -60,12 +64,12 @@ export const FLAGS = {
     help: `JSON log lines on stderr at or above: ${LOG_LEVELS.join('|')}`,
   },
   'no-progress': {
-    commands: BOTH,
+    commands: ALL,
     kind: 'boolean',
     help: 'no progress bars while importing',
   },
   help: {
-    commands: BOTH,
+    commands: ALL,
     kind: 'boolean',
     help: 'print this text',
   },
@@ -76,21 +80,21 @@ export const FLAGS = {
     help: 'import this chain file before serving',
   },
   'http.addr': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'string',
     arg: 'host',
     default: NODE_DEFAULTS.http.host,
     help: 'JSON-RPC and WebSocket address',
   },
   'http.port': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'port',
     arg: 'port',
     default: NODE_DEFAULTS.http.port,
     help: 'JSON-RPC and WebSocket port, 0 for any free one',
   },
   'http.api': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'list',
     values: HTTP_APIS,
     arg: 'ns,...',
@@ -98,14 +102,14 @@ export const FLAGS = {
     help: `namespaces served, of ${HTTP_APIS.join(',')}`,
   },
   'http.vhosts': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'list',
     arg: 'host,...',
     default: NODE_DEFAULTS.http.vhosts,
     help: 'Host names a request may address (IPs pass; * any)',
   },
   'http.corsdomain': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'list',
     arg: 'origin,...',
     default: NODE_DEFAULTS.http.corsOrigins,
@@ -140,7 +144,7 @@ export const FLAGS = {
     help: 'Host names an Engine API request may address',
   },
   workers: {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'n',
     min: 1,
@@ -199,7 +203,7 @@ export const FLAGS = {
     help: 'the most transactions one sender may pool',
   },
   'rpc.maxqueue': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'n',
     min: 1,
@@ -208,7 +212,7 @@ export const FLAGS = {
     help: 'public calls admitted and not yet answered; past it, -32005',
   },
   'rpc.maxbodysize': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'bytes',
     min: 1024,
@@ -217,7 +221,7 @@ export const FLAGS = {
     help: 'the largest request body or WebSocket message',
   },
   'rpc.batchlimit': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'n',
     min: 1,
@@ -226,7 +230,7 @@ export const FLAGS = {
     help: 'the most calls in one batch',
   },
   'rpc.max-response-size': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'bytes',
     min: 1024,
@@ -235,7 +239,7 @@ export const FLAGS = {
     help: 'the largest reply to one call; past it, -32003 response too large',
   },
   'rpc.batch-response-max-size': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'bytes',
     min: 1024,
@@ -244,7 +248,7 @@ export const FLAGS = {
     help: "a batch's reply; once past it, the calls not yet answered get -32003",
   },
   'rpc.gascap': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'gas',
     min: MIN_GAS_CAP,
@@ -252,7 +256,7 @@ export const FLAGS = {
     help: 'the most gas an eth_call, estimate or simulation may use',
   },
   'rpc.evmtimeout': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'duration',
     arg: 'duration',
     min: 1,
@@ -266,7 +270,7 @@ export const FLAGS = {
     help: 'accept legacy transactions without EIP-155 replay protection over RPC',
   },
   'rpc.logs.maxrange': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'blocks',
     min: 1,
@@ -274,7 +278,7 @@ export const FLAGS = {
     help: 'the most blocks one eth_getLogs range may span',
   },
   'rpc.logs.maxresults': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'n',
     min: 1,
@@ -283,28 +287,44 @@ export const FLAGS = {
     help: 'the most logs one query may return',
   },
   'health.maxage': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 's',
     min: 0,
     max: 1_000_000_000,
-    defaultText: `${NODE_DEFAULTS.healthMaxAge}; dev mode: 0, or 2x --dev.period if more`,
+    defaultText: `${NODE_DEFAULTS.healthMaxAge}; dev mode: 0, or 2x --dev.period if more; sponge rpc --chain dev: 0`,
     help: 'GET /health: stale (503) once the head is older; 0 never',
   },
+  'rpc.upstream': {
+    commands: RPC,
+    kind: 'string',
+    arg: 'url',
+    defaultText: 'none: sends are refused',
+    help: "the node's JSON-RPC URL, where transactions sent to the reader go",
+  },
+  'health.maxlag': {
+    commands: RPC,
+    kind: 'int',
+    arg: 'blocks',
+    min: 0,
+    max: 1_000_000,
+    default: READER_DEFAULTS.healthMaxLag,
+    help: "GET /health: stale (503) once the head taken in is more blocks behind the store's",
+  },
   metrics: {
-    commands: NODE,
+    commands: SERVING,
     kind: 'boolean',
     help: 'serve Prometheus metrics at http://<metrics.addr>:<metrics.port>/metrics',
   },
   'metrics.addr': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'string',
     arg: 'host',
     default: NODE_DEFAULTS.metrics.host,
     help: 'metrics address',
   },
   'metrics.port': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'port',
     arg: 'port',
     default: NODE_DEFAULTS.metrics.port,
@@ -331,7 +351,7 @@ type ValueOf<S> = S extends { kind: 'enum'; values: readonly (infer V)[] }
 /** What flag() reads: the kind's value; undefined too where the flag has no default (a boolean is false). */
 export type FlagValue<N extends FlagName> = ValueOf<Spec<N>> | (Spec<N> extends { kind: 'boolean' } | { default: unknown } ? never : undefined)
 
-const COMMANDS: readonly Command[] = ['node', 'import']
+const COMMANDS: readonly Command[] = ALL
 
 /** The flags a command takes, for node:util's parseArgs. */
 function knownFlags(command: Command): Record<string, 'string' | 'boolean'> {
@@ -373,15 +393,19 @@ export function usage(): string {
     const d = defaultText(f)
     return `  ${shown(name, f).padEnd(width)}  ${f.help}${d === undefined ? '' : ` (default ${d})`}`
   }
+  const section = (title: string, commands: readonly Command[]) => [
+    '',
+    `${title}:`,
+    ...flags.filter(([, f]) => f.commands.length === commands.length && commands.every((c) => f.commands.includes(c))).map(line),
+  ]
   return [
     'usage:',
     '  sponge node   [flags]              serve the chain (JSON-RPC, WebSocket, Engine API) until SIGINT/SIGTERM',
     '  sponge import [flags] <chain.rlp>  import a chain file, every block fully validated',
-    '',
-    'flags of both commands:',
-    ...flags.filter(([, f]) => f.commands.length === COMMANDS.length).map(line),
-    '',
-    'flags of sponge node:',
-    ...flags.filter(([, f]) => f.commands.length !== COMMANDS.length).map(line),
+    "  sponge rpc    [flags]              serve a running node's datadir read-only (JSON-RPC, WebSocket) until SIGINT/SIGTERM",
+    ...section('flags of every command', ALL),
+    ...section('flags of sponge node and sponge rpc', SERVING),
+    ...section('flags of sponge node', NODE),
+    ...section('flags of sponge rpc', RPC),
   ].join('\n')
 }

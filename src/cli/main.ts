@@ -12,6 +12,7 @@ import { type ParsedArgs, UsageError } from './args.js'
 import { DATADIR, DEV_DATADIR, flag, parseArgs, usage } from './flags.js'
 import { loadSpec } from './loadSpec.js'
 import { runNode } from './nodeCommand.js'
+import { runReader } from './readerCommand.js'
 
 /** --log.level debug: a fatal error also prints its stack. */
 let debugLogging = false
@@ -44,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'node':
       return runNode(spec, datadir, args)
+    case 'rpc':
+      return runReader(spec, datadir, args)
     default:
       throw new UsageError(`unknown command ${args.command}`)
   }

@@ -195,7 +195,7 @@ describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka'
     expect((await fcu(3, parent, null)).result?.payloadStatus.status).toBe('VALID')
     // The forkchoice answers before the undone blocks' transactions are pooled again; the engine service says when
     // they are (the event evm_revert waits on too), and then the sidecar is served at once.
-    await n.node.context.engine.repooled()
+    await n.node.engine.repooled()
     expect((await n.engine('engine_getBlobsV2', [[versioned]])).result).toEqual(blobs)
   })
 

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 describe('the serving thread reads what a worker has just stored', () => {
   it('forkchoiceUpdated right after newPayload finds the block, forty times in a row', async () => {
-    const engine = n.node.context.engine
+    const engine = n.node.engine
     let head: string = bytesToHex(n.node.context.chain.head().hash)
     let time = 1_000
     // Reads on every turn of the event loop, as a node under public load makes them.

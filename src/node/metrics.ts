@@ -53,7 +53,7 @@ export class NodeMetrics {
   })
   private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<'method' | 'port'> }>()
 
-  constructor(deps: { store: ChainStore; txPool: TxPool; lanes: WorkerPool[]; engine: EngineService }) {
+  constructor(deps: { store: ChainStore; lanes: WorkerPool[]; txPool?: TxPool; engine?: EngineService }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
     const { store, txPool, lanes, engine } = deps
     new Gauge({
@@ -87,23 +87,26 @@ export class NodeMetrics {
         }
       },
     })
-    new Gauge({
-      name: 'sponge_txpool_transactions',
-      help: 'Transactions in the pool (pending and queued)',
-      registers: [this.registry],
-      collect() {
-        this.set(txPool.size)
-      },
-    })
+    // A reader has no pool and validates no blocks.
+    if (txPool !== undefined)
+      new Gauge({
+        name: 'sponge_txpool_transactions',
+        help: 'Transactions in the pool (pending and queued)',
+        registers: [this.registry],
+        collect() {
+          this.set(txPool.size)
+        },
+      })
     for (const lane of lanes) {
       lane.onTaskDone = (ops, seconds) => {
         for (const op of ops) this.taskSeconds.observe({ lane: lane.name, op }, seconds)
       }
     }
-    engine.onValidated = (status, seconds, gasUsed) => {
-      this.blockSeconds.observe({ status }, seconds)
-      if (status === 'VALID') this.blockGas.inc(Number(gasUsed))
-    }
+    if (engine !== undefined)
+      engine.onValidated = (status, seconds, gasUsed) => {
+        this.blockSeconds.observe({ status }, seconds)
+        if (status === 'VALID') this.blockGas.inc(Number(gasUsed))
+      }
   }
 
   /** One answered call: `code` 0 for a result, else the JSON-RPC error code. */

@@ -7,8 +7,7 @@ import { PayloadBuilds } from '../engine/payloadBuilds.js'
 import { TxSubmission } from '../txpool/txSubmission.js'
 import { checkJwt, loadOrCreateJwtSecret } from '../engine/jwt.js'
 import { genesisBlock } from '../state/genesis.js'
-import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
-import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
+import type { HttpServer } from '../rpc/httpServer.js'
 import type { MethodTable, Namespace } from '../rpc/methodTable.js'
 import { FeeOracle } from '../fees/feeOracle.js'
 import { FlatStateReader } from '../state/flatStateReader.js'
@@ -18,7 +17,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
-import { ClientContexts } from './clientContexts.js'
+import { startEndpoint } from './endpoint.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -82,6 +81,8 @@ export interface NodeOptions {
 
 export interface RunningNode {
   context: NodeContext
+  /** The Engine API's service (tests drive it directly). */
+  engine: EngineService
   /** The worker lanes (tests watch what they admit). */
   lanes: Lanes
   /** The node's own store, writable: for tools and tests that inspect or prepare it (handlers get its read side). */
@@ -93,9 +94,6 @@ export interface RunningNode {
   /** Stops accepting, lets received requests finish (bounded), then closes the pool and the store. */
   close(): Promise<void>
 }
-
-/** A WebSocket consumer this far behind (bytes queued) is disconnected rather than buffered for. */
-const WS_MAX_BACKPRESSURE = 4 * 1024 * 1024
 
 export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
 const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
@@ -189,59 +187,12 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const onInternalError = (method: string, e: unknown) =>
     opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) })
   const servers: HttpServer[] = []
-  let wsConnections = 0
-  const serve = (
-    portName: 'http' | 'auth',
-    host: string,
-    port: number,
-    namespaces: readonly Namespace[],
-    access: { vhosts?: readonly string[] | undefined; corsOrigins?: readonly string[] | undefined },
-    defaultVhosts: readonly string[],
-    ctx: NodeContext,
-    authorize?: (h: string) => boolean,
-    websocket = false,
-  ) => {
-    const env: EnvelopeOptions = {
-      maxBatch,
-      maxReplyBytes,
-      maxBatchReplyBytes,
-      namespaces: new Set(namespaces),
-      onInternalError,
-      ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, portName, code, s) }),
-    }
-    const lane = portName === 'http' ? lanes.public : lanes.engine
-    const clients = new ClientContexts(ctx, lane)
-    return startHttpServer({
-      host,
-      port,
-      maxBodyBytes,
-      vhosts: access.vhosts ?? defaultVhosts,
-      corsOrigins: access.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
-      ...(authorize === undefined ? {} : { authorize }),
-      handle: (body, client) => handleBody(body, table, env, ctx, () => clients.of(client())),
-      ...(portName === 'http' ? { health } : {}),
-      ...(websocket
-        ? {
-            ws: {
-              maxBackpressure: WS_MAX_BACKPRESSURE,
-              open: (send: (text: string) => boolean, remoteAddress: string) => {
-                const connection = subscriptions.connect(send)
-                // The connection holds its own filters, which go with it; its share of the lane is its address's, as
-                // over HTTP, so that opening more connections buys no more of it.
-                const client = `ws:${++wsConnections}`
-                const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(remoteAddress) }
-                return {
-                  message: (body: Uint8Array) => handleBody(body, table, env, wsCtx),
-                  close: () => {
-                    connection.close()
-                    ctx.filters.dropClient(client)
-                  },
-                }
-              },
-            },
-          }
-        : {}),
-    })
+  const envelope = {
+    maxBatch,
+    maxReplyBytes,
+    maxBatchReplyBytes,
+    onInternalError,
+    ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
   }
   let closing: Promise<void> | undefined
   // GET /health on the JSON-RPC port: starting until startNode returns, draining from close() on (the store is
@@ -289,7 +240,20 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     const jwt = opts.authrpc === undefined ? undefined : loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
-    const http = await serve('http', opts.http.host, opts.http.port, apis, opts.http, NODE_DEFAULTS.http.vhosts, context, undefined, true)
+    const http = await startEndpoint({
+      host: opts.http.host,
+      port: opts.http.port,
+      namespaces: apis,
+      vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
+      corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
+      maxBodyBytes,
+      table,
+      envelope,
+      ctx: context,
+      lane: lanes.public,
+      subscriptions,
+      health,
+    })
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
     let authPort: number | undefined
@@ -297,16 +261,22 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       const { secret, created } = jwt
       if (created) opts.log.info('created JWT secret', { path: opts.authrpc.jwtSecretPath })
       const authContext: NodeContext = { ...context, pool: lanes.engine }
-      const auth = await serve(
-        'auth',
-        opts.authrpc.host,
-        opts.authrpc.port,
-        AUTH_NAMESPACES,
-        opts.authrpc,
-        NODE_DEFAULTS.authrpc.vhosts,
-        authContext,
-        (h) => checkJwt(h, secret) === undefined,
-      )
+      const auth = await startEndpoint({
+        host: opts.authrpc.host,
+        port: opts.authrpc.port,
+        namespaces: AUTH_NAMESPACES,
+        vhosts: opts.authrpc.vhosts ?? NODE_DEFAULTS.authrpc.vhosts,
+        corsOrigins: NODE_DEFAULTS.http.corsOrigins,
+        maxBodyBytes,
+        table,
+        envelope: {
+          ...envelope,
+          ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'auth', code, s) }),
+        },
+        ctx: authContext,
+        lane: lanes.engine,
+        authorize: (h) => checkJwt(h, secret) === undefined,
+      })
       servers.push(auth)
       authPort = auth.port
       opts.log.info(`Engine API on http://${opts.authrpc.host}:${auth.port}`, { jwtSecret: opts.authrpc.jwtSecretPath })
@@ -321,6 +291,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     serving = true
     return {
       context,
+      engine,
       lanes,
       store,
       httpPort: http.port,

@@ -11,6 +11,8 @@ import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStoreReads } from '../store/chainStore.js'
 import type { Lane } from '../workers/pool.js'
+import type { Upstream } from './upstream.js'
+import { ErrorCode, RpcError } from './errors.js'
 
 /**
  * What method handlers may reach, read-only: the chain and the store's read side, the lanes, the engine and pool
@@ -26,10 +28,15 @@ export interface NodeContext {
    * requesting client's: its calls are counted and dispatched as that client's.
    */
   readonly pool: Lane
-  readonly engine: EngineService
-  readonly builds: PayloadBuilds
-  readonly txs: TxSubmission
-  readonly txPool: TxPool
+  // The node's writing parts: a reader (`sponge rpc`, node/reader.ts) has none, and serves no method that needs them
+  // (rpc/methods/readerTable.ts forwards those to its upstream).
+  readonly engine?: EngineService
+  readonly builds?: PayloadBuilds
+  readonly txs?: TxSubmission
+  /** The transaction pool; a reader has none (pending transactions are the node's). */
+  readonly txPool?: TxPool
+  /** A reader's --rpc.upstream: the node it forwards transactions to; undefined on a node, or a reader without one. */
+  readonly upstream?: Upstream
   readonly genesisHash: Uint8Array
   readonly clientVersion: string
   /** eth_accounts: the dev chain's funded accounts, none elsewhere. */
@@ -59,4 +66,13 @@ export interface NodeContext {
   readonly client?: string
   /** engine_exchangeCapabilities' answer: the engine methods of the method table, except itself. */
   readonly engineMethods: readonly string[]
+}
+
+/**
+ * One of the node's writing parts, which a reader lacks. A reader's method table serves no method that needs one
+ * (rpc/methods/readerTable.ts), so this answers -32601 only if that table were wrong.
+ */
+export function nodePart<T>(part: T | undefined): T {
+  if (part === undefined) throw new RpcError(ErrorCode.methodNotFound, 'not available on a read-only reader')
+  return part
 }

@@ -165,3 +165,13 @@ export class PrunedHistoryError extends RpcError {
     super(ErrorCode.prunedHistory, 'Pruned history unavailable')
   }
 }
+
+/**
+ * The node's own error, as a reader forwards it (rpc/upstream.ts): its code, message and data unchanged. The code is
+ * whatever the node answered (a Sponge node answers only codes of ErrorCode).
+ */
+export class ForwardedError extends RpcError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code as ErrorCode, message, data)
+  }
+}

@@ -20,6 +20,10 @@ export interface HealthInput {
   nowSeconds: number
   /** The head's age past which the process is stale; 0: never stale. */
   maxAgeSeconds: number
+  /** A reader's: blocks the head it has taken in is behind the store's, and the most that is still fresh. */
+  lag?: { blocks: number; max: number }
+  /** A reader's: the node that writes its datadir has stopped, so its head no longer moves. */
+  nodeStopped?: boolean
 }
 
 export interface Health {
@@ -27,15 +31,23 @@ export interface Health {
   head?: number
   /** Seconds since the head block's timestamp, never below 0 (a head from the future is fresh). */
   age?: number
+  /** A reader's lag, blocks (HealthInput.lag). */
+  lag?: number
 }
 
 /** The status: draining and starting first (they say why no traffic), then the head's age against the bound. */
 export function decideHealth(input: HealthInput): Health {
   const { head } = input
-  const known = head === undefined ? {} : { head: Number(head.number), age: Math.max(0, Math.floor(input.nowSeconds) - Number(head.timestamp)) }
+  const known = {
+    ...(head === undefined ? {} : { head: Number(head.number), age: Math.max(0, Math.floor(input.nowSeconds) - Number(head.timestamp)) }),
+    ...(input.lag === undefined ? {} : { lag: input.lag.blocks }),
+  }
   if (input.lifecycle !== 'serving') return { status: input.lifecycle, ...known }
-  if (known.age === undefined) return { status: 'stale' }
-  const stale = input.maxAgeSeconds > 0 && known.age > input.maxAgeSeconds
+  if (known.age === undefined) return { status: 'stale', ...known }
+  const stale =
+    (input.maxAgeSeconds > 0 && known.age > input.maxAgeSeconds) ||
+    (input.lag !== undefined && input.lag.blocks > input.lag.max) ||
+    input.nodeStopped === true
   return { status: stale ? 'stale' : 'ok', ...known }
 }
 

@@ -65,6 +65,8 @@ const PRESENT = new Uint8Array([1])
 /** The meta key that says every stored block's logs are in the log index. */
 const LOGS_INDEXED = 'logsIndexed'
 const utf8d = new TextDecoder()
+/** The LMDB environment's data file in the datadir (its lock file beside it: chain.mdb-lock). */
+export const CHAIN_FILE = 'chain.mdb'
 
 /**
  * The chain store over one LMDB environment. Every thread opens its own ChainStore on the same path; LMDB gives
@@ -76,10 +78,20 @@ export class ChainStore {
   /** Reused key of the per-transaction databases for transient reads (LMDB copies keys before reading). */
   private readonly indexKey = new Uint8Array(36)
 
-  constructor(readonly datadir: string) {
-    makeDirs(datadir)
+  /**
+   * Opens (creating) the store of `datadir`. `readOnly`: a reader's (`sponge rpc`), of a store a node made: LMDB's
+   * read-only environment, which has no write transactions at all (lmdb-js then defines no write methods), so
+   * nothing this process runs can change the data file; it only takes a slot in LMDB's reader table (lock.mdb), as
+   * every LMDB reader does. It throws while the node has not yet created every database.
+   */
+  constructor(
+    readonly datadir: string,
+    readonly readOnly = false,
+  ) {
+    if (!readOnly) makeDirs(datadir)
     this.root = open({
-      path: join(datadir, 'chain.mdb'),
+      path: join(datadir, CHAIN_FILE),
+      readOnly,
       maxDbs: 32,
       // Room to grow without remapping; LMDB maps lazily, so this is address space, not memory.
       mapSize: 64 * 1024 ** 3,

@@ -1,5 +1,5 @@
 import { statSync, writeFileSync } from 'node:fs'
-import { type Server, createServer } from 'node:net'
+import { type Server, connect, createServer } from 'node:net'
 import { join } from 'node:path'
 import { makeDirs } from '../util/makeDirs.js'
 
@@ -39,4 +39,26 @@ export async function lockDatadir(datadir: string): Promise<DatadirLock> {
   server.unref()
   writeFileSync(join(datadir, 'LOCK'), `${process.pid}\n`)
   return { release: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+/**
+ * Whether a live process holds the datadir's writer lock (a reader asks: is the node still there?). A connection to
+ * the lock's socket is accepted while its holder lives and refused once it is gone.
+ */
+export function datadirHeld(datadir: string): Promise<boolean> {
+  if (process.platform !== 'linux') return Promise.resolve(true)
+  let name: string
+  try {
+    name = lockName(datadir)
+  } catch {
+    return Promise.resolve(false)
+  }
+  return new Promise((resolve) => {
+    const socket = connect({ path: name })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
 }

@@ -11,7 +11,19 @@ export interface SpawnedNode {
 
 /** Starts `sponge node` (this build's, or the CLI script given) on free ports and waits (bounded) until it serves. */
 export function spawnNode(args: string[], timeoutMs = 120_000, cli = BUILT_CLI): Promise<SpawnedNode> {
-  const child = spawn(process.execPath, [cli, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {
+  return spawnSponge('node', ['--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], timeoutMs, cli)
+}
+
+/**
+ * Starts `sponge rpc` (a read-only reader; pass --datadir, and --rpc.upstream to forward sends) on a free port and
+ * waits (bounded) until it serves: a reader started before its node waits for the node's store.
+ */
+export function spawnReader(args: string[], timeoutMs = 120_000): Promise<SpawnedNode> {
+  return spawnSponge('rpc', ['--http.port', '0', ...args], timeoutMs, BUILT_CLI)
+}
+
+function spawnSponge(command: 'node' | 'rpc', args: string[], timeoutMs: number, cli: string): Promise<SpawnedNode> {
+  const child = spawn(process.execPath, [cli, command, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -20,13 +32,13 @@ export function spawnNode(args: string[], timeoutMs = 120_000, cli = BUILT_CLI):
     let authUrl: string | undefined
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`node did not start within ${timeoutMs} ms:\n${output}`))
+      reject(new Error(`sponge ${command} did not start within ${timeoutMs} ms:\n${output}`))
     }, timeoutMs)
     const onData = (d: Buffer) => {
       output += d.toString()
-      httpUrl ??= /HTTP JSON-RPC on (http:\/\/[\d.:]+)/.exec(output)?.[1]
+      httpUrl ??= /(?:HTTP|read-only) JSON-RPC on (http:\/\/[\d.:]+)/.exec(output)?.[1]
       authUrl ??= /Engine API on (http:\/\/[\d.:]+)/.exec(output)?.[1]
-      if (httpUrl !== undefined && /serving/.test(output)) {
+      if (httpUrl !== undefined && /"msg":"serving"/.test(output)) {
         clearTimeout(timer)
         resolve({
           httpUrl,
@@ -47,7 +59,7 @@ export function spawnNode(args: string[], timeoutMs = 120_000, cli = BUILT_CLI):
     child.stderr?.on('data', onData)
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`node exited with ${code} before serving:\n${output}`))
+      reject(new Error(`sponge ${command} exited with ${code} before serving:\n${output}`))
     })
   })
 }

@@ -16,6 +16,8 @@ import type { WireError } from '../util/errors.js'
 export interface WorkerInit {
   datadir: string
   genesisJson: string
+  /** A reader's lane (`sponge rpc`): the store is opened read-only. */
+  readOnly?: boolean
   /** The lane's deadline board (deadlines.ts); the pool adds it. */
   deadlines?: SharedArrayBuffer
 }

@@ -24,7 +24,7 @@ const init = workerData as WorkerInit
 const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(init.deadlines, threadId)
 if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
-const store = new ChainStore(init.datadir)
+const store = new ChainStore(init.datadir, init.readOnly === true)
 const state = new StateReader(spec, store)
 const executor = await BlockExecutor.create(spec, store)
 const decoder = new TextDecoder()

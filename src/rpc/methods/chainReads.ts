@@ -52,7 +52,7 @@ export function txByBlockHashAndIndex([hash, index]: TxByHashAndIndexParams, ctx
 export function txByHash([hash]: ByHashParams, ctx: Pick<NodeContext, 'store' | 'txPool'>): RawJson<TransactionResult> | null {
   const mined = ctx.store.txJsonViewByTxHash(hexToBytes(hash))
   if (mined !== undefined) return RawJson.of<TransactionResult>(mined)
-  const pooled = ctx.txPool.get(hash)
+  const pooled = ctx.txPool?.get(hash)
   return pooled === undefined ? null : RawJson.of<TransactionResult>(pooled.json)
 }
 

@@ -46,6 +46,6 @@ export function rawTransaction([hash]: ByHashParams, ctx: Pick<NodeContext, 'sto
     const raw = body === undefined ? undefined : bodyTransactions(body)[loc.index]
     if (raw !== undefined) return bytesToHex(raw)
   }
-  const pooled = ctx.txPool.get(hash)
+  const pooled = ctx.txPool?.get(hash)
   return pooled === undefined ? null : bytesToHex(pooled.raw)
 }

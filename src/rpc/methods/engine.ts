@@ -1,5 +1,5 @@
 import { payloadBodiesByHash, payloadBodiesByRange } from '../../engine/payloadBodies.js'
-import type { NodeContext } from '../context.js'
+import { type NodeContext, nodePart } from '../context.js'
 import type {
   ClientVersionParams,
   ExchangeCapabilitiesParams,
@@ -30,37 +30,37 @@ import type {
 
 type Ctx = Pick<NodeContext, 'engine'>
 
-export const newPayloadV1 = ([payload]: NewPayloadV1Params, ctx: Ctx): Promise<PayloadStatusResult> => ctx.engine.newPayload(1, payload)
-export const newPayloadV2 = ([payload]: NewPayloadV1Params, ctx: Ctx): Promise<PayloadStatusResult> => ctx.engine.newPayload(2, payload)
+export const newPayloadV1 = ([payload]: NewPayloadV1Params, ctx: Ctx): Promise<PayloadStatusResult> => nodePart(ctx.engine).newPayload(1, payload)
+export const newPayloadV2 = ([payload]: NewPayloadV1Params, ctx: Ctx): Promise<PayloadStatusResult> => nodePart(ctx.engine).newPayload(2, payload)
 export const newPayloadV3 = ([payload, versionedHashes, parentBeaconBlockRoot]: NewPayloadV3Params, ctx: Ctx): Promise<PayloadStatusResult> =>
-  ctx.engine.newPayload(3, payload, { versionedHashes, parentBeaconBlockRoot })
+  nodePart(ctx.engine).newPayload(3, payload, { versionedHashes, parentBeaconBlockRoot })
 export const newPayloadV4 = (
   [payload, versionedHashes, parentBeaconBlockRoot, executionRequests]: NewPayloadV4Params,
   ctx: Ctx,
-): Promise<PayloadStatusResult> => ctx.engine.newPayload(4, payload, { versionedHashes, parentBeaconBlockRoot, executionRequests })
+): Promise<PayloadStatusResult> => nodePart(ctx.engine).newPayload(4, payload, { versionedHashes, parentBeaconBlockRoot, executionRequests })
 
 export const forkchoiceUpdatedV1 = ([state, attrs]: ForkchoiceUpdatedParams, ctx: Ctx): Promise<ForkchoiceUpdatedResult> =>
-  ctx.engine.forkchoiceUpdated(state, attrs, 1)
+  nodePart(ctx.engine).forkchoiceUpdated(state, attrs, 1)
 export const forkchoiceUpdatedV2 = ([state, attrs]: ForkchoiceUpdatedParams, ctx: Ctx): Promise<ForkchoiceUpdatedResult> =>
-  ctx.engine.forkchoiceUpdated(state, attrs, 2)
+  nodePart(ctx.engine).forkchoiceUpdated(state, attrs, 2)
 export const forkchoiceUpdatedV3 = ([state, attrs]: ForkchoiceUpdatedParams, ctx: Ctx): Promise<ForkchoiceUpdatedResult> =>
-  ctx.engine.forkchoiceUpdated(state, attrs, 3)
+  nodePart(ctx.engine).forkchoiceUpdated(state, attrs, 3)
 
 export const getPayloadV1 = ([id]: GetPayloadParams, ctx: Ctx): Promise<ExecutionPayload> =>
-  ctx.engine.getPayload(id, 1) as Promise<unknown> as Promise<ExecutionPayload>
+  nodePart(ctx.engine).getPayload(id, 1) as Promise<unknown> as Promise<ExecutionPayload>
 export const getPayloadV2 = ([id]: GetPayloadParams, ctx: Ctx): Promise<GetPayloadV2Result> =>
-  ctx.engine.getPayload(id, 2) as Promise<unknown> as Promise<GetPayloadV2Result>
+  nodePart(ctx.engine).getPayload(id, 2) as Promise<unknown> as Promise<GetPayloadV2Result>
 export const getPayloadV3 = ([id]: GetPayloadParams, ctx: Ctx): Promise<GetPayloadV3Result> =>
-  ctx.engine.getPayload(id, 3) as Promise<unknown> as Promise<GetPayloadV3Result>
+  nodePart(ctx.engine).getPayload(id, 3) as Promise<unknown> as Promise<GetPayloadV3Result>
 export const getPayloadV4 = ([id]: GetPayloadParams, ctx: Ctx): Promise<GetPayloadV4Result> =>
-  ctx.engine.getPayload(id, 4) as Promise<unknown> as Promise<GetPayloadV4Result>
+  nodePart(ctx.engine).getPayload(id, 4) as Promise<unknown> as Promise<GetPayloadV4Result>
 export const getPayloadV5 = ([id]: GetPayloadParams, ctx: Ctx): Promise<GetPayloadV4Result> =>
-  ctx.engine.getPayload(id, 5) as Promise<unknown> as Promise<GetPayloadV4Result>
+  nodePart(ctx.engine).getPayload(id, 5) as Promise<unknown> as Promise<GetPayloadV4Result>
 
 export const getBlobsV1 = ([hashes]: HashListParams, ctx: Ctx): (BlobAndProofV1Result | null)[] =>
-  ctx.engine.getBlobs(hashes, 1) as (BlobAndProofV1Result | null)[]
+  nodePart(ctx.engine).getBlobs(hashes, 1) as (BlobAndProofV1Result | null)[]
 export const getBlobsV2 = ([hashes]: HashListParams, ctx: Ctx): BlobAndProofV2Result[] | null =>
-  ctx.engine.getBlobs(hashes, 2) as BlobAndProofV2Result[] | null
+  nodePart(ctx.engine).getBlobs(hashes, 2) as BlobAndProofV2Result[] | null
 
 // Store reads of a few microseconds a body: served on the serving thread (at most MAX_PAYLOAD_BODIES a call).
 export const payloadBodiesByHashV1 = ([hashes]: HashListParams, ctx: Pick<NodeContext, 'spec' | 'store'>): (PayloadBodyResult | null)[] =>

@@ -83,7 +83,7 @@ export async function fillRequest(tx: CallObject, ctx: FillCtx): Promise<FilledR
   let nonce = big(tx.nonce)
   if (nonce === undefined) {
     const stateNonce = (await ctx.pool.run({ op: 'state', query: { kind: 'nonce', blockHash: head.hash, address: hexToBytes(from) } })) as string
-    nonce = ctx.txPool.nextNonce(from.toLowerCase(), BigInt(stateNonce))
+    nonce = ctx.txPool?.nextNonce(from.toLowerCase(), BigInt(stateNonce)) ?? BigInt(stateNonce)
   }
   if (tx.data !== undefined && tx.input !== undefined && tx.data !== tx.input) {
     throw new ServerError(`both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)

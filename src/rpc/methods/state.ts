@@ -76,7 +76,10 @@ export const balance = (p: AccountParams, ctx: Ctx): Quantity | Promise<Quantity
 export function transactionCount(p: AccountParams, ctx: Ctx & Pick<NodeContext, 'txPool'>): Quantity | Promise<Quantity> {
   const onChain = account('nonce', p, ctx)
   if (p[1] !== 'pending') return onChain
-  const next = (nonce: string) => toQuantity(ctx.txPool.nextNonce(p[0].toLowerCase(), BigInt(nonce)))
+  const pool = ctx.txPool
+  // A reader holds no pool: its pending nonce is the head's (readerTable.ts asks the upstream instead when it has one).
+  if (pool === undefined) return onChain
+  const next = (nonce: string) => toQuantity(pool.nextNonce(p[0].toLowerCase(), BigInt(nonce)))
   // Answered in this turn when the nonce is: a promise costs the envelope a reply buffer of its own.
   return typeof onChain === 'string' ? next(onChain) : onChain.then(next)
 }

@@ -1,4 +1,4 @@
-import type { NodeContext } from '../context.js'
+import { type NodeContext, nodePart } from '../context.js'
 import type { BuildBlockParams } from '../../wire/engineParams.js'
 import type { GetPayloadV4Result } from '../../wire/results.js'
 
@@ -7,4 +7,4 @@ import type { GetPayloadV4Result } from '../../wire/results.js'
  * comes as a loose record (payloadBuilds.ts envelopeOf): engine_getPayloadV4's shape.
  */
 export const buildBlockV1 = ([parent, attrs, txs, extraData]: BuildBlockParams, ctx: Pick<NodeContext, 'builds'>): Promise<GetPayloadV4Result> =>
-  ctx.builds.forTesting(parent, attrs, txs, extraData) as Promise<unknown> as Promise<GetPayloadV4Result>
+  nodePart(ctx.builds).forTesting(parent, attrs, txs, extraData) as Promise<unknown> as Promise<GetPayloadV4Result>

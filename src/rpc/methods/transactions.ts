@@ -1,4 +1,4 @@
-import type { NodeContext } from '../context.js'
+import { type NodeContext, nodePart } from '../context.js'
 import { hexToBytes } from '../../util/hex.js'
 import type { Hash32 } from '../../wire/primitives.js'
 import type { RawTxParams } from '../../wire/ethParams.js'
@@ -12,7 +12,7 @@ export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promis
  * and its first poll.
  */
 export async function submitted(ctx: NodeContext, raw: Uint8Array): Promise<string> {
-  const hash = await ctx.txs.submit(raw, ctx.pool)
+  const hash = await nodePart(ctx.txs).submit(raw, ctx.pool)
   if (ctx.dev?.minesOnDemand === true) await ctx.dev.afterNextBlock(hash)
   return hash
 }

@@ -1,6 +1,6 @@
 import { toChecksumAddress } from '@ethereumjs/util'
-import type { NodeContext } from '../context.js'
-import type { PooledTx } from '../../txpool/txPool.js'
+import { type NodeContext, nodePart } from '../context.js'
+import type { PooledTx, TxPool } from '../../txpool/txPool.js'
 import { toQuantity } from '../../util/hex.js'
 import type { AddressParams, NoParams } from '../../wire/ethParams.js'
 import type { RpcResults, TransactionResult, TxPoolContentResult } from '../../wire/results.js'
@@ -9,7 +9,7 @@ import type { RpcResults, TransactionResult, TxPoolContentResult } from '../../w
 // (txpool namespace: named in --http.api, or dev mode). Transactions as eth_getTransactionByHash shows them pending.
 
 type Ctx = Pick<NodeContext, 'txPool'>
-type Split = ReturnType<NodeContext['txPool']['bySenderSplit']>
+type Split = ReturnType<TxPool['bySenderSplit']>
 
 function grouped<T>(split: Split, kind: 'pending' | 'queued', value: (t: PooledTx) => T): Record<string, Record<string, T>> {
   const out: Record<string, Record<string, T>> = {}
@@ -26,18 +26,18 @@ function grouped<T>(split: Split, kind: 'pending' | 'queued', value: (t: PooledT
 const json = (t: PooledTx): TransactionResult => JSON.parse(t.json) as TransactionResult
 
 export function status(_: NoParams, ctx: Ctx): RpcResults['txpool_status'] {
-  const split = ctx.txPool.bySenderSplit()
+  const split = nodePart(ctx.txPool).bySenderSplit()
   const count = (k: 'pending' | 'queued') => split.reduce((n, s) => n + s[k].length, 0)
   return { pending: toQuantity(count('pending')), queued: toQuantity(count('queued')) }
 }
 
 export function content(_: NoParams, ctx: Ctx): TxPoolContentResult<TransactionResult> {
-  const split = ctx.txPool.bySenderSplit()
+  const split = nodePart(ctx.txPool).bySenderSplit()
   return { pending: grouped(split, 'pending', json), queued: grouped(split, 'queued', json) }
 }
 
 export function contentFrom([address]: AddressParams, ctx: Ctx): RpcResults['txpool_contentFrom'] {
-  const split = ctx.txPool.bySenderSplit(address.toLowerCase())
+  const split = nodePart(ctx.txPool).bySenderSplit(address.toLowerCase())
   const of = (k: 'pending' | 'queued') => Object.fromEntries((split[0]?.[k] ?? []).map((t) => [t.nonce.toString(), json(t)]))
   return { pending: of('pending'), queued: of('queued') }
 }
@@ -50,11 +50,13 @@ function summary(t: PooledTx): string {
 }
 
 export function inspect(_: NoParams, ctx: Ctx): TxPoolContentResult<string> {
-  const split = ctx.txPool.bySenderSplit()
+  const split = nodePart(ctx.txPool).bySenderSplit()
   return { pending: grouped(split, 'pending', summary), queued: grouped(split, 'queued', summary) }
 }
 
 /** The pending transactions (all of them, as anvil: the node's accounts are the dev accounts, if any). */
 export function pendingTransactions(_: NoParams, ctx: Ctx): TransactionResult[] {
-  return ctx.txPool.bySenderSplit().flatMap((s) => s.pending.map(json))
+  return nodePart(ctx.txPool)
+    .bySenderSplit()
+    .flatMap((s) => s.pending.map(json))
 }

@@ -1,0 +1,73 @@
+import type { NodeContext } from '../rpc/context.js'
+import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
+import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
+import type { MethodTable, Namespace } from '../rpc/methodTable.js'
+import type { SubscriptionHub } from '../subscriptions/hub.js'
+import type { WorkerPool } from '../workers/pool.js'
+import { ClientContexts } from './clientContexts.js'
+
+/** A WebSocket consumer this far behind (bytes queued) is disconnected rather than buffered for. */
+const WS_MAX_BACKPRESSURE = 4 * 1024 * 1024
+
+/** One JSON-RPC endpoint (a port) of a node or a reader. */
+export interface EndpointOptions {
+  host: string
+  port: number
+  namespaces: readonly Namespace[]
+  vhosts: readonly string[]
+  corsOrigins: readonly string[]
+  maxBodyBytes: number
+  table: MethodTable
+  /** The envelope's bounds and observers; its namespaces are the endpoint's. */
+  envelope: Omit<EnvelopeOptions, 'namespaces'>
+  /** What handlers reach; its `pool` is `lane`. */
+  ctx: NodeContext
+  /** The worker lane this endpoint's calls run in, shared by client. */
+  lane: WorkerPool
+  /** Checked before a body is read (the Engine API's JWT). */
+  authorize?: (authorizationHeader: string) => boolean
+  /** WebSocket on the same port, with eth_subscribe's hub. */
+  subscriptions?: SubscriptionHub
+  /** GET /health. */
+  health?: (draining: boolean) => { ok: boolean; body: string }
+}
+
+let wsConnections = 0
+
+/** Starts an endpoint: each request's calls run as its client's (a WebSocket connection's share is its address's). */
+export function startEndpoint(o: EndpointOptions): Promise<HttpServer> {
+  const env: EnvelopeOptions = { ...o.envelope, namespaces: new Set(o.namespaces) }
+  const clients = new ClientContexts(o.ctx, o.lane)
+  const { table, ctx, lane, subscriptions } = o
+  return startHttpServer({
+    host: o.host,
+    port: o.port,
+    maxBodyBytes: o.maxBodyBytes,
+    vhosts: o.vhosts,
+    corsOrigins: o.corsOrigins,
+    ...(o.authorize === undefined ? {} : { authorize: o.authorize }),
+    handle: (body, client) => handleBody(body, table, env, ctx, () => clients.of(client())),
+    ...(o.health === undefined ? {} : { health: o.health }),
+    ...(subscriptions === undefined
+      ? {}
+      : {
+          ws: {
+            maxBackpressure: WS_MAX_BACKPRESSURE,
+            open: (send: (text: string) => boolean, remoteAddress: string) => {
+              const connection = subscriptions.connect(send)
+              // The connection holds its own filters, which go with it; its share of the lane is its address's, as
+              // over HTTP, so that opening more connections buys no more of it.
+              const client = `ws:${++wsConnections}`
+              const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(remoteAddress) }
+              return {
+                message: (body: Uint8Array) => handleBody(body, table, env, wsCtx),
+                close: () => {
+                  connection.close()
+                  ctx.filters.dropClient(client)
+                },
+              }
+            },
+          },
+        }),
+  })
+}

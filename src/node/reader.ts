@@ -1,0 +1,269 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { ChainSpec } from '../chain/spec.js'
+import { FeeOracle } from '../fees/feeOracle.js'
+import { FilterRegistry } from '../logs/filters.js'
+import type { NodeContext } from '../rpc/context.js'
+import { type HeadStamp, decideHealth, healthReply } from '../rpc/health.js'
+import type { HttpServer } from '../rpc/httpServer.js'
+import type { Namespace } from '../rpc/methodTable.js'
+import { allMethods } from '../rpc/methods/index.js'
+import { readerMethods } from '../rpc/methods/readerTable.js'
+import { Upstream } from '../rpc/upstream.js'
+import { genesisBlock } from '../state/genesis.js'
+import { FlatStateReader } from '../state/flatStateReader.js'
+import { ChainReader } from '../store/chainReader.js'
+import { CHAIN_FILE, ChainStore } from '../store/chainStore.js'
+import { datadirHeld } from '../store/datadirLock.js'
+import { HeaderView } from '../store/headerView.js'
+import { HeadWatcher } from '../store/headWatcher.js'
+import { SubscriptionHub } from '../subscriptions/hub.js'
+import { toQuantity } from '../util/hex.js'
+import type { Logger } from '../util/logger.js'
+import { WorkerPool } from '../workers/pool.js'
+import type { SyncingResult } from '../wire/results.js'
+import { NODE_DEFAULTS } from './defaults.js'
+import { startEndpoint } from './endpoint.js'
+import { NodeMetrics } from './metrics.js'
+import { CLIENT_VERSION } from './node.js'
+
+// `sponge rpc`: a read-only JSON-RPC process over a running node's datadir, as Erigon's rpcdaemon over its node's
+// database. It opens the store read-only (LMDB serves readers in other processes by design), learns each new head
+// from the store (store/headWatcher.ts), forwards what only the node can do to --rpc.upstream
+// (rpc/methods/readerTable.ts), and says on GET /health whether a balancer should send it traffic.
+
+export interface ReaderOptions {
+  datadir: string
+  http: { host: string; port: number; apis: Namespace[]; vhosts?: string[]; corsOrigins?: string[] }
+  /** The node transactions are forwarded to (its JSON-RPC URL); omitted, sends are refused with a clear error. */
+  upstream?: string
+  workers?: number
+  maxQueue?: number
+  maxBodyBytes?: number
+  maxBatch?: number
+  maxReplyBytes?: number
+  maxBatchReplyBytes?: number
+  gasCap?: bigint
+  logsMaxRange?: number
+  logsMaxResults?: number
+  evmTimeoutMs?: number
+  /** GET /health: stale once the head is older, seconds; 0 never (default NODE_DEFAULTS.healthMaxAge). */
+  healthMaxAge?: number
+  /** GET /health: stale once the head taken in is this many blocks behind the store's (default READER_DEFAULTS). */
+  healthMaxLag?: number
+  /** The dev chain's accounts: eth_accounts and local signing (their sends go to the node). */
+  devAccounts?: { address: string; privateKey: string }[]
+  metrics?: { host: string; port: number }
+  log: Logger
+  drainTimeoutMs?: number
+}
+
+export const READER_DEFAULTS = {
+  /** The head watcher's poll, ms: the bound on the lag when no file event comes (inotify usually comes first). */
+  pollMs: 100,
+  /** How often the reader asks whether the node still holds the datadir, ms. */
+  nodeCheckMs: 1000,
+  /** How often a reader started before the node looks for its store, ms. */
+  waitMs: 200,
+  /** Blocks the head taken in may be behind the store's before /health says stale. */
+  healthMaxLag: 2,
+} as const
+
+export interface RunningReader {
+  context: NodeContext
+  store: ChainStore
+  httpPort: number
+  metricsPort: number | undefined
+  close(): Promise<void>
+}
+
+/**
+ * Opens the node's store read-only (waiting, and saying so, while there is none yet), starts the lane and the
+ * endpoint. `signal` stops the wait.
+ */
+export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?: AbortSignal): Promise<RunningReader> {
+  const store = await openWhenReady(opts.datadir, opts.log, signal)
+  let genesisHash: Uint8Array
+  try {
+    // The store's genesis exists, so this only compares it with the spec's (and writes nothing).
+    genesisHash = (await genesisBlock(spec, store)).hash()
+  } catch (e) {
+    await store.close()
+    throw e
+  }
+  const maxReplyBytes = opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes
+  const lane = new WorkerPool(
+    { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true },
+    { name: 'public', threads: opts.workers ?? NODE_DEFAULTS.workers, maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue },
+  )
+  const chain = new ChainReader(store)
+  const subscriptions = new SubscriptionHub(store)
+  const watcher = new HeadWatcher(store, (c) => subscriptions.canonicalChanged(c.added, c.removed), {
+    pollMs: READER_DEFAULTS.pollMs,
+    onWatchError: (e) => opts.log.warn('no file events from the store; polling it alone', { error: e.message }),
+  })
+  watcher.start()
+  const headNow = () => {
+    store.refreshSnapshot()
+    return chain.head()
+  }
+  const syncing = (): SyncingResult => {
+    const highest = headNow().number
+    const current = watcher.head.number
+    return current >= highest ? false : { startingBlock: toQuantity(current), currentBlock: toQuantity(current), highestBlock: toQuantity(highest) }
+  }
+  const context: NodeContext = {
+    spec,
+    store,
+    chain,
+    pool: lane,
+    genesisHash,
+    clientVersion: CLIENT_VERSION,
+    engineMethods: [],
+    fees: new FeeOracle(spec, chain, store),
+    flatState: new FlatStateReader(store),
+    devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
+    devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
+    limits: {
+      gasCap: opts.gasCap ?? NODE_DEFAULTS.gasCap,
+      evmTimeoutMs: opts.evmTimeoutMs ?? NODE_DEFAULTS.evmTimeoutMs,
+      logsMaxRange: opts.logsMaxRange ?? NODE_DEFAULTS.logsMaxRange,
+      logsMaxResults: opts.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
+      maxReplyBytes,
+    },
+    filters: new FilterRegistry(),
+    ...(opts.upstream === undefined ? {} : { upstream: new Upstream(opts.upstream) }),
+  }
+  const table = readerMethods(allMethods(), { syncing })
+  const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, lanes: [lane] })
+  // Whether the node still holds the datadir: a reader outliving it serves what is stored, and says it is stale.
+  let nodeRunning = true
+  const nodeCheck = setInterval(() => {
+    datadirHeld(opts.datadir).then(
+      (held) => {
+        if (held === nodeRunning) return
+        nodeRunning = held
+        if (held) opts.log.info('the node is back: following its head')
+        else opts.log.warn('the node has stopped: serving what is stored, /health says stale')
+      },
+      () => {},
+    )
+  }, READER_DEFAULTS.nodeCheckMs)
+  nodeCheck.unref()
+  let serving = false
+  let closing: Promise<void> | undefined
+  let lastHead: HeadStamp | undefined
+  let lastLag = 0
+  const healthMaxAge = opts.healthMaxAge ?? NODE_DEFAULTS.healthMaxAge
+  const healthMaxLag = opts.healthMaxLag ?? READER_DEFAULTS.healthMaxLag
+  const health = (draining: boolean) => {
+    const lifecycle = draining || closing !== undefined ? 'draining' : serving ? 'serving' : 'starting'
+    if (lifecycle !== 'draining') {
+      const ref = headNow()
+      const header = HeaderView.read(store, ref.hash)
+      lastHead = header === undefined ? undefined : { number: ref.number, timestamp: header.timestamp }
+      lastLag = Math.max(0, Number(ref.number - watcher.head.number))
+    }
+    return healthReply(
+      decideHealth({
+        lifecycle,
+        head: lastHead,
+        nowSeconds: Date.now() / 1000,
+        maxAgeSeconds: healthMaxAge,
+        lag: { blocks: lastLag, max: healthMaxLag },
+        nodeStopped: !nodeRunning,
+      }),
+    )
+  }
+  let server: HttpServer | undefined
+  let metricsServer: Server | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      watcher.stop()
+      clearInterval(nodeCheck)
+      if (server !== undefined) {
+        const bound = opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs
+        let timer: NodeJS.Timeout | undefined
+        const late = new Promise<'late'>((r) => {
+          timer = setTimeout(() => r('late'), bound)
+        })
+        if ((await Promise.race([server.drain(), late])) === 'late') {
+          opts.log.warn('requests still unanswered; closing anyway', { unanswered: server.inFlight, waitedMs: bound })
+        }
+        clearTimeout(timer)
+      }
+      await lane.close()
+      metricsServer?.close()
+      await store.close()
+    })())
+  try {
+    server = await startEndpoint({
+      host: opts.http.host,
+      port: opts.http.port,
+      namespaces: opts.http.apis.filter((n) => n !== 'testing'),
+      vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
+      corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
+      maxBodyBytes: opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
+      table,
+      envelope: {
+        maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
+        maxReplyBytes,
+        maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
+        onInternalError: (method: string, e: unknown) =>
+          opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+        ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
+      },
+      ctx: context,
+      lane,
+      subscriptions,
+      health,
+    })
+    opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${server.port}`, {
+      datadir: opts.datadir,
+      upstream: opts.upstream ?? 'none: sends are refused',
+    })
+    if (metrics !== undefined && opts.metrics !== undefined) {
+      metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
+      opts.log.info(`metrics on http://${opts.metrics.host}:${(metricsServer.address() as AddressInfo).port}/metrics`)
+    }
+    serving = true
+    return {
+      context,
+      store,
+      httpPort: server.port,
+      metricsPort: metricsServer === undefined ? undefined : (metricsServer.address() as AddressInfo).port,
+      close,
+    }
+  } catch (e) {
+    await close()
+    throw e
+  }
+}
+
+/**
+ * The node's store, opened read-only once it holds a chain. A reader started first waits (logging once): until the
+ * node has created every database and stored its genesis, opening fails or finds no head.
+ */
+async function openWhenReady(datadir: string, log: Logger, signal?: AbortSignal): Promise<ChainStore> {
+  let said = false
+  for (;;) {
+    signal?.throwIfAborted()
+    if (existsSync(join(datadir, CHAIN_FILE))) {
+      let store: ChainStore | undefined
+      try {
+        store = new ChainStore(datadir, true)
+        if (store.getLabel('head') !== undefined) return store
+      } catch {
+        // Not every database is there yet.
+      }
+      await store?.close()
+    }
+    if (!said) {
+      log.info('waiting for a node to store a chain in the datadir', { datadir })
+      said = true
+    }
+    await new Promise<void>((resolve) => setTimeout(resolve, READER_DEFAULTS.waitMs))
+  }
+}

@@ -1,0 +1,73 @@
+import type { NodeContext } from '../context.js'
+import { ServerError } from '../errors.js'
+import type { MethodDef, MethodTable, Namespace } from '../methodTable.js'
+import type { Reply } from '../reply.js'
+import type { SyncingResult } from '../../wire/results.js'
+
+// What a reader (`sponge rpc`, node/reader.ts) serves: the node's table, less what only the node can do. The Engine
+// API and testing_ are not served at all; what changes or reads the node's pool and block making (sends, the dev
+// wallet's send, txpool_*, evm_*) goes to the node named by --rpc.upstream and is answered with its reply, as
+// Erigon's rpcdaemon hands transactions to its node's pool.
+
+/** Namespaces a reader never serves. */
+const NODE_ONLY: readonly Namespace[] = ['engine', 'testing']
+
+/** Methods answered by the upstream node, as it answers them. */
+const FORWARDED: ReadonlySet<string> = new Set([
+  'eth_sendRawTransaction',
+  'eth_sendTransaction',
+  'eth_fillTransaction',
+  'eth_pendingTransactions',
+  'txpool_status',
+  'txpool_content',
+  'txpool_contentFrom',
+  'txpool_inspect',
+  'evm_mine',
+  'evm_snapshot',
+  'evm_revert',
+  'evm_setNextBlockTimestamp',
+])
+
+export interface ReaderTableOptions {
+  /** eth_syncing: the reader's own answer (it is behind while it has not taken in the node's newest head). */
+  syncing(): SyncingResult
+}
+
+/** The reader's method table from the node's. */
+export function readerMethods(base: MethodTable, opts: ReaderTableOptions): MethodTable {
+  const table = new Map<string, MethodDef>()
+  for (const [name, def] of base) {
+    if (NODE_ONLY.includes(def.namespace)) continue
+    table.set(name, FORWARDED.has(name) ? { ...def, runsIn: 'thread', handle: (params: unknown, ctx) => forward(ctx, name, params) } : def)
+  }
+  const count = base.get('eth_getTransactionCount')
+  // The pending nonce counts the node's pooled transactions: a wallet sending twice through a balancer needs it.
+  if (count !== undefined) {
+    table.set('eth_getTransactionCount', {
+      ...count,
+      handle: (params: [string, unknown], ctx) =>
+        params[1] === 'pending' && ctx.upstream !== undefined ? forward(ctx, 'eth_getTransactionCount', params) : count.handle(params as never, ctx),
+    })
+  }
+  const byHash = base.get('eth_getTransactionByHash')
+  // A transaction not mined yet is in the node's pool.
+  if (byHash !== undefined) {
+    table.set('eth_getTransactionByHash', {
+      ...byHash,
+      handle: (params: unknown, ctx) => {
+        const mined = byHash.handle(params as never, ctx)
+        return mined === null && ctx.upstream !== undefined ? forward(ctx, 'eth_getTransactionByHash', params) : mined
+      },
+    })
+  }
+  const syncing = base.get('eth_syncing')
+  if (syncing !== undefined) table.set('eth_syncing', { ...syncing, handle: () => opts.syncing() })
+  return table
+}
+
+function forward(ctx: Pick<NodeContext, 'upstream'>, method: string, params: unknown): Promise<Reply> {
+  if (ctx.upstream === undefined) {
+    return Promise.reject(new ServerError(`read-only reader: ${method} is the node's; start the reader with --rpc.upstream <node url> to forward it`))
+  }
+  return ctx.upstream.call(method, params)
+}
