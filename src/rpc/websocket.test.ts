@@ -3,60 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { devAccounts } from '../chain/dev.js'
 import { type TestNode, startTestNode } from '../testing/testNode.js'
+import { EMITTER_INIT, type Message, WsClient as Client } from '../testing/wsClient.js'
 
 // WebSocket on the HTTP port: every public method, and eth_subscribe's notifications (newHeads, logs with
 // removed: true after a reorg, newPendingTransactions).
 
-/** Runtime: LOG1(topic = calldata[0:32]). */
-const EMITTER_INIT = '0x600a80600b6000396000f360003560006000a100'
 const TOPIC = `0x${'ab'.repeat(32)}`
 const alice = devAccounts()[7]!.address
-
-interface Message {
-  id?: number
-  result?: unknown
-  error?: { code: number }
-  method?: string
-  params?: { subscription: string; result: Record<string, unknown> | string }
-}
-
-/** A client that queues what the server sends; `next` waits for the next message matching a test. */
-class Client {
-  readonly queue: Message[] = []
-  private waiting: (() => void) | undefined
-  private id = 0
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.queue.push(JSON.parse(String(data)) as Message)
-      this.waiting?.()
-    })
-  }
-
-  static async open(url: string, headers: Record<string, string> = {}): Promise<Client> {
-    const ws = new WebSocket(url, { headers })
-    await once(ws, 'open')
-    return new Client(ws)
-  }
-
-  async call<T>(method: string, params: unknown[] = []): Promise<{ result?: T; error?: { code: number } }> {
-    const id = ++this.id
-    this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
-    return (await this.next((m) => m.id === id)) as { result?: T; error?: { code: number } }
-  }
-
-  async next(match: (m: Message) => boolean): Promise<Message> {
-    for (;;) {
-      const i = this.queue.findIndex(match)
-      if (i >= 0) return this.queue.splice(i, 1)[0]!
-      await new Promise<void>((r) => (this.waiting = r))
-    }
-  }
-
-  notifications(sub: string): Message[] {
-    return this.queue.filter((m) => m.params?.subscription === sub)
-  }
-}
 
 let dev: TestNode
 let url: string
