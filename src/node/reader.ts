@@ -10,7 +10,7 @@ import { type HeadStamp, decideHealth, healthReply } from '../rpc/health.js'
 import type { HttpServer } from '../rpc/httpServer.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { allMethods } from '../rpc/methods/index.js'
-import { readerMethods } from '../rpc/methods/readerTable.js'
+import { readerMethods, readerSyncing } from '../rpc/methods/readerTable.js'
 import { Upstream } from '../rpc/upstream.js'
 import { genesisBlock } from '../state/genesis.js'
 import { FlatStateReader } from '../state/flatStateReader.js'
@@ -20,10 +20,8 @@ import { datadirHeld } from '../store/datadirLock.js'
 import { HeaderView } from '../store/headerView.js'
 import { HeadWatcher } from '../store/headWatcher.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
-import { toQuantity } from '../util/hex.js'
 import type { Logger } from '../util/logger.js'
 import { WorkerPool } from '../workers/pool.js'
-import type { SyncingResult } from '../wire/results.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
@@ -109,11 +107,6 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
     store.refreshSnapshot()
     return chain.head()
   }
-  const syncing = (): SyncingResult => {
-    const highest = headNow().number
-    const current = watcher.head.number
-    return current >= highest ? false : { startingBlock: toQuantity(current), currentBlock: toQuantity(current), highestBlock: toQuantity(highest) }
-  }
   const context: NodeContext = {
     spec,
     store,
@@ -136,7 +129,7 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
     filters: new FilterRegistry(),
     ...(opts.upstream === undefined ? {} : { upstream: new Upstream(opts.upstream) }),
   }
-  const table = readerMethods(allMethods(), { syncing })
+  const table = readerMethods(allMethods(), { syncing: () => readerSyncing(headNow().number, watcher.head.number) })
   const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, lanes: [lane] })
   // Whether the node still holds the datadir: a reader outliving it serves what is stored, and says it is stale.
   let nodeRunning = true

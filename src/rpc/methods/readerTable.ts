@@ -3,6 +3,7 @@ import { ServerError } from '../errors.js'
 import type { MethodDef, MethodTable, Namespace } from '../methodTable.js'
 import type { Reply } from '../reply.js'
 import type { SyncingResult } from '../../wire/results.js'
+import { toQuantity } from '../../util/hex.js'
 
 // What a reader (`sponge rpc`, node/reader.ts) serves: the node's table, less what only the node can do. The Engine
 // API and testing_ are not served at all; what changes or reads the node's pool and block making (sends, the dev
@@ -63,6 +64,15 @@ export function readerMethods(base: MethodTable, opts: ReaderTableOptions): Meth
   const syncing = base.get('eth_syncing')
   if (syncing !== undefined) table.set('eth_syncing', { ...syncing, handle: () => opts.syncing() })
   return table
+}
+
+/**
+ * eth_syncing on a reader: behind while the head it has taken in (store/headWatcher.ts: what its subscriptions have
+ * pushed) is below the newest the node has stored; geth's shape, from the head taken in to the node's.
+ */
+export function readerSyncing(stored: bigint, takenIn: bigint): SyncingResult {
+  if (takenIn >= stored) return false
+  return { startingBlock: toQuantity(takenIn), currentBlock: toQuantity(takenIn), highestBlock: toQuantity(stored) }
 }
 
 function forward(ctx: Pick<NodeContext, 'upstream'>, method: string, params: unknown): Promise<Reply> {
