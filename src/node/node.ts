@@ -9,8 +9,6 @@ import { checkJwt, loadOrCreateJwtSecret } from '../engine/jwt.js'
 import { genesisBlock } from '../state/genesis.js'
 import type { HttpServer } from '../rpc/httpServer.js'
 import type { MethodTable, Namespace } from '../rpc/methodTable.js'
-import { FeeOracle } from '../fees/feeOracle.js'
-import { FlatStateReader } from '../state/flatStateReader.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -26,6 +24,7 @@ import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
+import { sharedContext } from './sharedContext.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 import { HeaderView } from '../store/headerView.js'
 
@@ -95,7 +94,6 @@ export interface RunningNode {
   close(): Promise<void>
 }
 
-export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
 const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
 
 /** The namespaces of the authenticated endpoint: the engine, plus the eth reads a consensus client makes. */
@@ -156,29 +154,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const table: MethodTable = allMethods()
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
-    spec,
-    store,
-    chain,
+    ...sharedContext(spec, store, chain, opts),
     pool: lanes.public,
     engine,
     builds,
     txs,
     txPool,
     genesisHash: genesis.hash(),
-    clientVersion: CLIENT_VERSION,
     // common.md: engine_exchangeCapabilities MUST NOT list itself.
     engineMethods: [...table].filter(([name, def]) => def.namespace === 'engine' && name !== 'engine_exchangeCapabilities').map(([name]) => name),
-    fees: new FeeOracle(spec, chain, store),
-    flatState: new FlatStateReader(store),
-    devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
-    devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
-    limits: {
-      gasCap: opts.gasCap ?? NODE_DEFAULTS.gasCap,
-      evmTimeoutMs: opts.evmTimeoutMs ?? NODE_DEFAULTS.evmTimeoutMs,
-      logsMaxRange: opts.logsMaxRange ?? NODE_DEFAULTS.logsMaxRange,
-      logsMaxResults: opts.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
-      maxReplyBytes,
-    },
     filters,
     ...(devDriver === undefined ? {} : { dev: devDriver }),
   }

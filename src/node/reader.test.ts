@@ -45,7 +45,13 @@ let reader: SpawnedNode
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sponge-reader-'))
   datadir = join(dir, 'dev')
-  const earlyStarting = spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', ...APIS])
+  let waiting: () => void = () => {}
+  const saidWaiting = new Promise<void>((resolve) => (waiting = resolve))
+  const earlyStarting = spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', ...APIS], undefined, undefined, (out) => {
+    if (out.includes('waiting for a node to store a chain in the datadir')) waiting()
+  })
+  // Only once it has looked and found nothing.
+  await Promise.race([saidWaiting, earlyStarting])
   node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', ...APIS])
   early = await earlyStarting
   reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, ...APIS])
@@ -117,6 +123,8 @@ describe('sponge rpc', () => {
       const deploy = (await rpc<string>(node.httpUrl, 'eth_sendTransaction', [{ from: bob, data: EMITTER_INIT }])).result!
       await rpc(node.httpUrl, 'evm_mine')
       const emitter = (await rpc<{ contractAddress: string }>(node.httpUrl, 'eth_getTransactionReceipt', [deploy])).result!.contractAddress
+      // Subscribed once the reader has taken in that block (eth_syncing false), both see the same blocks from then on.
+      for (let i = 0; i < 200 && (await rpc(reader.httpUrl, 'eth_syncing')).result !== false; i++) await new Promise((r) => setTimeout(r, 10))
       const subscribe = async (c: WsClient) => ({
         heads: (await c.call<string>('eth_subscribe', ['newHeads'])).result!,
         logs: (await c.call<string>('eth_subscribe', ['logs', { address: emitter }])).result!,

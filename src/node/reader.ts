@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ChainSpec } from '../chain/spec.js'
-import { FeeOracle } from '../fees/feeOracle.js'
 import { FilterRegistry } from '../logs/filters.js'
 import type { NodeContext } from '../rpc/context.js'
 import { type HeadStamp, decideHealth, healthReply } from '../rpc/health.js'
@@ -13,7 +12,6 @@ import { allMethods } from '../rpc/methods/index.js'
 import { readerMethods, readerSyncing } from '../rpc/methods/readerTable.js'
 import { Upstream } from '../rpc/upstream.js'
 import { genesisBlock } from '../state/genesis.js'
-import { FlatStateReader } from '../state/flatStateReader.js'
 import { ChainReader } from '../store/chainReader.js'
 import { CHAIN_FILE, ChainStore } from '../store/chainStore.js'
 import { datadirHeld } from '../store/datadirLock.js'
@@ -25,7 +23,7 @@ import { WorkerPool } from '../workers/pool.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
-import { CLIENT_VERSION } from './node.js'
+import { sharedContext } from './sharedContext.js'
 
 // `sponge rpc`: a read-only JSON-RPC process over a running node's datadir, as Erigon's rpcdaemon over its node's
 // database. It opens the store read-only (LMDB serves readers in other processes by design), learns each new head
@@ -108,24 +106,10 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
     return chain.head()
   }
   const context: NodeContext = {
-    spec,
-    store,
-    chain,
+    ...sharedContext(spec, store, chain, opts),
     pool: lane,
     genesisHash,
-    clientVersion: CLIENT_VERSION,
     engineMethods: [],
-    fees: new FeeOracle(spec, chain, store),
-    flatState: new FlatStateReader(store),
-    devAccounts: (opts.devAccounts ?? []).map((a) => a.address),
-    devKeys: new Map((opts.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
-    limits: {
-      gasCap: opts.gasCap ?? NODE_DEFAULTS.gasCap,
-      evmTimeoutMs: opts.evmTimeoutMs ?? NODE_DEFAULTS.evmTimeoutMs,
-      logsMaxRange: opts.logsMaxRange ?? NODE_DEFAULTS.logsMaxRange,
-      logsMaxResults: opts.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
-      maxReplyBytes,
-    },
     filters: new FilterRegistry(),
     ...(opts.upstream === undefined ? {} : { upstream: new Upstream(opts.upstream) }),
   }

@@ -16,13 +16,20 @@ export function spawnNode(args: string[], timeoutMs = 120_000, cli = BUILT_CLI):
 
 /**
  * Starts `sponge rpc` (a read-only reader; pass --datadir, and --rpc.upstream to forward sends) on a free port and
- * waits (bounded) until it serves: a reader started before its node waits for the node's store.
+ * waits (bounded) until it serves: a reader started before its node waits for the node's store. `cli` as spawnNode's;
+ * `onOutput` sees everything it prints, as it comes.
  */
-export function spawnReader(args: string[], timeoutMs = 120_000): Promise<SpawnedNode> {
-  return spawnSponge('rpc', ['--http.port', '0', ...args], timeoutMs, BUILT_CLI)
+export function spawnReader(args: string[], timeoutMs = 120_000, cli = BUILT_CLI, onOutput?: (all: string) => void): Promise<SpawnedNode> {
+  return spawnSponge('rpc', ['--http.port', '0', ...args], timeoutMs, cli, onOutput)
 }
 
-function spawnSponge(command: 'node' | 'rpc', args: string[], timeoutMs: number, cli: string): Promise<SpawnedNode> {
+function spawnSponge(
+  command: 'node' | 'rpc',
+  args: string[],
+  timeoutMs: number,
+  cli: string,
+  onOutput?: (all: string) => void,
+): Promise<SpawnedNode> {
   const child = spawn(process.execPath, [cli, command, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -36,6 +43,7 @@ function spawnSponge(command: 'node' | 'rpc', args: string[], timeoutMs: number,
     }, timeoutMs)
     const onData = (d: Buffer) => {
       output += d.toString()
+      onOutput?.(output)
       httpUrl ??= /(?:HTTP|read-only) JSON-RPC on (http:\/\/[\d.:]+)/.exec(output)?.[1]
       authUrl ??= /Engine API on (http:\/\/[\d.:]+)/.exec(output)?.[1]
       if (httpUrl !== undefined && /"msg":"serving"/.test(output)) {

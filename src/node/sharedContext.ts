@@ -1,0 +1,45 @@
+import type { ChainSpec } from '../chain/spec.js'
+import { FeeOracle } from '../fees/feeOracle.js'
+import type { NodeContext } from '../rpc/context.js'
+import { FlatStateReader } from '../state/flatStateReader.js'
+import type { ChainReader } from '../store/chainReader.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { NODE_DEFAULTS } from './defaults.js'
+
+/** The settings both a node and a reader take for their reads (an omitted one takes its NODE_DEFAULTS value). */
+export interface ReadSettings {
+  devAccounts?: { address: string; privateKey: string }[]
+  gasCap?: bigint
+  evmTimeoutMs?: number
+  logsMaxRange?: number
+  logsMaxResults?: number
+  maxReplyBytes?: number
+}
+
+/** The context members a node and a reader make alike: the chain's reads, fees, flat state, dev accounts, limits. */
+export function sharedContext(
+  spec: ChainSpec,
+  store: ChainStore,
+  chain: ChainReader,
+  o: ReadSettings,
+): Pick<NodeContext, 'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'devAccounts' | 'devKeys' | 'limits'> {
+  return {
+    spec,
+    store,
+    chain,
+    clientVersion: CLIENT_VERSION,
+    fees: new FeeOracle(spec, chain, store),
+    flatState: new FlatStateReader(store),
+    devAccounts: (o.devAccounts ?? []).map((a) => a.address),
+    devKeys: new Map((o.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
+    limits: {
+      gasCap: o.gasCap ?? NODE_DEFAULTS.gasCap,
+      evmTimeoutMs: o.evmTimeoutMs ?? NODE_DEFAULTS.evmTimeoutMs,
+      logsMaxRange: o.logsMaxRange ?? NODE_DEFAULTS.logsMaxRange,
+      logsMaxResults: o.logsMaxResults ?? NODE_DEFAULTS.logsMaxResults,
+      maxReplyBytes: o.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
+    },
+  }
+}
+
+export const CLIENT_VERSION = 'Sponge/v0.1.0/linux-x64/node20'
