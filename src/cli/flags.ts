@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { NODE_DEFAULTS } from '../node/defaults.js'
-import { READER_DEFAULTS } from '../node/reader.js'
+import { NODE_DEFAULTS, READER_DEFAULTS } from '../node/defaults.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { LOG_LEVELS } from '../util/logger.js'
 import { type FlagSpec, type ParsedArgs, UsageError, defaultOf, defaultText, parseFlags, readFlag } from './args.js'

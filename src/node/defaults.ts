@@ -87,6 +87,18 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
   healthMaxAge: 60,
 } satisfies NodeDefaults)
 
+/** A reader's own settings (`sponge rpc`, reader.ts); the rest it shares with the node, from NODE_DEFAULTS. */
+export const READER_DEFAULTS = {
+  /** The head watcher's poll, ms: the bound on the lag when no file event comes (inotify usually comes first). */
+  pollMs: 100,
+  /** How often the reader asks whether the node still holds the datadir, ms. */
+  nodeCheckMs: 1000,
+  /** How often a reader started before the node looks for its store, ms. */
+  waitMs: 200,
+  /** Blocks the head taken in may be behind the store's before /health says stale. */
+  healthMaxLag: 2,
+} as const
+
 function deepFreeze<T extends object>(o: T): T {
   for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) deepFreeze(v as object)
   return Object.freeze(o)

@@ -20,7 +20,7 @@ import { HeadWatcher } from '../store/headWatcher.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import type { Logger } from '../util/logger.js'
 import { WorkerPool } from '../workers/pool.js'
-import { NODE_DEFAULTS } from './defaults.js'
+import { NODE_DEFAULTS, READER_DEFAULTS } from './defaults.js'
 import { startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
 import { sharedContext } from './sharedContext.js'
@@ -55,17 +55,6 @@ export interface ReaderOptions {
   log: Logger
   drainTimeoutMs?: number
 }
-
-export const READER_DEFAULTS = {
-  /** The head watcher's poll, ms: the bound on the lag when no file event comes (inotify usually comes first). */
-  pollMs: 100,
-  /** How often the reader asks whether the node still holds the datadir, ms. */
-  nodeCheckMs: 1000,
-  /** How often a reader started before the node looks for its store, ms. */
-  waitMs: 200,
-  /** Blocks the head taken in may be behind the store's before /health says stale. */
-  healthMaxLag: 2,
-} as const
 
 export interface RunningReader {
   context: NodeContext
