@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { postJson } from './http.js'
-import { loadIoCases } from './ioCase.js'
-import { judge } from './judge.js'
+import { rpcCompatCases } from '../testing/ioCase.js'
+import { judge } from '../testing/judge.js'
 import { spawnNode } from '../testing/spawnNode.js'
 
 export interface Verdict {
@@ -11,23 +11,6 @@ export interface Verdict {
   ok: boolean
   reason?: string
 }
-
-/** The folders of tests-surface whose methods Sponge serves (the rest of the wider surface is not built yet). */
-export const SURFACE_SERVED = [
-  'debug_getRawBlock',
-  'debug_getRawHeader',
-  'debug_getRawReceipts',
-  'debug_getRawTransaction',
-  'debug_traceBlockByNumber',
-  'debug_traceTransaction',
-  'eth_call',
-  'eth_createAccessList',
-  'eth_getLogs',
-  'eth_estimateGas',
-  'eth_getProof',
-  'eth_getStorageValues',
-  'eth_simulateV1',
-]
 
 export interface RpcCompatOptions {
   dir: string
@@ -60,13 +43,7 @@ export async function runRpcCompat(opts: RpcCompatOptions, print: (line: string)
       const reply = await postJson(node.authUrl, fcu, opts.engineHeaders())
       if (!reply.includes('"VALID"')) throw new Error(`headfcu.json was not accepted: ${reply}`)
     }
-    // tests-surface cases join the suite method by method, as the methods land; all run in path order, as the
-    // reference harness runs its one folder.
-    const cases = [
-      ...loadIoCases(join(opts.dir, 'tests')),
-      ...loadIoCases(join(opts.dir, 'tests-surface')).filter((c) => SURFACE_SERVED.includes(c.name.split('/')[0]!)),
-    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    for (const c of cases) {
+    for (const c of rpcCompatCases(opts.dir)) {
       const method = c.name.split('/')[0]!
       if (opts.skip.includes(method)) {
         print(`SKIP ${c.name} (${method} not served yet)`)

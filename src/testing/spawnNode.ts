@@ -55,7 +55,7 @@ function spawnSponge(
           log: () => output,
           stop: () =>
             new Promise((res) => {
-              if (child.exitCode !== null) return res()
+              if (child.exitCode !== null || child.signalCode !== null) return res()
               child.once('exit', () => res())
               child.kill('SIGTERM')
               setTimeout(() => child.kill('SIGKILL'), 10_000).unref()

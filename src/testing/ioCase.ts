@@ -44,3 +44,32 @@ export function loadIoCases(dir: string): IoCase[] {
   walk(dir)
   return files.map((f) => parseIoCase(relative(dir, f), readFileSync(f, 'utf8')))
 }
+
+/** The folders of tests-surface whose methods Sponge serves (the rest of the wider surface is not built yet). */
+export const SURFACE_SERVED = [
+  'debug_getRawBlock',
+  'debug_getRawHeader',
+  'debug_getRawReceipts',
+  'debug_getRawTransaction',
+  'debug_traceBlockByNumber',
+  'debug_traceTransaction',
+  'eth_call',
+  'eth_createAccessList',
+  'eth_getLogs',
+  'eth_estimateGas',
+  'eth_getProof',
+  'eth_getStorageValues',
+  'eth_simulateV1',
+]
+
+/**
+ * The cases the rpc-compat runner replays, in its order: every case of `tests`, and those of `tests-surface` whose
+ * method Sponge serves (SURFACE_SERVED: they join the suite method by method, as the methods land), all in path
+ * order, as the reference harness runs its one folder.
+ */
+export function rpcCompatCases(dir: string): IoCase[] {
+  return [
+    ...loadIoCases(join(dir, 'tests')),
+    ...loadIoCases(join(dir, 'tests-surface')).filter((c) => SURFACE_SERVED.includes(c.name.split('/')[0]!)),
+  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
