@@ -93,8 +93,16 @@ export async function sendAll(url: string, raws: string[]): Promise<string[]> {
   return hashes
 }
 
+/** What mineOne made, and when its head-setting forkchoiceUpdated went out and was answered (performance.now()). */
+export interface MinedBlock {
+  transactions: number
+  blockNumber: number
+  forkchoiceSentAt: number
+  forkchoiceAnsweredAt: number
+}
+
 /** One block through the engine from whatever the pool holds (the soak's writer). */
-export async function mineOne(engine: Rpc, http: Rpc): Promise<number> {
+export async function mineOne(engine: Rpc, http: Rpc): Promise<MinedBlock> {
   const head = (await http('eth_getBlockByNumber', ['latest', false])) as { hash: string; timestamp: string }
   const t = Math.max(Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)) + 1)
   const fc = (await engine('engine_forkchoiceUpdatedV3', [
@@ -110,8 +118,10 @@ export async function mineOne(engine: Rpc, http: Rpc): Promise<number> {
   const env = (await engine('engine_getPayloadV5', [fc.payloadId])) as { executionPayload: PayloadCall['payload'] }
   const p = env.executionPayload
   await engine('engine_newPayloadV4', [p, [], ZERO32, []])
+  const forkchoiceSentAt = performance.now()
   await engine('engine_forkchoiceUpdatedV3', [{ headBlockHash: p.blockHash, safeBlockHash: p.blockHash, finalizedBlockHash: p.blockHash }, null])
-  return p.transactions.length
+  const forkchoiceAnsweredAt = performance.now()
+  return { transactions: p.transactions.length, blockNumber: Number(BigInt(p.blockNumber)), forkchoiceSentAt, forkchoiceAnsweredAt }
 }
 
 export interface PayloadCall {

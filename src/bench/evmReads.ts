@@ -59,7 +59,8 @@ const TOKEN_CODE = assemble([
 
 const holder = (i: number) => `0x${(0xa0000000 + i).toString(16).padStart(40, '0')}`
 
-function genesis() {
+/** The dev chain plus the token, with HOLDERS holders and the dev accounts' balances (also the readers' chain). */
+export function tokenGenesis() {
   const g = devGenesis()
   const storage: Record<string, string> = {}
   for (let i = 0; i < HOLDERS; i++) storage[word(holder(i))] = word(BigInt(i + 1) * 10n ** 18n)
@@ -68,8 +69,15 @@ function genesis() {
   return g
 }
 
+const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+
+/** The `eth_call balanceOf` workload: 1,000 distinct holders' balances at `latest`, on tokenGenesis's chain. */
+export function balanceOfBodies(): string[] {
+  return Array.from({ length: 1000 }, (_, i) => body('eth_call', [{ to: TOKEN, input: `${BALANCE_OF}${word(holder(i * 5)).slice(2)}` }, 'latest']))
+}
+
 export async function runEvmReads(opts: BesideAnvilOptions): Promise<BesideAnvilRow[]> {
-  const g = genesis()
+  const g = tokenGenesis()
   const { node, engine, anvil, stop } = await startBoth({ ...opts, name: 'evm', genesis: g, apis: 'eth,net,web3,debug' })
   try {
     // One token transfer mined on both (same signed bytes, so the same hash), for the trace workload.
@@ -79,14 +87,11 @@ export async function runEvmReads(opts: BesideAnvilOptions): Promise<BesideAnvil
     const hash = await send(node.httpUrl)
     await send(anvil.url)
     await mineOne(engine, rpcClient(node.httpUrl))
-    const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
     const from = Object.keys(g.alloc).slice(-10)
     const workloads = [
       {
         name: 'eth_call balanceOf',
-        bodies: Array.from({ length: 1000 }, (_, i) =>
-          body('eth_call', [{ to: TOKEN, input: `${BALANCE_OF}${word(holder(i * 5)).slice(2)}` }, 'latest']),
-        ),
+        bodies: balanceOfBodies(),
       },
       {
         name: 'eth_estimateGas token transfer',

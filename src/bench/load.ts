@@ -19,10 +19,13 @@ import { runFlood } from './flood.js'
 import { runClasses } from './classes.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
+import { cpuSeconds } from './procStat.js'
+import { READER_LAG, type ReadersRow, runReaders } from './readers.js'
 
-// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500 --rounds 1 --soak 300]`: starts Sponge on a generated dev chain
-// and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's blocks through
-// engine_newPayloadV4 on a second node against plain EthereumJS. Writes bench/results/load.{json,html}.
+// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500 --rounds 1 --soak 300 --readers 0,1,2]`: starts Sponge on a
+// generated dev chain and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's
+// blocks through engine_newPayloadV4 on a second node against plain EthereumJS; `--readers` adds a node with N
+// read-only readers behind HAProxy (readers.ts). Writes bench/results/load.{json,html}.
 
 const args = parseFlags(process.argv.slice(2), {
   rounds: 'string',
@@ -33,6 +36,7 @@ const args = parseFlags(process.argv.slice(2), {
   only: 'string',
   cli: 'string',
   out: 'string',
+  readers: 'string',
 })
 const seconds = Number(args.flags.get('duration') ?? 5)
 const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
@@ -42,11 +46,6 @@ const only = args.flags.get('only')
 const cli = args.flags.get('cli')
 const outFile = args.flags.get('out')
 const log = (l: string) => process.stderr.write(`${l}\n`)
-
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(f[11]) + Number(f[12])) / 100
-}
 
 async function startTrivial(): Promise<{ url: string; proc: ChildProcess }> {
   const file = fileURLToPath(new URL('./trivialServer.js', import.meta.url))
@@ -272,6 +271,24 @@ if (memory !== undefined) {
 trivial.proc.kill()
 await node.stop()
 
+// The node and N readers on its datadir behind HAProxy (readers.ts): with --readers, or --only naming the lag alone.
+const readersFlag = args.flags.get('readers')
+const readers =
+  readersFlag !== undefined || (only !== undefined && new RegExp(only).test(READER_LAG))
+    ? await runReaders({
+        wrk,
+        work,
+        cli,
+        readers: readersFlag === undefined ? [] : readersFlag.split(',').map(Number),
+        connections,
+        seconds,
+        rounds,
+        txs: txCount,
+        only: only === undefined ? undefined : new RegExp(only),
+        log,
+      })
+    : undefined
+
 // Write path: the same blocks through engine_newPayloadV4 + forkchoiceUpdatedV3 on a fresh node, one at a time.
 const REPLAY = 'engine_newPayloadV4 replay'
 const execution =
@@ -342,6 +359,42 @@ if (fanout !== undefined)
       'worst last ms': Number(r.worstLastMs.toFixed(1)),
     })),
   )
+if (readers !== undefined && readers.rows.length > 0) {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`
+  // CPU microseconds per request, of every process serving it (node, readers, HAProxy; wrk apart).
+  const perRequest = (r: ReadersRow) => ((r.cpu.node.total + r.cpu.readers.reduce((s, x) => s + x.total, 0) + r.cpu.haproxy) / r.requestsPerSec) * 1e6
+  console.table(
+    readers.rows.map((r) => ({
+      workload: r.workload,
+      N: r.readers,
+      via: r.via,
+      c: r.connections,
+      'req/s': Math.round(r.requestsPerSec),
+      p50: r.p50ms,
+      p99: r.p99ms,
+      errors: r.errors + (r.errorRepliesPerSec ?? 0),
+      node: `${pct(r.cpu.node.total)} (serving ${pct(r.cpu.node.main)})`,
+      readers: r.cpu.readers.map((x) => `${pct(x.total)} (${pct(x.main)})`).join(' '),
+      haproxy: pct(r.cpu.haproxy),
+      wrk: pct(r.cpu.wrk),
+      machine: `${pct(r.cpu.machine.busy)} (softirq ${pct(r.cpu.machine.softirq)})`,
+      'CPU µs/req': Math.round(perRequest(r)),
+    })),
+  )
+}
+if (readers !== undefined && readers.lag.length > 0)
+  console.table(
+    readers.lag.map((l) => ({
+      workload: READER_LAG,
+      condition: l.condition,
+      blocks: l.blocks,
+      'newHeads p50/p99 ms': `${l.newHeads.p50ms.toFixed(2)} / ${l.newHeads.p99ms.toFixed(2)}`,
+      'eth_blockNumber p50/p99 ms': `${l.blockNumber.p50ms.toFixed(2)} / ${l.blockNumber.p99ms.toFixed(2)}`,
+      'forkchoiceUpdated p50/p99 ms': `${l.forkchoiceMs.p50ms.toFixed(2)} / ${l.forkchoiceMs.p99ms.toFixed(2)}`,
+      'poll round trip p50 ms': l.pollRoundTripMs.p50ms.toFixed(2),
+      missed: l.missed,
+    })),
+  )
 // The selections measured beside anvil: Sponge's and anvil's rate side by side, and their ratio.
 const besideAnvil = [...(evmReads ?? []), ...(stateReads ?? []), ...(logReads ?? [])]
 if (besideAnvil.length > 0) {
@@ -378,6 +431,7 @@ const result = {
   stateReads,
   logReads,
   fanout,
+  readers,
   execution,
   memory,
 }
