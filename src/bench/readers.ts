@@ -223,14 +223,20 @@ async function measureLag(opts: {
   const ask = async () => Number(BigInt((JSON.parse(await postText(opts.readerUrl, question, agent)) as { result: string }).result))
   let seen = await ask()
   let polling = true
+  // The poll's failure (the reader gone) ends the poll and is thrown once the blocks stop waiting for it.
+  let pollFailure: unknown
   const poller = (async () => {
-    while (polling) {
-      const sent = performance.now()
-      const n = await ask()
-      const answered = performance.now()
-      rtts.push(answered - sent)
-      for (let k = seen + 1; k <= n; k++) blockNumberAt.set(k, answered)
-      seen = Math.max(seen, n)
+    try {
+      while (polling) {
+        const sent = performance.now()
+        const n = await ask()
+        const answered = performance.now()
+        rtts.push(answered - sent)
+        for (let k = seen + 1; k <= n; k++) blockNumberAt.set(k, answered)
+        seen = Math.max(seen, n)
+      }
+    } catch (e) {
+      pollFailure = e
     }
   })()
   const newHeads: number[] = []
@@ -238,7 +244,7 @@ async function measureLag(opts: {
   const forkchoice: number[] = []
   let missed = 0
   try {
-    for (let b = 0; b < LAG_BLOCKS; b++) {
+    for (let b = 0; b < LAG_BLOCKS && pollFailure === undefined; b++) {
       await sendAll(opts.nodeUrl, signTransfers(opts.spec, 1, opts.firstTx + b))
       const mined = await mineOne(opts.engine, http)
       const n = mined.blockNumber
@@ -258,6 +264,7 @@ async function measureLag(opts: {
     agent.destroy()
     ws.terminate()
   }
+  if (pollFailure !== undefined) throw new Error(`reader lag: polling ${opts.readerUrl} failed: ${String(pollFailure)}`)
   return {
     condition: opts.condition,
     blocks: newHeads.length,
