@@ -43,6 +43,26 @@ describe('start-up errors', () => {
     await failsInOneLine(node('--chain', bad, '--datadir', tempDatadir('g3')), /^fatal: .*genesis\.json: not valid JSON/)
   })
 
+  it('a reader (sponge rpc): over a datadir of another chain; and its usage errors', async () => {
+    const datadir = tempDatadir('reader-other-chain')
+    const dev = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+    await dev.stop()
+    await failsInOneLine(
+      runCli(['rpc', '--http.port', '0', '--workers', '1', '--chain', rpcCompatPath('genesis.json'), '--datadir', datadir]),
+      /^fatal: datadir .* holds another chain/,
+    )
+    const usage: [string[], RegExp][] = [
+      [['--http.api', 'eth,testing'], /^--http.api: testing is the node's/],
+      [['--rpc.upstream', '127.0.0.1:8546'], /^--rpc.upstream: 127.0.0.1:8546 is not an http/],
+      [['--authrpc.port', '0'], /authrpc.port/],
+    ]
+    for (const [flags, line] of usage) {
+      const { code, stderr } = await runCli(['rpc', '--datadir', datadir, ...flags])
+      expect(code, flags.join(' ')).toBe(2)
+      expect(stderr.split('\n')[0], flags.join(' ')).toMatch(line)
+    }
+  })
+
   it('a datadir that holds another chain', async () => {
     const datadir = tempDatadir('other-chain')
     const dev = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
