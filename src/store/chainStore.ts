@@ -43,7 +43,15 @@ export interface InvalidRecord {
  */
 export type ChainStoreReads = Omit<
   ChainStore,
-  'close' | 'refreshSnapshot' | 'db' | 'putBlockSync' | 'putCanonicalHeadSync' | 'putGenesisSync' | 'putBlockLogsSync' | 'markInvalidSync'
+  | 'close'
+  | 'refreshSnapshot'
+  | 'staleReaders'
+  | 'db'
+  | 'putBlockSync'
+  | 'putCanonicalHeadSync'
+  | 'putGenesisSync'
+  | 'putBlockLogsSync'
+  | 'markInvalidSync'
 >
 
 export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
@@ -118,6 +126,21 @@ export class ChainStore {
    */
   refreshSnapshot(): void {
     this.root.resetReadTxn()
+  }
+
+  /**
+   * LMDB's reader-table slots (every thread of every process on this datadir) holding a snapshot older than the last
+   * commit: each keeps the pages freed since from reuse, so the file grows while it is held.
+   */
+  staleReaders(): number {
+    const last = (this.root.getStats() as { lastTxnId: number }).lastTxnId
+    let stale = 0
+    // Lines of "pid thread txnid", the txnid "-" for a slot holding no snapshot.
+    for (const line of this.root.readerList().split('\n')) {
+      const id = Number(line.trim().split(/\s+/)[2])
+      if (Number.isInteger(id) && id < last) stale++
+    }
+    return stale
   }
 
   db(name: DatabaseName): Database<Uint8Array, Uint8Array> {

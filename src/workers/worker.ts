@@ -113,6 +113,9 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
     // stopped may have changed its result).
     out.push(Date.now() >= until ? timedOut('deadline passed while the call ran') : outcome)
   }
+  // The snapshot goes with the batch: a worker waits for its next task in Atomics.wait, where lmdb-js's timer that
+  // ends it never fires, and an idle worker holding it would keep every page the node frees meanwhile from reuse.
+  store.refreshSnapshot()
   return out
 }
 

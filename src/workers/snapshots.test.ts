@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../chain/dev.js'
+import { type TestNode, startTestNode } from '../testing/testNode.js'
+
+// A worker waits for its next task in Atomics.wait, where lmdb-js never ends its read snapshot by itself: an idle
+// worker kept the snapshot of its last task (seen in LMDB's reader table: the public worker at txnid 19 while the
+// chain went on to 99), and with it every page the node freed since from reuse — the data file grows while it idles.
+
+let n: TestNode
+beforeAll(async () => {
+  n = await startTestNode({ dev: { period: 3600 }, devAccounts: devAccounts(), workers: 1 })
+})
+afterAll(async () => {
+  await n.close()
+})
+
+describe('worker snapshots', () => {
+  it('a worker holds no snapshot once its task is done, however long it then idles', async () => {
+    const alice = devAccounts()[0]!.address
+    // The public worker reads (a call, a state read at an old block), then idles while blocks are made.
+    expect((await n.http('eth_call', [{ from: alice, to: alice }, 'latest'])).error).toBeUndefined()
+    expect((await n.http('eth_getBalance', [alice, '0x0'])).error).toBeUndefined()
+    for (let i = 0; i < 5; i++) expect((await n.http('evm_mine')).error).toBeUndefined()
+    expect(n.node.store.staleReaders()).toBe(0)
+  })
+})
