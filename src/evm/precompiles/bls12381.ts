@@ -125,24 +125,6 @@ function scalarAt(input: Uint8Array, offset: number): Fr {
   return scalar
 }
 
-/** 0x0b: the sum of two G1 points (256 bytes in). */
-export function blsG1Add(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < G1ADD_GAS || input.length !== 2 * G1_LENGTH) return failure(gasLimit)
-  const a = readG1(input, 0, false)
-  const b = readG1(input, G1_LENGTH, false)
-  if (a === undefined || b === undefined) return failure(gasLimit)
-  return success(G1ADD_GAS, writeG1(mcl.add(a, b)))
-}
-
-/** 0x0d: the sum of two G2 points (512 bytes in). */
-export function blsG2Add(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < G2ADD_GAS || input.length !== 2 * G2_LENGTH) return failure(gasLimit)
-  const a = readG2(input, 0, false)
-  const b = readG2(input, G2_LENGTH, false)
-  if (a === undefined || b === undefined) return failure(gasLimit)
-  return success(G2ADD_GAS, writeG2(mcl.add(a, b)))
-}
-
 /** EIP-2537's MSM price for an input of `length` bytes: k = floor(length / pair) pairs at a discount by k. */
 export function msmGas(length: number, pairLength: number, mulGas: number, discounts: Uint16Array): number {
   const k = Math.floor(length / pairLength)
@@ -153,49 +135,85 @@ export function msmGas(length: number, pairLength: number, mulGas: number, disco
 export const g1MsmGas = (length: number): number => msmGas(length, G1_MSM_PAIR, G1_MUL_GAS, G1_DISCOUNT)
 export const g2MsmGas = (length: number): number => msmGas(length, G2_MSM_PAIR, G2_MUL_GAS, G2_DISCOUNT)
 
-/** 0x0c: the sum of k G1 points times their scalars (160 bytes a pair, k ≥ 1). */
-export function blsG1Msm(input: Uint8Array, gasLimit: number): PrecompileResult {
-  const gas = g1MsmGas(input.length)
-  if (gasLimit < gas || input.length === 0 || input.length % G1_MSM_PAIR !== 0) return failure(gasLimit)
-  let sum = new mcl.G1()
-  const points: G1[] = []
-  const scalars: Fr[] = []
-  for (let offset = 0; offset < input.length; offset += G1_MSM_PAIR) {
-    const point = readG1(input, offset, true)
-    if (point === undefined) return failure(gasLimit)
-    points.push(point)
-    scalars.push(scalarAt(input, offset + G1_LENGTH))
-    if (points.length === MSM_CHUNK) {
-      sum = mcl.add(sum, mcl.mulVec(points, scalars))
-      points.length = 0
-      scalars.length = 0
-    }
-  }
-  if (points.length > 0) sum = mcl.add(sum, mcl.mulVec(points, scalars))
-  return success(gas, writeG1(sum))
+/** What G1 and G2 differ in, for the precompiles that treat both alike: addition and MSM. */
+interface Group<P> {
+  length: number
+  /** An MSM pair's bytes: a point and a 32-byte scalar. */
+  msmPair: number
+  addGas: number
+  msmGas(length: number): number
+  read(input: Uint8Array, offset: number, subgroup: boolean): P | undefined
+  write(point: P): Uint8Array
+  /** The point at infinity. */
+  zero(): P
+  add(a: P, b: P): P
+  mulVec(points: P[], scalars: Fr[]): P
 }
 
-/** 0x0e: the sum of k G2 points times their scalars (288 bytes a pair, k ≥ 1). */
-export function blsG2Msm(input: Uint8Array, gasLimit: number): PrecompileResult {
-  const gas = g2MsmGas(input.length)
-  if (gasLimit < gas || input.length === 0 || input.length % G2_MSM_PAIR !== 0) return failure(gasLimit)
-  let sum = new mcl.G2()
-  const points: G2[] = []
+const G1_GROUP: Group<G1> = {
+  length: G1_LENGTH,
+  msmPair: G1_MSM_PAIR,
+  addGas: G1ADD_GAS,
+  msmGas: g1MsmGas,
+  read: readG1,
+  write: writeG1,
+  zero: () => new mcl.G1(),
+  add: (a, b) => mcl.add(a, b),
+  mulVec: (points, scalars) => mcl.mulVec(points, scalars),
+}
+
+const G2_GROUP: Group<G2> = {
+  length: G2_LENGTH,
+  msmPair: G2_MSM_PAIR,
+  addGas: G2ADD_GAS,
+  msmGas: g2MsmGas,
+  read: readG2,
+  write: writeG2,
+  zero: () => new mcl.G2(),
+  add: (a, b) => mcl.add(a, b),
+  mulVec: (points, scalars) => mcl.mulVec(points, scalars),
+}
+
+/** The sum of two points of the group (any point on the curve). */
+function addPoints<P>(g: Group<P>, input: Uint8Array, gasLimit: number): PrecompileResult {
+  if (gasLimit < g.addGas || input.length !== 2 * g.length) return failure(gasLimit)
+  const a = g.read(input, 0, false)
+  const b = g.read(input, g.length, false)
+  if (a === undefined || b === undefined) return failure(gasLimit)
+  return success(g.addGas, g.write(g.add(a, b)))
+}
+
+/** The sum of k points of the group's subgroup times their scalars (a point then a 32-byte scalar each, k ≥ 1). */
+function msm<P>(g: Group<P>, input: Uint8Array, gasLimit: number): PrecompileResult {
+  const pair = g.msmPair
+  const gas = g.msmGas(input.length)
+  if (gasLimit < gas || input.length === 0 || input.length % pair !== 0) return failure(gasLimit)
+  let sum = g.zero()
+  const points: P[] = []
   const scalars: Fr[] = []
-  for (let offset = 0; offset < input.length; offset += G2_MSM_PAIR) {
-    const point = readG2(input, offset, true)
+  for (let offset = 0; offset < input.length; offset += pair) {
+    const point = g.read(input, offset, true)
     if (point === undefined) return failure(gasLimit)
     points.push(point)
-    scalars.push(scalarAt(input, offset + G2_LENGTH))
+    scalars.push(scalarAt(input, offset + g.length))
     if (points.length === MSM_CHUNK) {
-      sum = mcl.add(sum, mcl.mulVec(points, scalars))
+      sum = g.add(sum, g.mulVec(points, scalars))
       points.length = 0
       scalars.length = 0
     }
   }
-  if (points.length > 0) sum = mcl.add(sum, mcl.mulVec(points, scalars))
-  return success(gas, writeG2(sum))
+  if (points.length > 0) sum = g.add(sum, g.mulVec(points, scalars))
+  return success(gas, g.write(sum))
 }
+
+/** 0x0b: the sum of two G1 points (256 bytes in). */
+export const blsG1Add = (input: Uint8Array, gasLimit: number): PrecompileResult => addPoints(G1_GROUP, input, gasLimit)
+/** 0x0c: the sum of k G1 points times their scalars (160 bytes a pair). */
+export const blsG1Msm = (input: Uint8Array, gasLimit: number): PrecompileResult => msm(G1_GROUP, input, gasLimit)
+/** 0x0d: the sum of two G2 points (512 bytes in). */
+export const blsG2Add = (input: Uint8Array, gasLimit: number): PrecompileResult => addPoints(G2_GROUP, input, gasLimit)
+/** 0x0e: the sum of k G2 points times their scalars (288 bytes a pair). */
+export const blsG2Msm = (input: Uint8Array, gasLimit: number): PrecompileResult => msm(G2_GROUP, input, gasLimit)
 
 export function blsPairingGas(length: number): number {
   return PAIRING_BASE_GAS + PAIRING_PER_PAIR_GAS * Math.floor(length / PAIRING_PAIR)
