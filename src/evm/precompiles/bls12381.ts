@@ -1,7 +1,7 @@
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange } from './bytes.js'
 import { type Fp2, type Fr, type G1, type G2, loadMcl, type Mcl } from './mcl.js'
-import { readFp, writeFp } from './mclCodec.js'
+import { readFp, readG1 as readCodecG1, writeFp, writeG1 as writeCodecG1 } from './mclCodec.js'
 import { failure, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
@@ -73,15 +73,9 @@ function readFp2(input: Uint8Array, offset: number): Fp2 | undefined {
 }
 
 function readG1(input: Uint8Array, offset: number, subgroup: boolean): G1 | undefined {
-  const point = new mcl.G1()
-  if (isZeroRange(input, offset, offset + G1_LENGTH)) return point // zero-initialized: the point at infinity
-  const x = readFp(mcl, input, offset, 64, P)
-  const y = readFp(mcl, input, offset + 64, 64, P)
-  if (x === undefined || y === undefined) return undefined
-  point.setX(x)
-  point.setY(y)
-  point.setZ(ONE)
-  return point.isValid() && (!subgroup || point.isValidOrder()) ? point : undefined
+  const point = readCodecG1(mcl, input, offset, 64, P, ONE)
+  // The point at infinity is in every subgroup.
+  return point === undefined || !subgroup || point.isZero() || point.isValidOrder() ? point : undefined
 }
 
 function readG2(input: Uint8Array, offset: number, subgroup: boolean): G2 | undefined {
@@ -96,14 +90,7 @@ function readG2(input: Uint8Array, offset: number, subgroup: boolean): G2 | unde
   return point.isValid() && (!subgroup || point.isValidOrder()) ? point : undefined
 }
 
-function writeG1(point: G1): Uint8Array {
-  const out = new Uint8Array(G1_LENGTH)
-  if (point.isZero()) return out
-  point.normalize()
-  writeFp(point.getX(), out, 0, 64)
-  writeFp(point.getY(), out, 64, 64)
-  return out
-}
+const writeG1 = (point: G1): Uint8Array => writeCodecG1(point, 64)
 
 function writeG2(point: G2): Uint8Array {
   const out = new Uint8Array(G2_LENGTH)

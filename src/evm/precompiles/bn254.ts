@@ -1,7 +1,7 @@
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange, padRight } from './bytes.js'
 import { type G1, type G2, loadMcl, type Mcl } from './mcl.js'
-import { readFp, writeFp } from './mclCodec.js'
+import { readFp, readG1 as readCodecG1, writeG1 as writeCodecG1 } from './mclCodec.js'
 import { failure, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
@@ -20,17 +20,9 @@ ONE.setInt(1)
 const ONE2 = new mcl.Fp2()
 ONE2.setInt(1, 0)
 
-function readG1(input: Uint8Array, offset: number): G1 | undefined {
-  const point = new mcl.G1()
-  if (isZeroRange(input, offset, offset + 64)) return point // zero-initialized: the point at infinity
-  const x = readFp(mcl, input, offset, 32, P)
-  const y = readFp(mcl, input, offset + 32, 32, P)
-  if (x === undefined || y === undefined) return undefined
-  point.setX(x)
-  point.setY(y)
-  point.setZ(ONE)
-  return point.isValid() ? point : undefined
-}
+/** A G1 point on the curve (G1 has no cofactor: that is its whole check). */
+const readG1 = (input: Uint8Array, offset: number): G1 | undefined => readCodecG1(mcl, input, offset, 32, P, ONE)
+const writeG1 = (point: G1): Uint8Array => writeCodecG1(point, 32)
 
 /** A G2 point, on the twist and in the order-r subgroup (the twist has other points; G1 has no cofactor). */
 function readG2(input: Uint8Array, offset: number): G2 | undefined {
@@ -51,15 +43,6 @@ function readG2(input: Uint8Array, offset: number): G2 | undefined {
   point.setY(y)
   point.setZ(ONE2)
   return point.isValid() && point.isValidOrder() ? point : undefined
-}
-
-function writeG1(point: G1): Uint8Array {
-  const out = new Uint8Array(64)
-  if (point.isZero()) return out
-  point.normalize()
-  writeFp(point.getX(), out, 0, 32)
-  writeFp(point.getY(), out, 32, 32)
-  return out
 }
 
 /** 0x06: the sum of two G1 points; the input is read as 128 bytes (zeros past its end, the rest ignored). */

@@ -1,5 +1,5 @@
 import { isZeroRange, lessThan } from './bytes.js'
-import type { Fp, Mcl } from './mcl.js'
+import type { Fp, G1, Mcl } from './mcl.js'
 
 // Field elements between the precompiles' big-endian encodings and mcl's values. An encoding is `width` bytes: zeros,
 // then the element in as many bytes as its modulus has (BN254 and P-256: 32 in 32; BLS12-381: 48 in 64).
@@ -18,4 +18,31 @@ export function writeFp(fp: Fp, out: Uint8Array, offset: number, width: number):
   const le = fp.serialize()
   const end = offset + width - 1
   for (let i = 0; i < le.length; i++) out[end - i] = le[i]!
+}
+
+/**
+ * A G1 point as x then y, `width` bytes each; all zeros is the point at infinity. Undefined when a coordinate is not
+ * below the modulus or the point is off the curve (a subgroup check, where the curve needs one, is the caller's).
+ * `one` is the field's 1: an affine point's Z.
+ */
+export function readG1(mcl: Mcl, input: Uint8Array, offset: number, width: number, modulus: Uint8Array, one: Fp): G1 | undefined {
+  const point = new mcl.G1()
+  if (isZeroRange(input, offset, offset + 2 * width)) return point // zero-initialized: the point at infinity
+  const x = readFp(mcl, input, offset, width, modulus)
+  const y = readFp(mcl, input, offset + width, width, modulus)
+  if (x === undefined || y === undefined) return undefined
+  point.setX(x)
+  point.setY(y)
+  point.setZ(one)
+  return point.isValid() ? point : undefined
+}
+
+/** A G1 point as readG1 reads it: x then y, `width` bytes each, zeros for the point at infinity. */
+export function writeG1(point: G1, width: number): Uint8Array {
+  const out = new Uint8Array(2 * width)
+  if (point.isZero()) return out
+  point.normalize()
+  writeFp(point.getX(), out, 0, width)
+  writeFp(point.getY(), out, width, width)
+  return out
 }
