@@ -1,4 +1,9 @@
 import type { NodeContext } from '../rpc/context.js'
+import type { HeadStamp } from '../rpc/health.js'
+import type { ChainReader } from '../store/chainReader.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { HeaderView } from '../store/headerView.js'
+import type { Logger } from '../util/logger.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { type HttpServer, startHttpServer } from '../rpc/httpServer.js'
 import type { MethodTable, Namespace } from '../rpc/methodTable.js'
@@ -71,3 +76,29 @@ export function startEndpoint(o: EndpointOptions): Promise<HttpServer> {
         }),
   })
 }
+
+/** The head and its timestamp, for GET /health; undefined when its header cannot be read. */
+export function headStamp(chain: ChainReader, store: ChainStore): HeadStamp | undefined {
+  const ref = chain.head()
+  const header = HeaderView.read(store, ref.hash)
+  return header === undefined ? undefined : { number: ref.number, timestamp: header.timestamp }
+}
+
+/** Lets the requests the servers have received finish, for at most `boundMs`; logs how many were left if not. */
+export async function drainWithin(servers: readonly HttpServer[], boundMs: number, log: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'late'>((r) => {
+    timer = setTimeout(() => r('late'), boundMs)
+  })
+  if ((await Promise.race([Promise.all(servers.map((s) => s.drain())), late])) === 'late') {
+    const left = servers.reduce((n, s) => n + s.inFlight, 0)
+    log.warn('requests still unanswered; closing anyway', { unanswered: left, waitedMs: boundMs })
+  }
+  clearTimeout(timer)
+}
+
+/** The envelope's hook for a handler's own failure (-32603): logged with its stack. */
+export const logInternalError =
+  (log: Logger) =>
+  (method: string, e: unknown): void =>
+    log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) })

@@ -15,7 +15,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
-import { startEndpoint } from './endpoint.js'
+import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -26,7 +26,6 @@ import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { sharedContext } from './sharedContext.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
-import { HeaderView } from '../store/headerView.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
 export interface NodeOptions {
@@ -168,8 +167,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine })
   let metricsServer: Server | undefined
-  const onInternalError = (method: string, e: unknown) =>
-    opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) })
+  const onInternalError = logInternalError(opts.log)
   const servers: HttpServer[] = []
   const envelope = {
     maxBatch,
@@ -184,11 +182,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const healthMaxAge = opts.healthMaxAge ?? defaultHealthMaxAge(opts.dev, NODE_DEFAULTS.healthMaxAge)
   let serving = false
   let lastHead: HeadStamp | undefined
-  const readHead = (): HeadStamp | undefined => {
-    const ref = chain.head()
-    const header = HeaderView.read(store, ref.hash)
-    return header === undefined ? undefined : { number: ref.number, timestamp: header.timestamp }
-  }
+  const readHead = () => headStamp(chain, store)
   const health = (draining: boolean) => {
     const lifecycle = draining || closing !== undefined ? 'draining' : serving ? 'serving' : 'starting'
     if (lifecycle !== 'draining') lastHead = readHead()
@@ -202,17 +196,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         // The head as last read.
       }
       devDriver?.stop()
-      const drained = Promise.all(servers.map((s) => s.drain()))
-      const bound = opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs
-      let timer: NodeJS.Timeout | undefined
-      const late = new Promise<'late'>((r) => {
-        timer = setTimeout(() => r('late'), bound)
-      })
-      if ((await Promise.race([drained, late])) === 'late') {
-        const left = servers.reduce((n, s) => n + s.inFlight, 0)
-        opts.log.warn('requests still unanswered; closing anyway', { unanswered: left, waitedMs: bound })
-      }
-      clearTimeout(timer)
+      await drainWithin(servers, opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, opts.log)
       await devDriver?.idle()
       await Promise.all([lanes.engine.close(), lanes.public.close()])
       metricsServer?.close()

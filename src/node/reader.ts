@@ -15,13 +15,12 @@ import { genesisBlock } from '../state/genesis.js'
 import { ChainReader } from '../store/chainReader.js'
 import { CHAIN_FILE, ChainStore } from '../store/chainStore.js'
 import { datadirHeld } from '../store/datadirLock.js'
-import { HeaderView } from '../store/headerView.js'
 import { HeadWatcher } from '../store/headWatcher.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import type { Logger } from '../util/logger.js'
 import { WorkerPool } from '../workers/pool.js'
 import { NODE_DEFAULTS, READER_DEFAULTS } from './defaults.js'
-import { startEndpoint } from './endpoint.js'
+import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
 import { sharedContext } from './sharedContext.js'
 
@@ -90,10 +89,6 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
     onWatchError: (e) => opts.log.warn('no file events from the store; polling it alone', { error: e.message }),
   })
   watcher.start()
-  const headNow = () => {
-    store.refreshSnapshot()
-    return chain.head()
-  }
   const context: NodeContext = {
     ...sharedContext(spec, store, chain, opts),
     pool: lane,
@@ -102,7 +97,7 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
     filters: new FilterRegistry(),
     ...(opts.upstream === undefined ? {} : { upstream: new Upstream(opts.upstream) }),
   }
-  const table = readerMethods(allMethods(), { syncing: () => readerSyncing(headNow().number, watcher.head.number) })
+  const table = readerMethods(allMethods(), { syncing: () => readerSyncing(chain.headNumber(), watcher.head.number) })
   const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, lanes: [lane] })
   // Whether the node still holds the datadir: a reader outliving it serves what is stored, and says it is stale.
   let nodeRunning = true
@@ -127,10 +122,8 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
   const health = (draining: boolean) => {
     const lifecycle = draining || closing !== undefined ? 'draining' : serving ? 'serving' : 'starting'
     if (lifecycle !== 'draining') {
-      const ref = headNow()
-      const header = HeaderView.read(store, ref.hash)
-      lastHead = header === undefined ? undefined : { number: ref.number, timestamp: header.timestamp }
-      lastLag = Math.max(0, Number(ref.number - watcher.head.number))
+      lastHead = headStamp(chain, store)
+      lastLag = Math.max(0, Number(chain.headNumber() - watcher.head.number))
     }
     return healthReply(
       decideHealth({
@@ -149,17 +142,7 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
     (closing ??= (async () => {
       watcher.stop()
       clearInterval(nodeCheck)
-      if (server !== undefined) {
-        const bound = opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs
-        let timer: NodeJS.Timeout | undefined
-        const late = new Promise<'late'>((r) => {
-          timer = setTimeout(() => r('late'), bound)
-        })
-        if ((await Promise.race([server.drain(), late])) === 'late') {
-          opts.log.warn('requests still unanswered; closing anyway', { unanswered: server.inFlight, waitedMs: bound })
-        }
-        clearTimeout(timer)
-      }
+      if (server !== undefined) await drainWithin([server], opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, opts.log)
       await lane.close()
       metricsServer?.close()
       await store.close()
@@ -177,8 +160,7 @@ export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?:
         maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
         maxReplyBytes,
         maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
-        onInternalError: (method: string, e: unknown) =>
-          opts.log.error('internal error', { method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+        onInternalError: logInternalError(opts.log),
         ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
       },
       ctx: context,
