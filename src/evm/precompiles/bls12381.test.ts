@@ -1,6 +1,7 @@
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { describe, expect, it } from 'vitest'
 import { Fork } from '../../chain/evmFork.js'
+import { pointOutsideSubgroup } from '../../testing/curvePoints.js'
 import { disagreements, shown } from '../../testing/ethereumjsPrecompiles.js'
 import { hexToBytes } from '../../util/hex.js'
 import {
@@ -36,32 +37,22 @@ const INF2 = '00'.repeat(256)
 
 /** Points on the curves outside the order-q subgroup: the cofactors are large, so the first x with a y will do. */
 function g1OutsideSubgroup(): string {
-  for (let x = 1n; ; x++) {
-    const rhs = Fp.add(Fp.mul(Fp.sqr(x), x), 4n)
-    let y: bigint
-    try {
-      y = Fp.sqrt(rhs)
-    } catch {
-      continue
-    }
-    if (Fp.sqr(y) !== rhs || bls12_381.G1.Point.fromAffine({ x, y }).isTorsionFree()) continue
-    return fp(x) + fp(y)
-  }
+  const { x, y } = pointOutsideSubgroup(
+    Fp,
+    4n,
+    (i) => i,
+    (x, y) => bls12_381.G1.Point.fromAffine({ x, y }).isTorsionFree(),
+  )
+  return fp(x) + fp(y)
 }
 function g2OutsideSubgroup(): string {
-  const b = Fp2.fromBigTuple([4n, 4n])
-  for (let i = 1n; ; i++) {
-    const x = Fp2.fromBigTuple([i, 1n])
-    const rhs = Fp2.add(Fp2.mul(Fp2.sqr(x), x), b)
-    let y: typeof x
-    try {
-      y = Fp2.sqrt(rhs)
-    } catch {
-      continue
-    }
-    if (!Fp2.eql(Fp2.sqr(y), rhs) || bls12_381.G2.Point.fromAffine({ x, y }).isTorsionFree()) continue
-    return fp(x.c0) + fp(x.c1) + fp(y.c0) + fp(y.c1)
-  }
+  const { x, y } = pointOutsideSubgroup<ReturnType<typeof Fp2.fromBigTuple>>(
+    Fp2,
+    Fp2.fromBigTuple([4n, 4n]),
+    (i) => Fp2.fromBigTuple([i, 1n]),
+    (x, y) => bls12_381.G2.Point.fromAffine({ x, y }).isTorsionFree(),
+  )
+  return fp(x.c0) + fp(x.c1) + fp(y.c0) + fp(y.c1)
 }
 const OFF1 = fp(1n) + fp(1n)
 const OFF2 = fp(1n) + fp(1n) + fp(1n) + fp(1n)

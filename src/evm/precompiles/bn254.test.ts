@@ -2,6 +2,7 @@ import { bn254 } from '@noble/curves/bn254.js'
 import { describe, expect, it } from 'vitest'
 import { Fork } from '../../chain/evmFork.js'
 import { hexToBytes } from '../../util/hex.js'
+import { pointOutsideSubgroup } from '../../testing/curvePoints.js'
 import { disagreements, shown } from '../../testing/ethereumjsPrecompiles.js'
 import { bn254Add, bn254Mul, bn254Pairing } from './bn254.js'
 import type { Precompile } from './types.js'
@@ -19,21 +20,13 @@ const G2 = (k: bigint): G2Point => bn254.G2.Point.BASE.multiply(k).toAffine()
 /** A point on the twist outside the order-r subgroup: the twist's cofactor is large, so almost any point will do. */
 function twistPointOutsideSubgroup(): string {
   const Fp2 = bn254.fields.Fp2
-  const b = Fp2.div(Fp2.fromBigTuple([3n, 0n]), Fp2.fromBigTuple([9n, 1n]))
-  for (let i = 1n; ; i++) {
-    const x = Fp2.fromBigTuple([i, 1n])
-    const rhs = Fp2.add(Fp2.mul(Fp2.sqr(x), x), b)
-    let y: typeof x
-    try {
-      y = Fp2.sqrt(rhs)
-    } catch {
-      continue
-    }
-    if (!Fp2.eql(Fp2.sqr(y), rhs)) continue
-    const point = bn254.G2.Point.fromAffine({ x, y })
-    if (point.isTorsionFree()) continue
-    return word(x.c1) + word(x.c0) + word(y.c1) + word(y.c0)
-  }
+  const { x, y } = pointOutsideSubgroup<ReturnType<typeof Fp2.fromBigTuple>>(
+    Fp2,
+    Fp2.div(Fp2.fromBigTuple([3n, 0n]), Fp2.fromBigTuple([9n, 1n])),
+    (i) => Fp2.fromBigTuple([i, 1n]),
+    (x, y) => bn254.G2.Point.fromAffine({ x, y }).isTorsionFree(),
+  )
+  return word(x.c1) + word(x.c0) + word(y.c1) + word(y.c0)
 }
 
 describe('BN254 precompiles: known answers (go-ethereum vectors chfast1, cdetrio11, jeff1, jeff6)', () => {
