@@ -1,4 +1,5 @@
 import type { AnalyzedCode } from './code.js'
+import type { Halt } from './halts.js'
 import type { Memory } from './memory.js'
 import type { Account } from './state.js'
 
@@ -47,7 +48,9 @@ export interface CallResult {
   gasLeft: number
   gasBase: bigint
   output: Uint8Array
-  /** The exceptional halt's reason, for traces. */
+  /** Why the call halted exceptionally or was refused (depth, balance); undefined when it returned or reverted. */
+  halt: Halt | undefined
+  /** geth's words for `halt` (a precompile's own reason for its refusal). */
   error: string | undefined
   /** A create's new contract, when it succeeded. */
   created: bigint | undefined
@@ -60,7 +63,7 @@ export class Frame {
   gasBase: bigint
   returnData: Uint8Array = EMPTY
   output: Uint8Array = EMPTY
-  error: string | undefined = undefined
+  halt: Halt | undefined = undefined
   /** The message this frame has asked to run (a CALL or CREATE it executes), while it waits for the result. */
   pending: Message | undefined = undefined
   /** Where the pending call's output goes in memory. */

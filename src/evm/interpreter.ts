@@ -9,6 +9,8 @@ import { Memory, memoryCost } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
+import type { Precompile } from './precompiles/types.js'
+import { Halt, haltMessage } from './halts.js'
 import type { Account, WorldState } from './state.js'
 import type { EvmTracer } from './tracer.js'
 import { ADDRESS_MASK, addressToBytes, byteLength, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
@@ -31,12 +33,32 @@ const WARM_READ = 100
 
 /** What the loop returns: a frame's end, or that it asked for a call. */
 const SUSPEND = 3
+/** Gas a frame spends between looks at the deadline (at its jumps): about a millisecond of the slowest opcodes. */
+const DEADLINE_CHECK_GAS = 100_000
+
+/** Thrown out of `run` when the deadline passes: the execution is abandoned, its state left half-done for the caller to drop. */
+export class EvmAbortedError extends Error {
+  override readonly name = 'EvmAbortedError'
+  constructor() {
+    super('execution aborted')
+  }
+}
 
 export interface EvmOptions {
   fork: Fork
   block: BlockEnv
   state: WorldState
   tracer?: EvmTracer | undefined
+  /**
+   * performance.now() past which `run` throws EvmAbortedError (0: never). Looked at as frames start and, within a
+   * frame, at jumps once it has spent DEADLINE_CHECK_GAS since the last look: a synchronous loop bounds itself.
+   */
+  deadline?: number
+  /**
+   * eth_call's movePrecompileToAddress: addresses whose precompile differs from the fork's (undefined: none there
+   * any more). The warm set stays the fork's, as geth's.
+   */
+  precompileMoves?: ReadonlyMap<bigint, Precompile | undefined> | undefined
 }
 
 export class Evm {
@@ -45,6 +67,8 @@ export class Evm {
   readonly state: WorldState
   tx: TxEnv = { origin: 0n, gasPrice: 0n, blobHashes: [] }
   tracer: EvmTracer | undefined
+  deadline: number
+  private readonly moves: ReadonlyMap<bigint, Precompile | undefined> | undefined
   private readonly ops: OpTable
   private readonly stacks: bigint[][] = []
   private readonly memories: Memory[] = []
@@ -54,7 +78,20 @@ export class Evm {
     this.block = o.block
     this.state = o.state
     this.tracer = o.tracer
+    this.deadline = o.deadline ?? 0
+    this.moves = o.precompileMoves
     this.ops = opTable(o.fork)
+  }
+
+  /** The precompile at an address in this EVM's fork, after any moves. */
+  precompileAt(address: bigint): Precompile | undefined {
+    const moves = this.moves
+    if (moves?.has(address)) return moves.get(address)
+    return precompileAt(address, this.fork)
+  }
+
+  private checkDeadline(): void {
+    if (this.deadline !== 0 && performance.now() > this.deadline) throw new EvmAbortedError()
   }
 
   /** Runs a message to its end: a transaction's call or create (the nonce and fee already handled by the caller). */
@@ -100,6 +137,7 @@ export class Evm {
   }
 
   private enter(msg: Message): Frame | CallResult {
+    if (this.deadline !== 0) this.checkDeadline()
     this.tracer?.onEnter?.(msg)
     const r = msg.kind === CallKind.create || msg.kind === CallKind.create2 ? this.enterCreate(msg) : this.enterCall(msg)
     if (!(r instanceof Frame)) this.tracer?.onExit?.(msg, r)
@@ -108,18 +146,18 @@ export class Evm {
 
   private enterCall(msg: Message): Frame | CallResult {
     const state = this.state
-    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, msg.gasBase, EMPTY, 'max call depth exceeded')
+    if (msg.depth > MAX_DEPTH) return refused(msg, Halt.depth)
     const caller = state.get(msg.caller)
     if (msg.value > 0n && (msg.kind === CallKind.call || msg.kind === CallKind.callcode) && caller.balance < msg.value)
-      return result(Status.revert, msg.gas, msg.gasBase, EMPTY, 'insufficient balance for transfer')
+      return refused(msg, Halt.insufficientBalance)
     const checkpoint = state.checkpoint()
     const to = state.get(msg.to)
-    const precompile = precompileAt(msg.codeAddress, this.fork)
+    const precompile = this.precompileAt(msg.codeAddress)
     if (msg.kind === CallKind.call) {
       if (!to.exists && precompile === undefined && msg.value === 0n) {
         // Nothing to run and nothing created (EIP-161); touched only.
         state.touch(to)
-        return result(Status.success, msg.gas, msg.gasBase, EMPTY, undefined)
+        return result(Status.success, msg.gas, msg.gasBase, EMPTY)
       }
       if (msg.value > 0n) {
         state.subBalance(caller, msg.value)
@@ -133,9 +171,9 @@ export class Evm {
       const r = precompile(msg.input, msg.gasBase === 0n ? msg.gas : Number.MAX_SAFE_INTEGER, this.fork)
       if (!r.ok) {
         state.revertTo(checkpoint)
-        return result(Status.error, 0, 0n, EMPTY, 'precompile failed')
+        return result(Status.error, 0, 0n, EMPTY, Halt.precompile, r.error)
       }
-      return result(Status.success, msg.gas - r.gasUsed, msg.gasBase, r.output, undefined)
+      return result(Status.success, msg.gas - r.gasUsed, msg.gasBase, r.output)
     }
     const codeAccount = msg.codeAddress === msg.to ? to : state.get(msg.codeAddress)
     let code = state.codeOf(codeAccount)
@@ -144,16 +182,16 @@ export class Evm {
       // The caller paid to access the delegate (gas for CALL*, intrinsic for a transaction).
       if (target !== undefined) code = state.codeOf(state.get(target))
     }
-    if (code.length === 0) return result(Status.success, msg.gas, msg.gasBase, EMPTY, undefined)
+    if (code.length === 0) return result(Status.success, msg.gas, msg.gasBase, EMPTY)
     return this.frameFor(msg, analyze(code), to, checkpoint)
   }
 
   private enterCreate(msg: Message): Frame | CallResult {
     const state = this.state
-    if (msg.depth > MAX_DEPTH) return result(Status.revert, msg.gas, msg.gasBase, EMPTY, 'max call depth exceeded')
+    if (msg.depth > MAX_DEPTH) return refused(msg, Halt.depth)
     const to = state.get(msg.to)
     state.warmAddress(msg.to)
-    if (state.collides(to)) return result(Status.error, 0, 0n, EMPTY, 'contract address collision')
+    if (state.collides(to)) return result(Status.error, 0, 0n, EMPTY, Halt.addressCollision)
     const checkpoint = state.checkpoint()
     state.createContract(to)
     state.setNonce(to, 1n)
@@ -169,16 +207,16 @@ export class Evm {
   /** A create's end: the returned code checked, paid for and stored. */
   private deposit(msg: Message, code: Uint8Array, gasLeft: number, gasBase: bigint, checkpoint: number): CallResult {
     const state = this.state
-    let error: string | undefined
-    if (code.length > MAX_CODE_SIZE) error = 'max code size exceeded'
-    else if (code.length > 0 && code[0] === 0xef) error = 'invalid code: must not begin with 0xef'
-    else if (gasBase === 0n && gasLeft < code.length * 200) error = 'code store out of gas'
-    if (error !== undefined) {
+    let halt: Halt | undefined
+    if (code.length > MAX_CODE_SIZE) halt = Halt.maxCodeSize
+    else if (code.length > 0 && code[0] === 0xef) halt = Halt.invalidCode
+    else if (gasBase === 0n && gasLeft < code.length * 200) halt = Halt.codeStoreOutOfGas
+    if (halt !== undefined) {
       state.revertTo(checkpoint)
-      return result(Status.error, 0, 0n, EMPTY, error)
+      return result(Status.error, 0, 0n, EMPTY, halt)
     }
     state.setCode(state.get(msg.to), code)
-    const r = result(Status.success, gasLeft - code.length * 200, gasBase, EMPTY, undefined)
+    const r = result(Status.success, gasLeft - code.length * 200, gasBase, EMPTY)
     r.created = msg.to
     return r
   }
@@ -188,13 +226,21 @@ export class Evm {
     let r: CallResult
     if (status === Status.success) {
       if (msg.kind === CallKind.create || msg.kind === CallKind.create2) r = this.deposit(msg, f.output, f.gas, f.gasBase, f.checkpoint)
-      else r = result(Status.success, f.gas, f.gasBase, f.output, undefined)
+      else r = result(Status.success, f.gas, f.gasBase, f.output)
     } else {
       this.state.revertTo(f.checkpoint)
-      r = status === Status.revert ? result(Status.revert, f.gas, f.gasBase, f.output, undefined) : result(Status.error, 0, 0n, EMPTY, f.error)
+      r = status === Status.revert ? result(Status.revert, f.gas, f.gasBase, f.output) : this.haltResult(f)
     }
     this.tracer?.onExit?.(msg, r)
     return r
+  }
+
+  /** An exceptional halt's result, with geth's words for it (which quote the opcode and stack for some). */
+  private haltResult(f: Frame): CallResult {
+    const halt = f.halt!
+    const op = f.pc < f.code.bytes.length ? f.code.bytes[f.pc]! : 0
+    const { pops, growth } = this.ops
+    return result(Status.error, 0, 0n, EMPTY, halt, haltMessage(halt, { op, stackLength: f.sp, pops: pops[op]!, growth: growth[op]! }))
   }
 
   /** Hands a finished call's result to the frame that made it. */
@@ -242,20 +288,22 @@ export class Evm {
     let sp = f.sp
     let gas = f.gas
     const gasBase = f.gasBase
+    // Below this much gas left, the next jump looks at the deadline (never, without one).
+    let checkAt = this.deadline === 0 ? -1 : gas - DEADLINE_CHECK_GAS
 
     for (;;) {
       const op = pc < len ? code[pc]! : 0
       const base = opGas[op]!
-      if (base < 0) return halt(f, pc, sp, `invalid opcode 0x${op.toString(16).padStart(2, '0')}`)
-      if (sp < pops[op]!) return halt(f, pc, sp, 'stack underflow')
-      if (sp + growth[op]! > MAX_STACK) return halt(f, pc, sp, 'stack overflow')
+      if (base < 0) return halt(f, pc, sp, Halt.invalidOpcode)
+      if (sp < pops[op]!) return halt(f, pc, sp, Halt.stackUnderflow)
+      if (sp + growth[op]! > MAX_STACK) return halt(f, pc, sp, Halt.stackOverflow)
       if (tracer !== undefined) {
         f.pc = pc
         f.sp = sp
         f.gas = gas
         tracer.onStep?.(f, op)
       }
-      if (gas < base) return halt(f, pc, sp, 'out of gas')
+      if (gas < base) return halt(f, pc, sp, Halt.outOfGas)
       gas -= base
 
       switch (op) {
@@ -318,7 +366,7 @@ export class Evm {
           sp--
           const e = st[sp - 1]!
           const cost = 50 * byteLength(e)
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           st[sp - 1] = expMod256(st[sp]!, e)
           break
@@ -407,10 +455,10 @@ export class Evm {
           const offset = st[sp]!
           const size = st[sp - 1]!
           const words = copyCost(size) * 2
-          if (gas < words) return halt(f, pc, sp, 'out of gas')
+          if (gas < words) return halt(f, pc, sp, Halt.outOfGas)
           gas -= words
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           const o = Number(offset)
           const n = Number(size)
           st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
@@ -422,7 +470,7 @@ export class Evm {
         case 0x31: {
           const a = st[sp - 1]! & ADDRESS_MASK
           const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           st[sp - 1] = state.get(a).balance
           break
@@ -452,12 +500,12 @@ export class Evm {
           const dataOffset = st[sp + 1]!
           const size = st[sp]!
           const c = copyCost(size)
-          if (gas < c) return halt(f, pc, sp, 'out of gas')
+          if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
           gas -= c
           const data = op === 0x37 ? input : op === 0x39 ? code : f.returnData
-          if (op === 0x3e && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, 'return data out of bounds')
+          if (op === 0x3e && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
           gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
           break
         }
@@ -470,7 +518,7 @@ export class Evm {
         case 0x3b: {
           const a = st[sp - 1]! & ADDRESS_MASK
           const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
           break
@@ -482,10 +530,10 @@ export class Evm {
           const codeOffset = st[sp + 1]!
           const size = st[sp]!
           const cost = copyCost(size) + (state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
           break
         }
@@ -495,7 +543,7 @@ export class Evm {
         case 0x3f: {
           const a = st[sp - 1]! & ADDRESS_MASK
           const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           const acc = state.get(a)
           st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
@@ -545,7 +593,7 @@ export class Evm {
         case 0x51: {
           const o = st[sp - 1]!
           gas = chargeMemory(mem, o, 32n, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           st[sp - 1] = readWord(mem.buf, Number(o))
           break
         }
@@ -553,7 +601,7 @@ export class Evm {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 32n, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           writeWord(mem.buf, Number(o), st[sp]!)
           break
         }
@@ -561,21 +609,21 @@ export class Evm {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 1n, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           mem.buf[Number(o)] = Number(st[sp]! & 0xffn)
           break
         }
         case 0x54: {
           const slot = st[sp - 1]!
           const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           st[sp - 1] = state.getStorage(account, slot)
           break
         }
         case 0x55: {
-          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
-          if (gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, 'out of gas')
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          if (gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, Halt.outOfGas)
           sp -= 2
           const slot = st[sp + 1]!
           const value = st[sp]!
@@ -597,23 +645,31 @@ export class Evm {
               if (original === value) state.addRefund(original === 0n ? 20000 - WARM_READ : 5000 - COLD_SLOAD - WARM_READ)
             }
           }
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           if (current !== value) state.setStorage(account, slot, value)
           break
         }
         case 0x56: {
           const d = st[--sp]!
-          if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
+          if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
           pc = Number(d)
+          if (gas < checkAt) {
+            this.checkDeadline()
+            checkAt = gas - DEADLINE_CHECK_GAS
+          }
           continue
         }
         case 0x57: {
           sp -= 2
           if (st[sp]! !== 0n) {
             const d = st[sp + 1]!
-            if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, 'invalid jump destination')
+            if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
             pc = Number(d)
+            if (gas < checkAt) {
+              this.checkDeadline()
+              checkAt = gas - DEADLINE_CHECK_GAS
+            }
             continue
           }
           break
@@ -633,7 +689,7 @@ export class Evm {
           st[sp - 1] = state.getTransient(msg.to, st[sp - 1]!)
           break
         case 0x5d:
-          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           sp -= 2
           state.setTransient(account, st[sp + 1]!, st[sp]!)
           break
@@ -643,11 +699,11 @@ export class Evm {
           const src = st[sp + 1]!
           const size = st[sp]!
           const c = copyCost(size)
-          if (gas < c) return halt(f, pc, sp, 'out of gas')
+          if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
           gas -= c
           if (size > 0n) {
             gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
-            if (gas < 0) return halt(f, pc, sp, 'out of gas')
+            if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
             const s = Number(src)
             mem.buf.copyWithin(Number(dst), s, s + Number(size))
           }
@@ -662,7 +718,7 @@ export class Evm {
           const offset = st[sp + 1]!
           const size = st[sp]!
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
           f.pc = pc
           f.sp = sp
@@ -671,19 +727,19 @@ export class Evm {
         }
         case 0xf0:
         case 0xf5: {
-          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const create2 = op === 0xf5
           sp -= create2 ? 4 : 3
           const value = st[sp + (create2 ? 3 : 2)]!
           const offset = st[sp + (create2 ? 2 : 1)]!
           const size = st[sp + (create2 ? 1 : 0)]!
-          if (fork >= Fork.shanghai && size > BigInt(MAX_INITCODE_SIZE)) return halt(f, pc, sp, 'max initcode size exceeded')
+          if (fork >= Fork.shanghai && size > BigInt(MAX_INITCODE_SIZE)) return halt(f, pc, sp, Halt.maxInitCodeSize)
           const words = Math.ceil(Number(size > BigInt(MAX_MEMORY) ? BigInt(MAX_MEMORY) : size) / 32)
           const cost = (fork >= Fork.shanghai ? 2 * words : 0) + (create2 ? 6 * words : 0)
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
           f.returnData = EMPTY
           const creator = account
@@ -737,10 +793,10 @@ export class Evm {
           const inSize = st[sp + 2]!
           const outOffset = st[sp + 1]!
           const outSize = st[sp]!
-          if (op === 0xf1 && value > 0n && msg.isStatic) return halt(f, pc, sp, 'write protection')
+          if (op === 0xf1 && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           gas = chargeMemory(mem, inOffset, inSize, gas)
           if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
-          if (gas < 0) return halt(f, pc, sp, 'out of gas')
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           let cost = state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
           if (value > 0n) {
             cost += 9000
@@ -753,7 +809,7 @@ export class Evm {
             const target = delegationTarget(state.codeOf(state.get(to)))
             if (target !== undefined) cost += state.warmAddress(target) ? WARM_READ : COLD_ACCOUNT
           }
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           let childGas: number
           let childBase = 0n
@@ -795,12 +851,12 @@ export class Evm {
           return SUSPEND
         }
         case 0xff: {
-          if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const beneficiary = st[--sp]! & ADDRESS_MASK
           let cost = state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
           const b = state.get(beneficiary)
           if ((!b.exists || b.isEmpty()) && account.balance > 0n) cost += 25000
-          if (gas < cost) return halt(f, pc, sp, 'out of gas')
+          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           const balance = account.balance
           if (fork >= Fork.cancun) {
@@ -860,23 +916,25 @@ export class Evm {
             break
           }
           if (op >= 0xa0 && op <= 0xa4) {
-            if (msg.isStatic) return halt(f, pc, sp, 'write protection')
+            if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
             const n = op - 0xa0
             sp -= 2 + n
             const offset = st[sp + n + 1]!
             const size = st[sp + n]!
-            if (size > BigInt(MAX_MEMORY)) return halt(f, pc, sp, 'out of gas')
+            if (size > BigInt(MAX_MEMORY)) return halt(f, pc, sp, Halt.outOfGas)
             const dataCost = 8 * Number(size)
-            if (gas < dataCost) return halt(f, pc, sp, 'out of gas')
+            if (gas < dataCost) return halt(f, pc, sp, Halt.outOfGas)
             gas -= dataCost
             gas = chargeMemory(mem, offset, size, gas)
-            if (gas < 0) return halt(f, pc, sp, 'out of gas')
+            if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
             const topics: bigint[] = []
             for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
-            state.log({ address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) })
+            const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
+            state.log(log)
+            if (tracer !== undefined) tracer.onLog?.(log, msg)
             break
           }
-          return halt(f, pc, sp, `invalid opcode 0x${op.toString(16)}`)
+          return halt(f, pc, sp, Halt.invalidOpcode)
       }
       pc++
     }
@@ -886,8 +944,8 @@ export class Evm {
 const copyCost = (size: bigint): number => (size > MAX_MEMORY_BIG ? Number.POSITIVE_INFINITY : 3 * Math.ceil(Number(size) / 32))
 
 /** An exceptional halt: the frame's gas is gone. */
-function halt(f: Frame, pc: number, sp: number, reason: string): number {
-  f.error = reason
+function halt(f: Frame, pc: number, sp: number, reason: Halt): number {
+  f.halt = reason
   f.gasBase = 0n
   f.pc = pc
   f.sp = sp
@@ -910,8 +968,13 @@ function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): n
   return gas - cost
 }
 
-function result(status: Status, gasLeft: number, gasBase: bigint, output: Uint8Array, error: string | undefined): CallResult {
-  return { status, gasLeft, gasBase, output, error, created: undefined }
+function result(status: Status, gasLeft: number, gasBase: bigint, output: Uint8Array, halt?: Halt, error?: string): CallResult {
+  return { status, gasLeft, gasBase, output, halt, error: halt === undefined ? undefined : (error ?? haltMessage(halt)), created: undefined }
+}
+
+/** A call or create refused before it starts (depth, balance): the caller's gas comes back, as geth's. */
+function refused(msg: Message, why: Halt): CallResult {
+  return result(Status.revert, msg.gas, msg.gasBase, EMPTY, why)
 }
 
 /** Copies `size` bytes of `src` from `from` into `dst` at `at`, zeros past the end of `src`. */

@@ -410,6 +410,30 @@ export class WorldState {
     return logs
   }
 
+  /**
+   * Writes an account's fields between transactions, as a state override does (eth_call, eth_simulateV1): the values
+   * become the committed ones and count among the block's changes. `storage` replaces the whole storage (geth's
+   * `state`), `storageDiff` changes the slots it names. An account overridden comes into existence.
+   */
+  override(address: bigint, o: StateOverride): void {
+    const a = this.get(address)
+    a.exists = true
+    if (o.balance !== undefined) a.balance = o.balance
+    if (o.nonce !== undefined) a.nonce = o.nonce
+    if (o.code !== undefined) {
+      a.code = o.code
+      a.codeHash = o.code.length === 0 ? EMPTY_CODE_HASH : keccak256(o.code)
+    }
+    if (o.storage !== undefined) {
+      a.storage.clear()
+      a.committed.clear()
+      a.wiped = true
+      for (const [k, v] of o.storage) a.committed.set(k, v)
+    }
+    if (o.storageDiff !== undefined) for (const [k, v] of o.storageDiff) a.committed.set(k, v)
+    this.blockDirty.add(a)
+  }
+
   /** Drops a transaction that was not applied (an invalid one): everything since the last `endTransaction`. */
   abortTransaction(): void {
     this.revertTo(0)
@@ -431,6 +455,17 @@ export class WorldState {
     }
     return out
   }
+}
+
+/** What a state override writes (WorldState.override). */
+export interface StateOverride {
+  balance?: bigint
+  nonce?: bigint
+  code?: Uint8Array
+  /** The whole storage: every other slot reads zero. */
+  storage?: ReadonlyMap<bigint, bigint>
+  /** These slots only. */
+  storageDiff?: ReadonlyMap<bigint, bigint>
 }
 
 interface CreateUndo {

@@ -1,4 +1,5 @@
 import type { CallResult, Frame, Message } from './frame.js'
+import type { Log } from './state.js'
 
 // Hooks for tracers. The interpreter tests one local per opcode when no tracer is set: nothing else is paid.
 
@@ -8,4 +9,6 @@ export interface EvmTracer {
   /** A call frame (or a transaction's message) starts. */
   onEnter?(msg: Message): void
   onExit?(msg: Message, result: CallResult): void
+  /** A LOG opcode's log, as it is added (a revert of its frame drops it from the state later). */
+  onLog?(log: Log, msg: Message): void
 }

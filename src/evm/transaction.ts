@@ -8,6 +8,7 @@ import { splitGas, wholeGas } from './wideGas.js'
 import { precompileAddresses } from './precompiles/index.js'
 import { type Log, EMPTY_CODE_HASH } from './state.js'
 import { applyAuthorizations, type Authorization } from './authorization.js'
+import type { Halt } from './halts.js'
 
 // A transaction on the state, as geth's state transition does it: the checks in geth's order (each refusal a
 // TxRejectedError kind, the state untouched), the fee bought, the access sets warmed, EIP-7702 authorizations applied,
@@ -43,13 +44,25 @@ export interface BlockLimits {
   maxBlobsPerBlock: number
 }
 
+/**
+ * A message that is not a transaction (eth_call and its kin), as geth runs them: no nonce checks, no EIP-3607 or
+ * EIP-7825 (SkipNonceChecks, SkipTransactionChecks), no block gas limit (the caller caps the gas), and with no fee
+ * fields no fee checks and no fee to the coinbase (NoBaseFee; the caller sets the block's base fee to 0 then).
+ */
+export interface CallMode {
+  call: true
+}
+
 export interface TxOutcome {
   status: Status
   /** Gas the block counts (after refunds and EIP-7623's floor). */
   gasUsed: number
+  /** The refund granted (geth's peak gas use is gasUsed plus this, before the floor). */
+  refund: number
   logs: Log[]
   output: Uint8Array
   created: bigint | undefined
+  halt: Halt | undefined
   error: string | undefined
 }
 
@@ -90,11 +103,13 @@ export function effectiveGasPrice(tx: EvmTransaction, baseFee: bigint, fork: For
  * Applies `tx` to `evm`'s state. Throws TxRejectedError (the state unchanged) when the transaction cannot be included.
  * The caller ends the transaction on the state (`evm.state.endTransaction()`) after reading what it needs.
  */
-export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimits): TxOutcome {
+export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimits, mode?: CallMode): TxOutcome {
   const { fork, state } = evm
   const block: BlockEnv = evm.block
   const sender = state.get(tx.sender)
   const isCreate = tx.to === undefined
+  const isCall = mode?.call === true
+  const free = isCall && tx.maxFeePerGas === 0n && tx.maxPriorityFeePerGas === 0n
 
   // The type's fork, and the types that cannot create (what geth's decoder and txpool refuse).
   const since = TYPE_FORK[tx.type]
@@ -102,20 +117,22 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   if (tx.type >= 3 && isCreate)
     throw new TxRejectedError(`${tx.type === 3 ? 'blob' : 'set code'} transaction cannot create a contract`, 'invalidTransaction')
   // Stateless and state checks, geth's order (core/state_transition.go preCheck).
-  if (tx.gasLimit > block.gasLimit)
+  if (!isCall && tx.gasLimit > block.gasLimit)
     throw new TxRejectedError(`gas limit ${tx.gasLimit} exceeds block gas limit ${block.gasLimit}`, 'exceedsBlockGasLimit')
-  if (fork >= Fork.osaka && tx.gasLimit > BigInt(TX_GAS_CAP))
+  if (!isCall && fork >= Fork.osaka && tx.gasLimit > BigInt(TX_GAS_CAP))
     throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${tx.gasLimit})`, 'gasLimitTooHigh')
-  if (tx.nonce >= MAX_NONCE) throw new TxRejectedError(`nonce has max value: address 0x${tx.sender.toString(16)}, nonce: ${tx.nonce}`, 'nonceMax')
-  if (sender.nonce < tx.nonce)
-    throw new TxRejectedError(`nonce too high: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooHigh')
-  if (sender.nonce > tx.nonce)
-    throw new TxRejectedError(`nonce too low: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooLow')
-  if (sender.codeHash !== EMPTY_CODE_HASH) {
+  if (!isCall) {
+    if (tx.nonce >= MAX_NONCE) throw new TxRejectedError(`nonce has max value: address 0x${tx.sender.toString(16)}, nonce: ${tx.nonce}`, 'nonceMax')
+    if (sender.nonce < tx.nonce)
+      throw new TxRejectedError(`nonce too high: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooHigh')
+    if (sender.nonce > tx.nonce)
+      throw new TxRejectedError(`nonce too low: address 0x${tx.sender.toString(16)}, tx: ${tx.nonce} state: ${sender.nonce}`, 'nonceTooLow')
+  }
+  if (!isCall && sender.codeHash !== EMPTY_CODE_HASH) {
     const delegated = fork >= Fork.prague && delegationTarget(state.codeOf(sender)) !== undefined
     if (!delegated) throw new TxRejectedError(`sender not an eoa: address 0x${tx.sender.toString(16)}`, 'senderNotEoa')
   }
-  if (fork >= Fork.london) {
+  if (fork >= Fork.london && !free) {
     if (tx.maxFeePerGas > MAX_UINT256) throw new TxRejectedError('max fee per gas higher than 2^256-1', 'feeCapVeryHigh')
     if (tx.maxPriorityFeePerGas > MAX_UINT256) throw new TxRejectedError('max priority fee per gas higher than 2^256-1', 'tipVeryHigh')
     if (tx.maxPriorityFeePerGas > tx.maxFeePerGas) throw new TxRejectedError('max priority fee per gas higher than max fee per gas', 'tipAboveFeeCap')
@@ -134,7 +151,7 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
       )
     if (tx.blobHashes.length > limits.maxBlobsPerBlock) throw new TxRejectedError(`blob gas used exceeds the block's maximum`, 'invalidTransaction')
     for (const h of tx.blobHashes) if (h >> 248n !== 1n) throw new TxRejectedError('blob with invalid hash version', 'invalidTransaction')
-    if (tx.maxFeePerBlobGas < block.blobBaseFee)
+    if (!(isCall && tx.maxFeePerBlobGas === 0n) && tx.maxFeePerBlobGas < block.blobBaseFee)
       throw new TxRejectedError(
         `max fee per blob gas less than block blob gas fee: blobFeeCap: ${tx.maxFeePerBlobGas}, blobBaseFee: ${block.blobBaseFee}`,
         'blobFeeCapTooLow',
@@ -210,14 +227,18 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   gasUsed -= refund
   if (gasUsed < floor) gasUsed = floor
   state.addBalance(sender, (tx.gasLimit - BigInt(gasUsed)) * price)
-  const tip = fork >= Fork.london ? price - block.baseFee : price
-  state.addBalance(state.get(block.coinbase), BigInt(gasUsed) * tip)
+  if (!free) {
+    const tip = fork >= Fork.london ? price - block.baseFee : price
+    state.addBalance(state.get(block.coinbase), BigInt(gasUsed) * tip)
+  }
   return {
     status: result.status,
     gasUsed,
+    refund,
     logs: state.logs,
     output: result.output,
     created: result.created,
+    halt: result.halt,
     error: result.error,
   }
 }

@@ -8,6 +8,8 @@ export interface PrecompileResult {
   ok: boolean
   gasUsed: number
   output: Uint8Array
+  /** Why it refused, in geth's words, where it says more than running out of gas. */
+  error?: string
 }
 
 /** Runs one precompile on its input with `gasLimit` gas; never throws on any input. */

@@ -1,0 +1,118 @@
+// Each opcode's mnemonic as geth prints it (core/vm/opcodes.go): struct logs name steps with these, and an invalid
+// opcode's error quotes it. A byte no fork defines reads "opcode 0x.. not defined", as geth's String().
+
+const NAMED: Record<number, string> = {
+  0x00: 'STOP',
+  0x01: 'ADD',
+  0x02: 'MUL',
+  0x03: 'SUB',
+  0x04: 'DIV',
+  0x05: 'SDIV',
+  0x06: 'MOD',
+  0x07: 'SMOD',
+  0x08: 'ADDMOD',
+  0x09: 'MULMOD',
+  0x0a: 'EXP',
+  0x0b: 'SIGNEXTEND',
+  0x10: 'LT',
+  0x11: 'GT',
+  0x12: 'SLT',
+  0x13: 'SGT',
+  0x14: 'EQ',
+  0x15: 'ISZERO',
+  0x16: 'AND',
+  0x17: 'OR',
+  0x18: 'XOR',
+  0x19: 'NOT',
+  0x1a: 'BYTE',
+  0x1b: 'SHL',
+  0x1c: 'SHR',
+  0x1d: 'SAR',
+  0x1e: 'CLZ',
+  0x20: 'KECCAK256',
+  0x30: 'ADDRESS',
+  0x31: 'BALANCE',
+  0x32: 'ORIGIN',
+  0x33: 'CALLER',
+  0x34: 'CALLVALUE',
+  0x35: 'CALLDATALOAD',
+  0x36: 'CALLDATASIZE',
+  0x37: 'CALLDATACOPY',
+  0x38: 'CODESIZE',
+  0x39: 'CODECOPY',
+  0x3a: 'GASPRICE',
+  0x3b: 'EXTCODESIZE',
+  0x3c: 'EXTCODECOPY',
+  0x3d: 'RETURNDATASIZE',
+  0x3e: 'RETURNDATACOPY',
+  0x3f: 'EXTCODEHASH',
+  0x40: 'BLOCKHASH',
+  0x41: 'COINBASE',
+  0x42: 'TIMESTAMP',
+  0x43: 'NUMBER',
+  0x44: 'DIFFICULTY',
+  0x45: 'GASLIMIT',
+  0x46: 'CHAINID',
+  0x47: 'SELFBALANCE',
+  0x48: 'BASEFEE',
+  0x49: 'BLOBHASH',
+  0x4a: 'BLOBBASEFEE',
+  0x50: 'POP',
+  0x51: 'MLOAD',
+  0x52: 'MSTORE',
+  0x53: 'MSTORE8',
+  0x54: 'SLOAD',
+  0x55: 'SSTORE',
+  0x56: 'JUMP',
+  0x57: 'JUMPI',
+  0x58: 'PC',
+  0x59: 'MSIZE',
+  0x5a: 'GAS',
+  0x5b: 'JUMPDEST',
+  0x5c: 'TLOAD',
+  0x5d: 'TSTORE',
+  0x5e: 'MCOPY',
+  0x5f: 'PUSH0',
+  0xf0: 'CREATE',
+  0xf1: 'CALL',
+  0xf2: 'CALLCODE',
+  0xf3: 'RETURN',
+  0xf4: 'DELEGATECALL',
+  0xf5: 'CREATE2',
+  0xfa: 'STATICCALL',
+  0xfd: 'REVERT',
+  0xfe: 'INVALID',
+  0xff: 'SELFDESTRUCT',
+}
+
+function nameOf(op: number): string {
+  const named = NAMED[op]
+  if (named !== undefined) return named
+  if (op >= 0x60 && op <= 0x7f) return `PUSH${op - 0x5f}`
+  if (op >= 0x80 && op <= 0x8f) return `DUP${op - 0x7f}`
+  if (op >= 0x90 && op <= 0x9f) return `SWAP${op - 0x8f}`
+  if (op >= 0xa0 && op <= 0xa4) return `LOG${op - 0xa0}`
+  return `opcode 0x${op.toString(16)} not defined`
+}
+
+/** geth's name of every byte, indexed by opcode. */
+export const OPCODE_NAMES: readonly string[] = Array.from({ length: 256 }, (_, op) => nameOf(op))
+
+/** Opcodes a tracer or a gas rule asks about by name. */
+export const Op = {
+  SLOAD: 0x54,
+  SSTORE: 0x55,
+  LOG0: 0xa0,
+  LOG4: 0xa4,
+  CREATE: 0xf0,
+  CALL: 0xf1,
+  CALLCODE: 0xf2,
+  DELEGATECALL: 0xf4,
+  CREATE2: 0xf5,
+  STATICCALL: 0xfa,
+  SELFDESTRUCT: 0xff,
+  BALANCE: 0x31,
+  EXTCODESIZE: 0x3b,
+  EXTCODECOPY: 0x3c,
+  EXTCODEHASH: 0x3f,
+} as const
