@@ -12,6 +12,8 @@ const LAYERS = [
   'state',
   'evm/precompiles',
   'evm',
+  'tracers',
+  'vm',
   'exec',
   'import',
   'txrules',
