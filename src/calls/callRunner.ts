@@ -1,242 +1,178 @@
-import { type Block, createBlock } from '@ethereumjs/block'
-import type { Common } from '@ethereumjs/common'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
-import { type VM, runTx } from '@ethereumjs/vm'
-import type { ChainSpec } from '../chain/spec.js'
-import { readHeader } from '../store/blockCodec.js'
-import type { ChainStore } from '../store/chainStore.js'
-import type { OverlayTrieDB } from '../trie/trieDb.js'
-import { bytesToHex, equalBytes } from '../util/hex.js'
-import type { AncestorView } from '../exec/ancestors.js'
+import { Fork } from '../chain/evmFork.js'
+import { Evm } from '../evm/interpreter.js'
+import { WorldState } from '../evm/state.js'
+import type { EvmTracer } from '../evm/tracer.js'
+import { applyTransaction, type EvmTransaction, type TxOutcome } from '../evm/transaction.js'
+import { bytesToWord } from '../evm/words.js'
+import { Status } from '../evm/frame.js'
+import type { BlockContext } from '../vm/blockContext.js'
+import type { EvmConfig } from '../vm/evmConfig.js'
 import { TxRejectedError } from '../exec/errors.js'
-import { createStoreVm } from '../exec/storeVm.js'
-import { attachTracer } from './attachTracer.js'
-import type { TraceOptions } from './tracer.js'
-import { setBounded } from '../util/boundedMap.js'
-import { CallReadCache } from './readCache.js'
-import { type AccessListEntry, type CallInput, type CallOutcome, UnknownCallBlockError } from './callInput.js'
-import { callTransaction } from './callTransaction.js'
-import { txRejectionOf } from '../exec/ethereumjsErrors.js'
-import { applyStateOverrides, movePrecompiles } from './overrides.js'
-import { asEoa } from './senderCode.js'
+import type { CallInput, CallOutcome, CallRequest } from './callInput.js'
+import { checkFieldsActive, movedPrecompiles } from './callRules.js'
+import { applyStateOverrides } from './overrides.js'
 
-// eth_call, eth_estimateGas and eth_createAccessList: a transaction run on a block's state (with overrides) and
-// thrown away, in a worker. The sender needs no signature; nonces are not checked; with no fee given the call is
-// free (gas price 0, and the block's base fee 0 for it, as geth's NoBaseFee).
+// eth_call, eth_estimateGas, eth_createAccessList and debug_traceCall on Sponge's EVM: the request made a message
+// as geth's ToMessage makes it, run on the named block's state with the overrides, and thrown away. Synchronous, so
+// a call runs wherever it is cheapest (the serving thread under a budget, or a worker): see docs/design.md.
 
-const ZERO_ADDRESS = new Uint8Array(20)
-/** EIP-7825 (Osaka): no transaction may use more. */
-const MAX_TX_GAS = 16_777_216n
+const CALL = { call: true } as const
 
-/** One per worker thread: a VM over its own trie view, re-rooted for every call. */
-export class CallRunner {
-  private constructor(
-    private readonly spec: ChainSpec,
-    private readonly store: ChainStore,
-    private readonly trieDb: OverlayTrieDB,
-    private readonly sm: MerkleStateManager,
-    private readonly vm: VM,
-    private readonly ancestors: AncestorView,
-  ) {
-    // Installs itself on the state manager: the reads calls make are kept from call to call.
-    new CallReadCache(sm, () => this.currentRoot)
+/** The EVM's fork cannot run this block (before Berlin): the call goes to EthereumJS's VM. */
+export class UnsupportedForkError extends Error {
+  override readonly name = 'UnsupportedForkError'
+}
+
+/**
+ * A call ready to run, as many times as an estimate needs: its block context, its state with the overrides applied
+ * (reads stay cached from run to run; each run's own changes are dropped after it) and its message.
+ */
+export class PreparedCall {
+  constructor(
+    readonly ctx: BlockContext,
+    readonly evm: Evm,
+    readonly tx: EvmTransaction,
+  ) {}
+
+  get state(): WorldState {
+    return this.evm.state
   }
 
-  static async create(spec: ChainSpec, store: ChainStore): Promise<CallRunner> {
-    const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
-    return new CallRunner(spec, store, trieDb, state, vm, ancestors)
+  /** Runs the message with `gasLimit` gas (and a tracer); its changes are undone after. Throws TxRejectedError. */
+  run(gasLimit: bigint, tracer?: EvmTracer): CallOutcome {
+    const o = this.runRaw(gasLimit, tracer)
+    return outcomeOf(o)
   }
 
-  /** The gas limit a call runs with: its own, else the cap; never above the cap or (from Osaka) EIP-7825's. */
-  gasLimitOf(input: CallInput, block: Block): bigint {
-    let gas = input.call.gas ?? input.gasCap
-    if (gas > input.gasCap) gas = input.gasCap
-    if (block.common.isActivatedEIP(7825) && gas > MAX_TX_GAS) gas = MAX_TX_GAS
-    return gas
-  }
-
-  /** The root the state manager is at: calls at the same block keep its warm caches. */
-  private currentRoot: Uint8Array | undefined
-  /** The last call contexts without block overrides: consecutive calls at one block share theirs. */
-  private readonly blocks = new Map<string, { block: Block; anchor: [Uint8Array, bigint, Uint8Array] }>()
-
-  /** The block a call runs in: the named block's header with the overrides, and a zero base fee when it pays none. */
-  async prepare(input: CallInput): Promise<Block> {
-    const paysFee = input.call.gasPrice !== undefined || input.call.maxFeePerGas !== undefined
-    const key = `${bytesToHex(input.blockHash)}:${paysFee}`
-    const cached = input.blockOverrides === undefined ? this.blocks.get(key) : undefined
-    if (cached !== undefined) {
-      this.vm.common.setHardforkBy({ blockNumber: cached.block.header.number, timestamp: cached.block.header.timestamp })
-      this.ancestors.advance(...cached.anchor)
-      return cached.block
-    }
-    const header = readHeader(this.spec, this.store, input.blockHash)
-    if (header === undefined) throw new UnknownCallBlockError('header not found')
-    const o = input.blockOverrides ?? {}
-    const number = o.number ?? header.number
-    const timestamp = o.time ?? header.timestamp
-    let common: Common
+  /** As `run`, with the EVM's own outcome (for tracers' results). */
+  runRaw(gasLimit: bigint, tracer?: EvmTracer): TxOutcome {
+    this.tx.gasLimit = gasLimit
+    this.evm.tracer = tracer
     try {
-      common = this.spec.commonAt(number, timestamp)
-    } catch (e) {
-      // Overrides no fork schedule puts together (a pre-merge number with a far-future time).
-      throw new TxRejectedError(`invalid block overrides: ${(e as Error).message}`, 'invalidBlockOverrides')
-    }
-    const baseFee = paysFee ? (o.baseFeePerGas ?? header.baseFeePerGas) : header.baseFeePerGas === undefined ? undefined : 0n
-    const block = createBlock(
-      {
-        header: {
-          ...header.toJSON(),
-          number,
-          timestamp,
-          ...(o.gasLimit === undefined ? {} : { gasLimit: o.gasLimit }),
-          ...(o.feeRecipient === undefined ? {} : { coinbase: o.feeRecipient }),
-          ...(o.prevRandao === undefined ? {} : { mixHash: o.prevRandao }),
-          ...(baseFee === undefined ? {} : { baseFeePerGas: baseFee }),
-        },
-      },
-      { common, skipConsensusFormatValidation: true },
-    )
-    this.vm.common.setHardforkBy({ blockNumber: number, timestamp })
-    const anchor: [Uint8Array, bigint, Uint8Array] = [header.hash(), header.number, header.parentHash]
-    this.ancestors.advance(...anchor)
-    if (input.blockOverrides === undefined) {
-      setBounded(this.blocks, key, { block, anchor }, 8)
-    }
-    return block
-  }
-
-  /**
-   * Runs `f` on the call's block state with its overrides, inside a checkpoint that is reverted after: nothing a call
-   * does is kept or flushed, and the caches stay warm for the next call at the same block.
-   */
-  private async withState<T>(input: CallInput, block: Block, f: () => Promise<T>): Promise<T> {
-    // Block overrides change the context, never the state root: it is the named block's.
-    const root = block.header.stateRoot
-    if (this.currentRoot === undefined || !equalBytes(this.currentRoot, root)) {
-      this.sm.clearCaches()
-      this.trieDb.pending.clear()
-      await this.sm.setStateRoot(root, true)
-      this.currentRoot = root
-    }
-    await this.sm.checkpoint()
-    const restorePrecompiles = movePrecompiles(this.vm, input.stateOverrides)
-    try {
-      await applyStateOverrides(this.sm, input.stateOverrides)
-      return await f()
+      return applyTransaction(this.evm, this.tx, this.ctx.limits, CALL)
     } finally {
-      restorePrecompiles()
-      await this.sm.revert()
+      this.evm.tracer = undefined
+      this.state.abortTransaction()
     }
   }
+}
 
-  /** What the sender can spend on gas: its balance (after overrides) less the call's value. */
-  async balanceAvailable(input: CallInput, block: Block): Promise<bigint> {
-    return this.withState(input, block, async () => {
-      const balance = (await this.sm.getAccount(new Address(input.call.from ?? ZERO_ADDRESS)))?.balance ?? 0n
-      const value = input.call.value ?? 0n
-      return balance > value ? balance - value : 0n
-    })
+function outcomeOf(o: TxOutcome): CallOutcome {
+  const facts = { gasUsed: BigInt(o.gasUsed), gasRefund: BigInt(o.refund) }
+  if (o.status === Status.success) return { status: 'success', returnData: o.output, ...facts }
+  if (o.status === Status.revert) return { status: 'revert', returnData: o.output, ...facts }
+  return { status: 'halt', error: o.error ?? 'execution failed', ...facts }
+}
+
+/**
+ * Prepares a call at its block; null when the store does not have the block. `deadline` (performance.now(), 0 for
+ * none) stops the EVM with EvmAbortedError. Throws UnsupportedForkError for a block before Berlin.
+ */
+export function prepareCall(config: EvmConfig, input: CallInput, deadline = 0): PreparedCall | null {
+  const header = config.header(input.blockHash)
+  if (header === undefined) return null
+  const c = input.call
+  const o = input.blockOverrides
+  const fees = feesOf(c, header.hasBaseFee ? (o?.baseFeePerGas ?? header.baseFee) : undefined)
+  const ctx = config.blockContext(header, input.blockHash, {
+    ...(o?.number === undefined ? {} : { number: o.number }),
+    ...(o?.time === undefined ? {} : { time: o.time }),
+    ...(o?.gasLimit === undefined ? {} : { gasLimit: o.gasLimit }),
+    ...(o?.feeRecipient === undefined ? {} : { coinbase: bytesToWord(o.feeRecipient) }),
+    ...(o?.prevRandao === undefined ? {} : { prevRandao: bytesToWord(o.prevRandao) }),
+    // geth lowers the block's base fee to 0 for a message that pays nothing, and the blob base fee likewise.
+    ...(fees.gasPrice === 0n ? { baseFee: 0n } : o?.baseFeePerGas === undefined ? {} : { baseFee: o.baseFeePerGas }),
+    ...(c.maxFeePerBlobGas === 0n || (c.maxFeePerBlobGas === undefined && c.blobVersionedHashes !== undefined) ? { blobBaseFee: 0n } : {}),
+  })
+  if (ctx === undefined) {
+    checkFieldsActive(c, config.spec.forkAt(o?.number ?? header.number, o?.time ?? header.timestamp))
+    throw new UnsupportedForkError(`no EVM for the fork at block ${header.number}`)
   }
+  checkFieldsActive(c, ctx.fork)
+  const state = new WorldState(config.stateAt(header.stateRoot))
+  const moves = movedPrecompiles(input.stateOverrides, ctx.fork)
+  applyStateOverrides(state, input.stateOverrides)
+  const evm = new Evm({ fork: ctx.fork, block: ctx.env, state, deadline, precompileMoves: moves })
+  return new PreparedCall(ctx, evm, messageOf(c, ctx.fork, fees))
+}
 
-  /** Whether an account has code at the call's block (after overrides). */
-  async hasCode(input: CallInput, block: Block, address: Uint8Array): Promise<boolean> {
-    return this.withState(input, block, async () => (await this.sm.getCode(new Address(address))).length > 0)
+/**
+ * eth_call: the call run once with its gas; null when the block is not stored. A message refused before it runs is
+ * answered in geth's words for eth_call ("err: … (supplied gas N)").
+ */
+export function runCall(config: EvmConfig, input: CallInput, deadline = 0): CallOutcome | null {
+  const call = prepareCall(config, input, deadline)
+  if (call === null) return null
+  const gas = gasLimitOf(input)
+  try {
+    return call.run(gas)
+  } catch (e) {
+    if (e instanceof TxRejectedError) throw new TxRejectedError(`err: ${e.message} (supplied gas ${gas})`, e.kind)
+    throw e
   }
+}
 
-  /** The least gas the call can start with: its intrinsic gas, or EIP-7623's calldata floor where that is more. */
-  minimumGas(input: CallInput, block: Block): bigint {
-    const tx = callTransaction(input.call, block.common, 0n, undefined)
-    const intrinsic = tx.getIntrinsicGas()
-    if (!block.common.isActivatedEIP(7623)) return intrinsic
-    let tokens = 0n
-    for (const b of input.call.data ?? []) tokens += b === 0 ? 1n : 4n
-    const floor = 21_000n + tokens * tx.common.param('totalCostFloorPerToken')
-    return floor > intrinsic ? floor : intrinsic
+/** The gas limit a call runs with: its own, else the cap; never above the cap (geth's CallDefaults). */
+export function gasLimitOf(input: CallInput): bigint {
+  const gas = input.call.gas ?? input.gasCap
+  return gas > input.gasCap ? input.gasCap : gas
+}
+
+interface Fees {
+  gasPrice: bigint
+  feeCap: bigint
+  tip: bigint
+}
+
+/**
+ * The prices geth's ToMessage gives a call: a gas price is the fee cap and tip too; else the 1559 fields (0 when
+ * absent) with the price they pay at the base fee, or 0 when both are 0.
+ */
+function feesOf(c: CallRequest, baseFee: bigint | undefined): Fees {
+  if (baseFee === undefined || c.gasPrice !== undefined) {
+    const price = c.gasPrice ?? 0n
+    return { gasPrice: price, feeCap: price, tip: price }
   }
+  const feeCap = c.maxFeePerGas ?? 0n
+  const tip = c.maxPriorityFeePerGas ?? 0n
+  if (feeCap === 0n && tip === 0n) return { gasPrice: 0n, feeCap, tip }
+  const paid = tip + baseFee
+  return { gasPrice: paid < feeCap ? paid : feeCap, feeCap, tip }
+}
 
-  /** debug_traceCall: the call run once with a tracer listening; the tracer's result, read before the state reverts. */
-  async trace(input: CallInput, opts: TraceOptions): Promise<unknown> {
-    const block = await this.prepare(input)
-    const attached = attachTracer(this.vm, opts)
-    try {
-      return await this.withState(input, block, async () => {
-        const { tx, result } = await this.runTxOnState(input, block, this.gasLimitOf(input, block), false, undefined, (t) =>
-          attached.tracer.start?.(t, block.header.coinbase, this.sm),
-        )
-        attached.detach()
-        if (attached.failure() !== undefined) throw attached.failure()
-        return attached.tracer.result(tx, result, this.sm)
-      })
-    } finally {
-      attached.detach()
-    }
-  }
-
-  /** Runs the call once with `gasLimit` on fresh state (overrides applied); nothing it does is kept. */
-  async run(input: CallInput, block: Block, gasLimit: bigint, reportAccessList = false, accessList?: AccessListEntry[]): Promise<CallOutcome> {
-    const { result } = await this.runTx(input, block, gasLimit, reportAccessList, accessList)
-    const exec = result.execResult
-    const list = result.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys }))
-    const facts = { gasUsed: result.totalGasSpent, gasRefund: result.gasRefund, ...(list === undefined ? {} : { accessList: list }) }
-    if (exec.exceptionError === undefined) return { status: 'success', returnData: exec.returnValue, ...facts }
-    if (exec.exceptionError.error === 'revert') return { status: 'revert', returnData: exec.returnValue, ...facts }
-    return { status: 'halt', error: exec.exceptionError.error, ...facts }
-  }
-
-  private async runTx(
-    input: CallInput,
-    block: Block,
-    gasLimit: bigint,
-    reportAccessList: boolean,
-    accessList: AccessListEntry[] | undefined,
-  ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
-    return this.withState(input, block, () => this.runTxOnState(input, block, gasLimit, reportAccessList, accessList))
-  }
-
-  private async runTxOnState(
-    input: CallInput,
-    block: Block,
-    gasLimit: bigint,
-    reportAccessList: boolean,
-    accessList: AccessListEntry[] | undefined,
-    beforeRun?: (tx: TypedTransaction) => Promise<void> | undefined,
-  ): Promise<{ tx: TypedTransaction; result: Awaited<ReturnType<typeof runTx>> }> {
-    const c = input.call
-    const from = new Address(c.from ?? ZERO_ADDRESS)
-    const value = c.value ?? 0n
-    const price = c.gasPrice ?? c.maxFeePerGas ?? 0n
-    const balance = (await this.sm.getAccount(from))?.balance ?? 0n
-    // geth's buyGas check, with its message; the run itself may then skip EthereumJS's own.
-    if (balance < value + gasLimit * price) {
-      throw new TxRejectedError(
-        `insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value + gasLimit * price}`,
-        'insufficientFunds',
-      )
-    }
-    const tx = callTransaction(c, block.common, gasLimit, accessList)
-    // The sender is who the request says: no signature to recover it from (hence an unfrozen transaction).
-    Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
-    await beforeRun?.(tx)
-    let result: Awaited<ReturnType<typeof runTx>>
-    try {
-      result = await asEoa(this.sm, from, () =>
-        runTx(this.vm, {
-          tx,
-          block,
-          skipNonce: true,
-          skipBalance: true,
-          skipBlockGasLimitValidation: true,
-          skipHardForkValidation: true,
-          reportAccessList,
-        }),
-      )
-    } catch (e) {
-      // EthereumJS's refusal as the domain's; anything else (the store failing) is the node's failure.
-      throw txRejectionOf(e) ?? e
-    }
-    return { tx, result }
+/** The message a call object describes, its type from the fields given (as geth's ToTransaction). */
+function messageOf(c: CallRequest, fork: Fork, fees: Fees): EvmTransaction {
+  const type =
+    c.authorizationList !== undefined
+      ? 4
+      : c.blobVersionedHashes !== undefined
+        ? 3
+        : c.gasPrice === undefined && fork >= Fork.london
+          ? 2
+          : c.accessList !== undefined
+            ? 1
+            : 0
+  return {
+    type,
+    sender: c.from === undefined ? 0n : bytesToWord(c.from),
+    to: c.to === undefined ? undefined : bytesToWord(c.to),
+    nonce: 0n,
+    gasLimit: 0n,
+    value: c.value ?? 0n,
+    data: c.data ?? new Uint8Array(),
+    gasPrice: fees.gasPrice,
+    maxFeePerGas: fees.feeCap,
+    maxPriorityFeePerGas: fees.tip,
+    accessList: (c.accessList ?? []).map((e) => ({ address: bytesToWord(e.address), storageKeys: e.storageKeys.map(bytesToWord) })),
+    maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n,
+    blobHashes: (c.blobVersionedHashes ?? []).map(bytesToWord),
+    authorizations: (c.authorizationList ?? []).map((a) => ({
+      chainId: a.chainId,
+      address: bytesToWord(a.address),
+      nonce: a.nonce,
+      yParity: a.yParity,
+      r: a.r,
+      s: a.s,
+    })),
   }
 }

@@ -1,107 +1,90 @@
-import type { CallRunner } from './callRunner.js'
-import type { AccessListEntry } from './callInput.js'
-import type { CallOutcome } from './callInput.js'
-import type { CallInput } from './callInput.js'
+import { Fork } from '../chain/evmFork.js'
 import { TxRejectedError } from '../exec/errors.js'
+import type { EvmConfig } from '../vm/evmConfig.js'
+import type { CallInput, CallOutcome } from './callInput.js'
+import { type PreparedCall, prepareCall } from './callRunner.js'
 
 /** What eth_estimateGas answers: the gas, or the outcome that made the call fail even with all the gas allowed. */
 export type EstimateOutcome = { status: 'estimated'; gas: bigint } | Exclude<CallOutcome, { status: 'success' }> | { status: 'capped'; cap: bigint }
 
 const TX_GAS = 21_000n
 const CALL_STIPEND = 2_300n
+/** EIP-7825: an estimate for an Osaka block never passes a transaction's cap. */
+const MAX_TX_GAS = 16_777_216n
 /** geth stops the search once the interval is within 1.5% of the upper bound. */
-const ERROR_RATIO_PERMILLE = 15n
+const ERROR_RATIO = 0.015
+const GAS_PER_BLOB = 131_072n
 
 /**
- * eth_estimateGas as geth does it: a plain transfer is 21000 at once; otherwise the call runs with all the gas it may
- * have (a failure there is the answer), then with an optimistic limit (gas used + refund + stipend, × 64/63), then a
- * binary search between what it used and what sufficed.
+ * eth_estimateGas as geth's gasestimator: the highest limit from the call's gas (else the block's), EIP-7825's cap,
+ * the sender's funds and --rpc.gascap; a plain transfer tried at 21,000 first; a run with the highest limit (its
+ * failure is the answer); then the gas it used and 64/63 of its peak as the first bounds of a binary search that
+ * stops within 1.5%. Every run is on the same prepared state, its changes dropped after it. Null: unknown block.
  */
-export async function estimateGas(runner: CallRunner, input: CallInput): Promise<EstimateOutcome> {
-  const block = await runner.prepare(input)
+export function estimateGas(config: EvmConfig, input: CallInput, deadline = 0): EstimateOutcome | null {
+  const call = prepareCall(config, input, deadline)
+  if (call === null) return null
   const c = input.call
-  let hi = runner.gasLimitOf({ ...input, call: { ...c, gas: c.gas ?? block.header.gasLimit } }, block)
-  const price = c.gasPrice ?? c.maxFeePerGas ?? 0n
-  if (price > 0n) {
-    const allowance = (await runner.balanceAvailable(input, block)) / price
-    if (allowance < hi) hi = allowance
+  const tx = call.tx
+  let hi = call.ctx.env.gasLimit
+  if (c.gas !== undefined && c.gas >= TX_GAS) hi = c.gas
+  if (call.ctx.fork >= Fork.osaka && hi > MAX_TX_GAS) hi = MAX_TX_GAS
+  const feeCap = tx.maxFeePerGas
+  if (feeCap > 0n) {
+    let available = call.state.get(tx.sender).balance
+    if (tx.value >= available) throw new TxRejectedError('insufficient funds for transfer', 'insufficientFunds')
+    available -= tx.value
+    if (call.ctx.fork >= Fork.cancun && tx.blobHashes.length > 0) {
+      const blobs = BigInt(tx.blobHashes.length) * GAS_PER_BLOB * tx.maxFeePerBlobGas
+      if (blobs >= available) throw new TxRejectedError('insufficient funds for gas * price + value', 'insufficientFunds')
+      available -= blobs
+    }
+    const allowance = available / feeCap
+    if (hi > allowance) hi = allowance
   }
-  // Below this the call cannot start: the search never tries it.
-  const least = runner.minimumGas(input, block)
-  const fails = async (gas: bigint): Promise<boolean> => (await runner.run(input, block, gas)).status !== 'success'
-  if (c.to !== undefined && (c.data === undefined || c.data.length === 0) && !(await runner.hasCode(input, block, c.to))) {
-    if (least <= TX_GAS && !(await fails(TX_GAS))) return { status: 'estimated', gas: TX_GAS }
+  if (hi > input.gasCap) hi = input.gasCap
+  if (c.data === undefined || c.data.length === 0) {
+    if (tx.to !== undefined && call.state.codeOf(call.state.get(tx.to)).length === 0) {
+      const plain = attempt(call, TX_GAS)
+      if (plain !== undefined && plain.status === 'success') return { status: 'estimated', gas: TX_GAS }
+    }
   }
-  const atHi = await runner.run(input, block, hi)
-  if (atHi.status === 'revert') return atHi
-  if (atHi.status === 'halt') return atHi.error === 'out of gas' ? { status: 'capped', cap: hi } : atHi
-  let lo = (atHi.gasUsed > least ? atHi.gasUsed : least) - 1n
+  const atHi = attempt(call, hi)
+  if (atHi === undefined || (atHi.status === 'halt' && atHi.error === 'out of gas')) return { status: 'capped', cap: hi }
+  if (atHi.status !== 'success') return atHi
+  let lo = atHi.gasUsed - 1n
   const optimistic = ((atHi.gasUsed + atHi.gasRefund + CALL_STIPEND) * 64n) / 63n
   if (optimistic < hi) {
-    if (!(await fails(optimistic))) hi = optimistic
+    if (succeeds(call, optimistic)) hi = optimistic
     else lo = optimistic
   }
   while (lo + 1n < hi) {
-    if (((hi - lo) * 1000n) / hi < ERROR_RATIO_PERMILLE) break
-    let mid = (hi + lo) / 2n
+    if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break
+    let mid = lo + (hi - lo) / 2n
     if (mid > lo * 2n) mid = lo * 2n
-    if (!(await fails(mid))) hi = mid
+    if (succeeds(call, mid)) hi = mid
     else lo = mid
   }
   return { status: 'estimated', gas: hi }
 }
 
-export interface AccessListResult {
-  accessList: AccessListEntry[]
-  gasUsed: bigint
-  /** Set when the call fails with the final list (geth still answers the list). */
-  failure?: Exclude<CallOutcome, { status: 'success' }>
-}
-
-/** eth_createAccessList as geth does it: run, take what was touched as the list, and again until it no longer grows. */
-export async function createAccessList(runner: CallRunner, input: CallInput): Promise<AccessListResult> {
-  const block = await runner.prepare(input)
-  // geth builds an access-list transaction to run: before Berlin there is none.
-  if (!block.common.isActivatedEIP(2930)) throw new TxRejectedError('transaction type not supported: access list tx', 'txTypeNotSupported')
-  const gas = runner.gasLimitOf(input, block)
-  let list: AccessListEntry[] = normalize(
-    (input.call.accessList ?? []).map((a) => ({
-      address: `0x${Buffer.from(a.address).toString('hex')}`,
-      storageKeys: a.storageKeys.map((k) => `0x${Buffer.from(k).toString('hex')}`),
-    })),
-  )
-  for (let round = 0; round < 16; round++) {
-    const outcome = await runner.run(input, block, gas, true, list)
-    const touched = normalize(merge(list, outcome.accessList ?? [], input))
-    if (JSON.stringify(touched) === JSON.stringify(list)) {
-      return { accessList: list, gasUsed: outcome.gasUsed, ...(outcome.status === 'success' ? {} : { failure: outcome }) }
-    }
-    list = touched
-  }
-  throw new TxRejectedError('access list did not settle', 'accessListUnsettled')
-}
-
 /**
- * The union of two lists. The sender and the recipient are warm anyway: geth lists them only for their storage
- * slots, never as bare addresses.
+ * One run at `gas`: its outcome, or undefined when the limit itself is refused (below the intrinsic gas or the
+ * EIP-7623 floor) — a failure the search raises the limit for, as geth's. Other refusals are the answer, in geth's
+ * words ("failed with N gas: …").
  */
-function merge(a: AccessListEntry[], b: AccessListEntry[], input: CallInput): AccessListEntry[] {
-  const hex = (x: Uint8Array | undefined) => (x === undefined ? undefined : `0x${Buffer.from(x).toString('hex')}`)
-  const skip = new Set([hex(input.call.from ?? new Uint8Array(20)), hex(input.call.to)])
-  const byAddress = new Map<string, Set<string>>()
-  for (const e of [...a, ...b]) {
-    const address = e.address.toLowerCase()
-    if (skip.has(address) && e.storageKeys.length === 0) continue
-    const keys = byAddress.get(address) ?? new Set()
-    for (const k of e.storageKeys) keys.add(k.toLowerCase())
-    byAddress.set(address, keys)
+function attempt(call: PreparedCall, gas: bigint): CallOutcome | undefined {
+  try {
+    return call.run(gas)
+  } catch (e) {
+    if (e instanceof TxRejectedError) {
+      if (e.kind === 'intrinsicGasTooLow' || e.kind === 'gasLimitTooHigh') return undefined
+      throw new TxRejectedError(`failed with ${gas} gas: ${e.message}`, e.kind)
+    }
+    throw e
   }
-  return [...byAddress].map(([address, keys]) => ({ address, storageKeys: [...keys] }))
 }
 
-/** Addresses and keys in order (geth sorts them), keys as 32-byte words. */
-function normalize(list: AccessListEntry[]): AccessListEntry[] {
-  return list
-    .map((e) => ({ address: e.address, storageKeys: e.storageKeys.map((k) => `0x${k.slice(2).padStart(64, '0')}`).sort() }))
-    .sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0))
+function succeeds(call: PreparedCall, gas: bigint): boolean {
+  return attempt(call, gas)?.status === 'success'
 }

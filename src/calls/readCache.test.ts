@@ -4,7 +4,7 @@ import { assemble } from '../testing/asm.js'
 import { devGenesis } from '../chain/dev.js'
 import { type TestNode, startTestNode } from '../testing/testNode.js'
 import { hexToBytes } from '../util/hex.js'
-import { CallRunner } from './callRunner.js'
+import { EthereumjsCallRunner as CallRunner } from './ethereumjsCallRunner.js'
 import type { CallInput } from './callInput.js'
 
 // Calls at one block keep what they read (readCache.ts): once warm, a call reads no trie at all — SSTORE's gas

@@ -1,4 +1,4 @@
-import { SimulationError, type SimulationKind, TraceTooLargeError } from '../calls/errors.js'
+import { OverrideError, SimulationError, type SimulationKind, TraceTooLargeError } from '../calls/errors.js'
 import { DevChainError } from '../dev/errors.js'
 import { EngineError, type EngineErrorKind } from '../engine/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
@@ -54,6 +54,7 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
   tooManyBlocks: ErrorCode.tooManyBlocks,
   invalidBlockOverrides: ErrorCode.invalidParams,
   notAPrecompile: ErrorCode.server,
+  alreadyOverridden: ErrorCode.server,
   gasLimitTooHigh: ErrorCode.vmError,
   blobFeeCapTooLow: ErrorCode.vmError,
   txTypeNotSupported: ErrorCode.vmError,
@@ -68,7 +69,7 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
 function codeOf(e: DomainError): ErrorCode | undefined {
   if (e instanceof SimulationError) return SIMULATION[e.kind]
   // geth answers every refused transaction or call -32000, whatever the reason, with its message.
-  if (e instanceof TxRejectedError || e instanceof TxPoolRejectedError) return ErrorCode.server
+  if (e instanceof TxRejectedError || e instanceof TxPoolRejectedError || e instanceof OverrideError) return ErrorCode.server
   // geth's "execution aborted (timeout = 5s)".
   if (e instanceof TaskTimeoutError) return ErrorCode.server
   // Limits of the node's the client ran into: a full lane (retry later), a trace too large to answer.

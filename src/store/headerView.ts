@@ -3,7 +3,10 @@ import { bytesToBigInt } from '../util/hex.js'
 
 // Positions in the RLP list of a header (yellow paper order, then the forks' appended fields).
 const PARENT_HASH = 0
+const COINBASE = 2
 const STATE_ROOT = 3
+const DIFFICULTY = 7
+const MIX_HASH = 13
 const NUMBER = 8
 const GAS_LIMIT = 9
 const TIMESTAMP = 11
@@ -42,6 +45,19 @@ export class HeaderView {
     return this.fields[STATE_ROOT]!
   }
 
+  get coinbase(): Uint8Array {
+    return this.fields[COINBASE]!
+  }
+
+  get difficulty(): bigint {
+    return bytesToBigInt(this.fields[DIFFICULTY]!)
+  }
+
+  /** PREVRANDAO from Paris on. */
+  get mixHash(): Uint8Array {
+    return this.fields[MIX_HASH]!
+  }
+
   get number(): bigint {
     return bytesToBigInt(this.fields[NUMBER]!)
   }
@@ -68,6 +84,11 @@ export class HeaderView {
 
   get timestamp(): bigint {
     return bytesToBigInt(this.fields[TIMESTAMP]!)
+  }
+
+  /** Whether the header has a base fee (London on). */
+  get hasBaseFee(): boolean {
+    return this.fields[BASE_FEE] !== undefined
   }
 
   /** Zero before London (no base fee field). */

@@ -1,6 +1,6 @@
 import { BlockNotFoundError, StoreWriteError } from '../store/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
-import { SimulationError, TraceTooLargeError } from '../calls/errors.js'
+import { OverrideError, SimulationError, TraceTooLargeError } from '../calls/errors.js'
 import { DomainError, type RebuildableError, type WireError, fromWire } from '../util/errors.js'
 
 // The worker hop's side of the error model (util/errors.ts): which domain errors cross from a worker whole, and the
@@ -17,6 +17,7 @@ const CROSSING: Readonly<Record<string, RebuildableError>> = {
   UnknownParentError,
   BlockNotFoundError,
   SimulationError,
+  OverrideError,
   TraceTooLargeError,
   // A block the engine lane executed or built but could not store (a full disk): the client and the operator hear
   // why, not an internal error.

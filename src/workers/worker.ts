@@ -3,9 +3,13 @@ import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { guardNativeCalls } from '../crypto/nativeCalls.js'
 import { buildPayload } from '../payload/builder.js'
-import { CallRunner } from '../calls/callRunner.js'
+import { EthereumjsCallRunner } from '../calls/ethereumjsCallRunner.js'
 import { UnknownCallBlockError } from '../calls/callInput.js'
-import { createAccessList, estimateGas } from '../calls/estimate.js'
+import { createAccessList, estimateGas as estimateGasLegacy } from '../calls/ethereumjsEstimate.js'
+import { runCall, UnsupportedForkError } from '../calls/callRunner.js'
+import { estimateGas } from '../calls/estimate.js'
+import { EvmAbortedError } from '../evm/interpreter.js'
+import { EvmConfig } from '../vm/evmConfig.js'
 import { TraceRunner } from '../calls/traceRunner.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../payload/payloadImport.js'
@@ -15,7 +19,7 @@ import { validateRawTx } from '../txrules/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
 import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from '../state/stateReader.js'
-import { WorkerDeadline } from './deadlines.js'
+import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
 import { crossingError } from './errors.js'
 import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
 
@@ -27,7 +31,10 @@ const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly === true)
 const state = new StateReader(spec, store)
 const executor = await BlockExecutor.create(spec, store)
+const evmConfig = new EvmConfig(spec, store)
 const decoder = new TextDecoder()
+/** The running call's deadline as performance.now() (0: none): Sponge's EVM stops itself there. */
+let evmDeadline = 0
 
 async function dispatch(task: SingleTask): Promise<unknown> {
   switch (task.op) {
@@ -65,8 +72,8 @@ async function dispatch(task: SingleTask): Promise<unknown> {
   }
 }
 
-// Created with the worker, not on the first call: eth_call's time limit is for the call.
-const calls = CallRunner.create(spec, store)
+/** EthereumJS's VM for what Sponge's EVM does not run yet (blocks before Berlin, access lists, traced calls). */
+let legacyCalls: Promise<EthereumjsCallRunner> | undefined
 
 /** Tracing is rare: its VM is made on the first trace. */
 let traces: Promise<TraceRunner> | undefined
@@ -76,10 +83,16 @@ parentPort?.postMessage({ started: threadId } satisfies WorkerStarted)
 
 /** eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall; null when the block is unknown. */
 async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' | 'traceCall' }>): Promise<unknown> {
-  const runner = await calls
+  try {
+    if (task.op === 'call') return runCall(evmConfig, task.input, evmDeadline)
+    if (task.op === 'estimate') return estimateGas(evmConfig, task.input, evmDeadline)
+  } catch (e) {
+    if (!(e instanceof UnsupportedForkError)) throw e
+  }
+  const runner = await (legacyCalls ??= EthereumjsCallRunner.create(spec, store))
   try {
     if (task.op === 'traceCall') return await runner.trace(task.input, task.opts)
-    if (task.op === 'estimate') return await estimateGas(runner, task.input)
+    if (task.op === 'estimate') return await estimateGasLegacy(runner, task.input)
     if (task.op === 'accessList') return await createAccessList(runner, task.input)
     const block = await runner.prepare(task.input)
     return await runner.run(task.input, block, runner.gasLimitOf(task.input, block))
@@ -106,8 +119,11 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
       out.push(timedOut('deadline passed before the call started'))
       continue
     }
-    deadline?.running(until)
+    // The EVM stops itself at the deadline; the watchdog's, a little later, is for a worker stuck elsewhere.
+    deadline?.running(until + WATCHDOG_GRACE_MS)
+    evmDeadline = performance.now() + (until - Date.now())
     const outcome = await settle(batch.tasks[i]!)
+    evmDeadline = 0
     deadline?.running(0)
     // Past its deadline, a call's answer is the timeout, as geth's (and a native call refused to a thread being
     // stopped may have changed its result).
@@ -119,6 +135,18 @@ export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]>
   return out
 }
 
+/** How long past a call's deadline the lane's watchdog waits before stopping its worker. */
+const WATCHDOG_GRACE_MS = 250
+
+/**
+ * The watchdog is stopping this thread (a call stuck past its deadline outside the EVM's own checks): it waits to be
+ * stopped, running nothing more — a native call cut off by the stop would abort the process (nativeCalls.ts). The
+ * lane answers the task's calls when the thread is gone.
+ */
+function awaitStop(): never {
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)
+}
+
 function timedOut(why: string): TaskOutcome<unknown> {
   return { ok: false, timedOut: why }
 }
@@ -127,6 +155,8 @@ async function settle(task: SingleTask): Promise<TaskOutcome<unknown>> {
   try {
     return { ok: true, value: await dispatch(task) }
   } catch (e) {
+    if (e instanceof EvmAbortedError) return timedOut('deadline passed while the call ran')
+    if (e instanceof WorkerStoppingError) awaitStop()
     const error = crossingError(e)
     if (error !== undefined) return { ok: false, error }
     if (!(e instanceof Error)) return { ok: false, internal: { message: String(e) } }

@@ -22,8 +22,15 @@ const TOO_LARGE = 'max initcode size exceeded: code size 49153 limit 49152'
 
 describe('EthereumJS refusals as the client hears them', () => {
   it("an oversized init code: eth_call and eth_estimateGas -32000, eth_simulateV1 -38025, in geth's words", async () => {
-    expect((await n.http('eth_call', [{ from, input: INIT_CODE }])).error).toEqual({ code: -32000, message: TOO_LARGE })
-    expect((await n.http('eth_estimateGas', [{ from, input: INIT_CODE }])).error).toEqual({ code: -32000, message: TOO_LARGE })
+    // geth's words for each method: eth_call's "err: … (supplied gas N)", eth_estimateGas's "failed with N gas: …".
+    expect((await n.http('eth_call', [{ from, input: INIT_CODE }])).error).toEqual({
+      code: -32000,
+      message: `err: ${TOO_LARGE} (supplied gas 50000000)`,
+    })
+    expect((await n.http('eth_estimateGas', [{ from, input: INIT_CODE }])).error).toEqual({
+      code: -32000,
+      message: `failed with 16777216 gas: ${TOO_LARGE}`,
+    })
     const sim = await n.http('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, input: INIT_CODE }] }] }, 'latest'])
     expect(sim.error).toEqual({ code: -38025, message: TOO_LARGE })
   })
