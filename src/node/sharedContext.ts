@@ -5,6 +5,9 @@ import { FlatStateReader } from '../state/flatStateReader.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { NODE_DEFAULTS } from './defaults.js'
+import { ThreadCalls } from '../calls/threadCalls.js'
+import { warmUpCalls } from '../calls/warmUp.js'
+import { EvmConfig } from '../vm/evmConfig.js'
 
 /** The settings both a node and a reader take for their reads (an omitted one takes its NODE_DEFAULTS value). */
 export interface ReadSettings {
@@ -22,11 +25,16 @@ export function sharedContext(
   store: ChainStore,
   chain: ChainReader,
   o: ReadSettings,
-): Pick<NodeContext, 'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'devAccounts' | 'devKeys' | 'limits'> {
+): Pick<NodeContext, 'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'calls' | 'devAccounts' | 'devKeys' | 'limits'> {
+  const evmConfig = new EvmConfig(spec, store)
+  const head = store.getLabel('head') ?? store.getLabel('genesis')
+  // The interpreter is optimized before the first call needs it to be (calls/warmUp.ts).
+  if (head !== undefined) warmUpCalls(evmConfig, head)
   return {
     spec,
     store,
     chain,
+    calls: new ThreadCalls(evmConfig),
     clientVersion: CLIENT_VERSION,
     fees: new FeeOracle(spec, chain, store),
     flatState: new FlatStateReader(store),

@@ -11,6 +11,7 @@ import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStoreReads } from '../store/chainStore.js'
 import type { Lane } from '../workers/pool.js'
+import type { ThreadCalls } from '../calls/threadCalls.js'
 import type { Upstream } from './upstream.js'
 import { ErrorCode, RpcError } from './errors.js'
 
@@ -43,6 +44,8 @@ export interface NodeContext {
   readonly devAccounts: readonly string[]
   /** Their keys (public knowledge), by lowercase address: the dev wallet's (eth_sendTransaction, eth_sign). */
   readonly devKeys: ReadonlyMap<string, string>
+  /** eth_call and eth_estimateGas run here when they are cheap (calls/threadCalls.ts), else in the lane. */
+  readonly calls: ThreadCalls
   /** State reads the flat table answers on the serving thread (eth_getBalance, …, at the canonical head). */
   readonly flatState: FlatStateReader
   /** eth_maxPriorityFeePerGas's oracle state. */

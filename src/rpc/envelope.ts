@@ -141,13 +141,16 @@ type Outcome = boolean | Promise<Buffer | undefined>
 
 /**
  * The requesting client's context (its lane, its key) for the body's methods that run as the client's, made once
- * per body and only if one does; and the body's admission to the worker lane, asked once for all its pool methods
- * together (`ctx.pool.admits`): the first `room` run, the others are answered -32005 at once, before validation,
- * so that refusing costs next to nothing. Methods the serving thread answers never count and are never refused.
+ * per body and only if one does; and the body's admission to the worker lane, asked once for all the methods of the
+ * body that may use it (`ctx.pool.admits`), when the first of them needs a place: a pool method takes one before it
+ * is validated (none left: -32005 at once, so that refusing costs next to nothing), a thread-first method (eth_call)
+ * only if it leaves its call to the lane, through its context's lane. Methods the serving thread answers never count
+ * and are never refused.
  */
 interface Client {
   ctx: () => NodeContext
-  room: number
+  /** Takes one of the body's places in the lane; false when none is left. */
+  take: () => boolean
 }
 
 /** The error a failure is answered with: a known refusal's code, or -32603 for anything else (logged once). */
@@ -231,10 +234,9 @@ function handleOne(
     if (budget !== undefined && budget.spent > budget.max) throw TOO_LARGE
     let context = ctx
     if (def.runsIn === 'pool') {
-      if (client.room === 0) throw OVERLOADED
-      client.room--
+      if (!client.take()) throw OVERLOADED
       context = client.ctx()
-    } else if (def.runsIn === 'threadAsClient') {
+    } else if (def.runsIn === 'threadAsClient' || def.runsIn === 'threadFirst') {
       context = client.ctx()
     }
     const params = req.params === undefined || req.params === null ? [] : req.params
@@ -320,19 +322,45 @@ export function handleBody(
   return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], client, budget)
 }
 
-/** The body's client, admitted to the lane for its `calls` pool methods (the lane not asked when there are none). */
+/**
+ * The body's client, admitted to the lane for its `calls` methods that may use it (the lane asked once, when the
+ * first of them needs a place; never when there are none). Its context's lane admits from those places.
+ */
 function clientOf(calls: number, clientCtx: () => NodeContext): Client {
   let made: NodeContext | undefined
-  const ctx = () => (made ??= clientCtx())
-  return { ctx, room: calls === 0 ? 0 : ctx().pool.admits(calls) }
+  let scoped: NodeContext | undefined
+  let room = -1
+  const base = () => (made ??= clientCtx())
+  const take = (): boolean => {
+    if (room < 0) room = calls === 0 ? 0 : base().pool.admits(calls)
+    if (room === 0) return false
+    room--
+    return true
+  }
+  const ctx = (): NodeContext => {
+    if (calls === 0) return base()
+    if (scoped === undefined) {
+      const lane = base().pool
+      const admits = (n: number) => {
+        let k = 0
+        while (k < n && take()) k++
+        return k
+      }
+      scoped = { ...base(), pool: { run: (task, o) => lane.run(task, o), admits } }
+    }
+    return scoped
+  }
+  return { ctx, take }
 }
 
 function isPoolCall(item: unknown, table: MethodTable): boolean {
   const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined
-  return typeof method === 'string' && table.get(method)?.runsIn === 'pool'
+  if (typeof method !== 'string') return false
+  const runsIn = table.get(method)?.runsIn
+  return runsIn === 'pool' || runsIn === 'threadFirst'
 }
 
-/** How many requests of a batch name a method that runs in the pool. */
+/** How many requests of a batch name a method that may run in the pool. */
 function poolCalls(items: unknown[], table: MethodTable): number {
   let n = 0
   for (const item of items) if (isPoolCall(item, table)) n++

@@ -74,7 +74,7 @@ function codeOf(e: DomainError): ErrorCode | undefined {
   if (e instanceof TaskTimeoutError) return ErrorCode.server
   // Limits of the node's the client ran into: a full lane (retry later), a trace too large to answer.
   if (e instanceof PoolBusyError || e instanceof TraceTooLargeError) return ErrorCode.limitExceeded
-  if (e instanceof BlockNotFoundError) return ErrorCode.unknownBlock
+  if (e instanceof BlockNotFoundError) return e.kind === 'headerNotFound' ? ErrorCode.server : ErrorCode.unknownBlock
   // What the request asked to store could not be (geth has no code of its own for it: its writes crash the node).
   if (e instanceof StoreWriteError) return ErrorCode.server
   if (e instanceof UnknownParentError || e instanceof DevChainError) return ErrorCode.invalidParams

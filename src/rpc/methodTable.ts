@@ -7,9 +7,11 @@ export type Namespace = 'eth' | 'net' | 'web3' | 'debug' | 'txpool' | 'evm' | 'e
 
 /**
  * Where a method's work runs: on the serving thread (store lookups), or in the endpoint's worker pool lane; or on the
- * serving thread as the requesting client's (it holds something per client: ctx.client is set for it).
+ * serving thread as the requesting client's (it holds something per client: ctx.client is set for it); or first on
+ * the serving thread and in the lane when it leaves the work to it (eth_call: calls/threadCalls.ts), admitted to
+ * the lane then, through its context's lane, with the body's pool methods.
  */
-export type RunsIn = 'thread' | 'pool' | 'threadAsClient'
+export type RunsIn = 'thread' | 'pool' | 'threadAsClient' | 'threadFirst'
 
 /** A method as the envelope calls it: the types erased, checked when the entry was made (`entry`). */
 export interface MethodDef {

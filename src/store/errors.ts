@@ -1,11 +1,19 @@
 import { DomainError } from '../util/errors.js'
 
-/** A block named by hash or label that the store does not have (or not on the canonical chain when that was asked). */
-export class BlockNotFoundError extends DomainError<'blockNotFound', undefined> {
+/**
+ * A block named by hash or label that the store does not have (or not on the canonical chain when that was asked);
+ * `headerNotFound`: the block a state read or a call names, in geth's words for it.
+ */
+export class BlockNotFoundError extends DomainError<'blockNotFound' | 'headerNotFound', undefined> {
   override readonly name = 'BlockNotFoundError'
-  constructor(message: string) {
-    super(message, 'blockNotFound', undefined)
+  constructor(message: string, kind: 'blockNotFound' | 'headerNotFound' = 'blockNotFound') {
+    super(message, kind, undefined)
   }
+}
+
+/** geth's answer (-32000) to a state read or call at a block it does not have. */
+export function headerNotFound(): BlockNotFoundError {
+  return new BlockNotFoundError('header not found', 'headerNotFound')
 }
 
 /**

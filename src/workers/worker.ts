@@ -8,6 +8,7 @@ import { UnknownCallBlockError } from '../calls/callInput.js'
 import { createAccessList, estimateGas as estimateGasLegacy } from '../calls/ethereumjsEstimate.js'
 import { runCall, UnsupportedForkError } from '../calls/callRunner.js'
 import { estimateGas } from '../calls/estimate.js'
+import { warmUpCalls } from '../calls/warmUp.js'
 import { EvmAbortedError } from '../evm/interpreter.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { TraceRunner } from '../calls/traceRunner.js'
@@ -80,6 +81,10 @@ let traces: Promise<TraceRunner> | undefined
 
 // Every module is loaded (the native bindings' start-up among them): the lane may stop this thread from now on.
 parentPort?.postMessage({ started: threadId } satisfies WorkerStarted)
+
+// The interpreter is optimized before the first call needs it to be (calls/warmUp.ts).
+const warmHead = store.getLabel('head') ?? store.getLabel('genesis')
+if (warmHead !== undefined) warmUpCalls(evmConfig, warmHead)
 
 /** eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall; null when the block is unknown. */
 async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' | 'traceCall' }>): Promise<unknown> {

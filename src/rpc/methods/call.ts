@@ -5,7 +5,10 @@ import type { AccountOverride } from '../../calls/callInput.js'
 import type { CallRequest } from '../../calls/callInput.js'
 import type { NodeContext } from '../context.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
-import { ExecutionRevertedError, InvalidParamsError, ServerError } from '../errors.js'
+import { ExecutionRevertedError, InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
+import { headerNotFound } from '../../store/errors.js'
+import type { EstimateOutcome } from '../../calls/estimate.js'
+import type { SingleTask, TaskMap } from '../../workers/tasks.js'
 import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../../wire/ethParams.js'
 import { blockIdOf } from '../blockId.js'
 import type { BlockNumberOrTagOrHash, Bytes, Quantity } from '../../wire/primitives.js'
@@ -14,8 +17,8 @@ import type { AccessListResult } from '../../wire/results.js'
 // eth_call, eth_estimateGas and eth_createAccessList (execution-apis src/eth/execute.yaml): the call object and
 // overrides converted here, run in the endpoint's worker lane, and the outcome answered as geth answers it.
 
-/** What these handlers use: the block resolved, the bounds, the lane. */
-type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool'>
+/** What these handlers use: the block resolved, the bounds, the serving thread's calls, the lane. */
+type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool' | 'calls'>
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const HASH = /^0x[0-9a-fA-F]{64}$/
@@ -101,7 +104,7 @@ export function callInput(
   blk?: BlockOverridesWire | null,
 ): CallInput {
   const ref = ctx.chain.resolve(blockIdOf(block))
-  if (ref === undefined) throw new ServerError('header not found')
+  if (ref === undefined) throw headerNotFound()
   const input: CallInput = { blockHash: ref.hash, call: callRequest(call), gasCap: ctx.limits.gasCap }
   const so = stateOverrides(state)
   if (so !== undefined) input.stateOverrides = so
@@ -160,27 +163,50 @@ function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
   return new ServerError(HALTS[o.error] ?? o.error)
 }
 
-export async function call([c, block, state, blk]: CallParams, ctx: Ctx): Promise<Bytes> {
-  const outcome = await ctx.pool.run(
-    { op: 'call', input: callInput(ctx, c, block, state, blk), mode: 'call' },
-    { timeoutMs: ctx.limits.evmTimeoutMs },
-  )
-  if (outcome === null) throw new ServerError('header not found')
+/**
+ * A task for the lane, when the serving thread left the call to it: the lane's admission asked here (these methods
+ * are not admitted by the envelope, since most never reach the lane), -32005 when it is full.
+ */
+function inLane<K extends 'call' | 'estimate'>(
+  ctx: Pick<NodeContext, 'limits' | 'pool'>,
+  task: Extract<SingleTask, { op: K }>,
+): Promise<TaskMap[K]['out']> {
+  if (ctx.pool.admits(1) === 0) throw new LimitExceededError()
+  return ctx.pool.run(task, { timeoutMs: ctx.limits.evmTimeoutMs })
+}
+
+/** eth_call on the serving thread when it is cheap (calls/threadCalls.ts), else in the lane. */
+export function call([c, block, state, blk]: CallParams, ctx: Ctx): Bytes | Promise<Bytes> {
+  const input = callInput(ctx, c, block, state, blk)
+  const here = ctx.calls.call(input)
+  if (here !== undefined) return callAnswer(here)
+  return inLane(ctx, { op: 'call', input, mode: 'call' }).then(callAnswer)
+}
+
+function callAnswer(outcome: CallOutcome | null): Bytes {
+  if (outcome === null) throw headerNotFound()
   if (outcome.status !== 'success') throw failure(outcome)
   return bytesToHex(outcome.returnData)
 }
 
-export async function estimateGas([c, block, state]: EstimateParams, ctx: Ctx): Promise<Quantity> {
-  return toQuantity(await estimatedGas(ctx, callInput(ctx, c, block, state)))
+export function estimateGas([c, block, state]: EstimateParams, ctx: Ctx): Quantity | Promise<Quantity> {
+  const gas = estimatedGas(ctx, callInput(ctx, c, block, state))
+  return typeof gas === 'bigint' ? toQuantity(gas) : gas.then(toQuantity)
 }
 
 /**
  * The estimate geth's eth_estimateGas answers, or its error: also what eth_sendTransaction and eth_fillTransaction
- * answer when their gas is left to estimate, so that a revert reaches the client with its reason and data.
+ * answer when their gas is left to estimate, so that a revert reaches the client with its reason and data. On the
+ * serving thread when it is cheap, else in the lane.
  */
-export async function estimatedGas(ctx: Pick<NodeContext, 'limits' | 'pool'>, input: CallInput): Promise<bigint> {
-  const outcome = await ctx.pool.run({ op: 'estimate', input }, { timeoutMs: ctx.limits.evmTimeoutMs })
-  if (outcome === null) throw new ServerError('header not found')
+export function estimatedGas(ctx: Pick<NodeContext, 'limits' | 'pool' | 'calls'>, input: CallInput): bigint | Promise<bigint> {
+  const here = ctx.calls.estimate(input)
+  if (here !== undefined) return estimateAnswer(here)
+  return inLane(ctx, { op: 'estimate', input }).then(estimateAnswer)
+}
+
+function estimateAnswer(outcome: EstimateOutcome | null): bigint {
+  if (outcome === null) throw headerNotFound()
   if (outcome.status === 'estimated') return outcome.gas
   if (outcome.status === 'capped') throw new ServerError(`gas required exceeds allowance (${outcome.cap})`)
   throw failure(outcome)
@@ -188,7 +214,7 @@ export async function estimatedGas(ctx: Pick<NodeContext, 'limits' | 'pool'>, in
 
 export async function createAccessList([c, block]: AccessListParams, ctx: Ctx): Promise<AccessListResult> {
   const result = await ctx.pool.run({ op: 'accessList', input: callInput(ctx, c, block) }, { timeoutMs: ctx.limits.evmTimeoutMs })
-  if (result === null) throw new ServerError('header not found')
+  if (result === null) throw headerNotFound()
   return {
     accessList: result.accessList,
     gasUsed: toQuantity(result.gasUsed),

@@ -13,7 +13,7 @@ import { callInput, estimatedGas } from './call.js'
 // included), chain id. eth_fillTransaction answers the result unsigned; the dev wallet's eth_sendTransaction signs it.
 
 /** What the filling reads: the head, the tip oracle, the pool's nonces, the lane the estimate runs in. */
-export type FillCtx = Pick<NodeContext, 'spec' | 'store' | 'chain' | 'fees' | 'txPool' | 'pool' | 'limits'>
+export type FillCtx = Pick<NodeContext, 'spec' | 'store' | 'chain' | 'fees' | 'txPool' | 'pool' | 'limits' | 'calls'>
 
 /** geth's params.BlobTxMaxBlobs: the most blob hashes a request may carry. */
 const MAX_BLOBS = 6

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOOP_FOREVER } from '../testing/asm.js'
+import { type TestNode, devGenesisWith, startTestNode } from '../testing/testNode.js'
+import { hexToBytes } from '../util/hex.js'
+import { EvmConfig } from '../vm/evmConfig.js'
+import type { CallInput } from './callInput.js'
+import { ThreadCalls } from './threadCalls.js'
+
+// Where a call runs (threadCalls.ts): on the serving thread under a budget, and in the lane once it has passed the
+// budget twice or the thread's share of time for calls is spent. Decided by what happened, never by how fast.
+
+const LOOP = '0x00000000000000000000000000000000000c0006'
+const OTHER_LOOP = '0x00000000000000000000000000000000000c0007'
+
+let n: TestNode
+let config: EvmConfig
+beforeAll(async () => {
+  n = await startTestNode({ genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER, [OTHER_LOOP]: LOOP_FOREVER }) })
+  config = new EvmConfig(n.spec, n.node.store)
+})
+afterAll(async () => {
+  await n.close()
+})
+
+const at = (to: string, data = '0x'): CallInput => ({
+  blockHash: n.node.store.getLabel('head')!,
+  call: { to: hexToBytes(to), data: hexToBytes(data) },
+  gasCap: 2n ** 40n,
+})
+
+describe('calls on the serving thread', () => {
+  it('runs a cheap call here, and sends a target that passed its budget twice to the lane at once', () => {
+    const calls = new ThreadCalls(config, { budgetMs: 1, share: 1, burstMs: 1000, heavyForMs: 60_000 })
+    expect(calls.call(at(`0x${'00'.repeat(19)}01`))).toMatchObject({ status: 'success' })
+    expect(calls.counts).toEqual({ thread: 1, lane: 0, abandoned: 0 })
+    expect(calls.call(at(LOOP))).toBeUndefined()
+    expect(calls.call(at(LOOP))).toBeUndefined()
+    expect(calls.counts).toEqual({ thread: 1, lane: 0, abandoned: 2 })
+    // Heavy now: not tried here any more. Another selector of it is another target.
+    expect(calls.call(at(LOOP))).toBeUndefined()
+    expect(calls.estimate(at(LOOP))).toBeUndefined()
+    expect(calls.counts).toEqual({ thread: 1, lane: 2, abandoned: 2 })
+    expect(calls.call(at(LOOP, '0x12345678'))).toBeUndefined()
+    expect(calls.counts.abandoned).toBe(3)
+  })
+
+  it('leaves every call to the lane once the share of the thread for calls is spent', () => {
+    // Abandoned attempts (a millisecond or two each) spend the credit, which comes back at a millionth of the clock.
+    const calls = new ThreadCalls(config, { budgetMs: 1, share: 1e-6, burstMs: 2, heavyForMs: 60_000 })
+    for (let i = 0; i < 3 && calls.counts.lane === 0; i++) expect(calls.call(at(i % 2 === 0 ? LOOP : OTHER_LOOP, `0x0${i}`))).toBeUndefined()
+    expect(calls.counts.abandoned).toBeGreaterThan(0)
+    expect(calls.counts.lane).toBe(1)
+    expect(calls.call(at(`0x${'00'.repeat(19)}01`))).toBeUndefined()
+    expect(calls.counts).toMatchObject({ thread: 0, lane: 2 })
+  })
+})
