@@ -22,7 +22,7 @@ function trace(
   over: Parameters<typeof traced>[2] = {},
   o: Parameters<typeof traced>[3] = {},
 ): StructLoggerResult & { text: string } {
-  const text = new TextDecoder().decode(traced(accounts, new StructLogger(options), over, o).result)
+  const text = Buffer.concat(traced(accounts, new StructLogger(options), over, o).result).toString('utf8')
   return { ...(JSON.parse(text) as StructLoggerResult), text }
 }
 

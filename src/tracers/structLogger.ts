@@ -72,10 +72,11 @@ interface StackText {
 const OP_TEXT = OPCODE_NAMES.map((name) => `,"op":"${name}","gas":`)
 
 /**
- * geth's struct logger. `result` is the reply as UTF-8 JSON text (StructLoggerResult's shape): entries are written
- * as they finish, so a trace holds one buffer, not an object per step, and crosses the worker hop as bytes.
+ * geth's struct logger. `result` is the reply as UTF-8 JSON text in chunks (StructLoggerResult's shape, to splice
+ * into a reply as they are): entries are written as they finish, so a trace holds bytes, not an object per step, and
+ * its chunks can be transferred across the worker hop rather than cloned.
  */
-export class StructLogger implements TxTracer<Uint8Array> {
+export class StructLogger implements TxTracer<Uint8Array[]> {
   private readonly withStack: boolean
   private readonly withStorage: boolean
   private readonly withMemory: boolean
@@ -88,9 +89,9 @@ export class StructLogger implements TxTracer<Uint8Array> {
   private readonly stackTexts: StackText[] = []
 
   /** Finished entries, comma-separated; the open entry's head (up to its cost) is written here too. */
-  private readonly out = new AsciiBuffer(1 << 20)
+  private readonly out = new AsciiBuffer()
   /** The open entry's text after its depth and error: what it showed before it ran. */
-  private readonly tail = new AsciiBuffer()
+  private readonly tail = new AsciiBuffer(1 << 12)
   private count = 0
 
   /** Whether an entry's cost is not known yet; its frame, pc, opcode, depth, gas before it and refund. */
@@ -168,7 +169,7 @@ export class StructLogger implements TxTracer<Uint8Array> {
     }
   }
 
-  result(outcome: TxOutcome): Uint8Array {
+  result(outcome: TxOutcome): Uint8Array[] {
     if (this.open) this.close(0, undefined)
     let output = outcome.output
     if (outcome.status === Status.error) output = new Uint8Array(0)
@@ -178,11 +179,7 @@ export class StructLogger implements TxTracer<Uint8Array> {
       output = state.codeOf(state.get(outcome.created))
     }
     const head = `{"gas":${outcome.gasUsed},"failed":${outcome.status !== Status.success},"returnValue":"${bytesToHex(output)}","structLogs":[`
-    const text = new AsciiBuffer(head.length + this.out.length + 2)
-    text.text(head)
-    text.append(this.out.bytes.subarray(0, this.out.length))
-    text.text(']}')
-    return text.bytes
+    return [Buffer.from(head, 'latin1'), ...this.out.parts(), Buffer.from(']}', 'latin1')]
   }
 
   // --- entries
@@ -199,7 +196,7 @@ export class StructLogger implements TxTracer<Uint8Array> {
     out.int(gas)
     out.text(',"gasCost":')
     const tail = this.tail
-    tail.length = 0
+    tail.clear()
     if (this.withStack) this.stackOf(f)
     if (this.withReturnData && f.returnData.length > 0) {
       tail.text(',"returnData":"0x')
@@ -231,7 +228,7 @@ export class StructLogger implements TxTracer<Uint8Array> {
       out.text(',"error":')
       out.jsonString(error)
     }
-    out.append(this.tail.bytes.subarray(0, this.tail.length))
+    out.append(this.tail)
     this.open = false
   }
 
@@ -264,7 +261,7 @@ export class StructLogger implements TxTracer<Uint8Array> {
     out.int(gas)
     out.text(',"gasCost":')
     const tail = this.tail
-    tail.length = 0
+    tail.clear()
     if (this.withStack) tail.text(',"stack":[]')
     const refund = this.state!.refund
     if (refund !== 0) {
