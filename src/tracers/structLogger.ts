@@ -90,7 +90,7 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
 
   /** Finished entries, comma-separated; the open entry's head (up to its cost) is written here too. */
   private readonly out = new AsciiBuffer()
-  /** The open entry's text after its depth and error: what it showed before it ran. */
+  /** The open entry's text after its depth and error, up to its refund: what it showed before it ran. */
   private readonly tail = new AsciiBuffer(1 << 12)
   private count = 0
 
@@ -102,6 +102,7 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
   private openDepth = 0
   private openGas = 0
   private openRefund = 0
+  private refundAfter = false
   /** The frame of each call frame's caller (undefined for the transaction's), as entered. */
   private readonly callers: (Frame | undefined)[] = []
   /** The caller a callee last returned to, with the gas and refund it resumed with. */
@@ -205,20 +206,18 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
     }
     if (this.withMemory && f.memory.size > 0) this.memoryOf(f)
     if (this.withStorage && (op === Op.SLOAD || op === Op.SSTORE)) this.storageOf(f, op)
-    if (refund !== 0) {
-      tail.text(',"refund":')
-      tail.int(refund)
-    }
-    tail.byte(0x7d)
     this.open = true
     this.openOp = op
     this.openDepth = f.msg.depth + 1
     this.openGas = gas
     this.openRefund = refund
+    // geth shows the refund as its gas functions leave it, and SSTORE's (SELFDESTRUCT's before London) change it:
+    // theirs is known once the step has run.
+    this.refundAfter = op === Op.SSTORE || (op === Op.SELFDESTRUCT && this.evm!.fork < Fork.london)
     this.openPc = pc
   }
 
-  /** Finishes the open entry: its cost, depth, error, then what it showed. */
+  /** Finishes the open entry: its cost, depth, error, what it showed, its refund. */
   private close(cost: number, error: string | undefined): void {
     const out = this.out
     out.int(cost)
@@ -229,6 +228,12 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
       out.jsonString(error)
     }
     out.append(this.tail)
+    const refund = this.refundAfter ? this.state!.refund : this.openRefund
+    if (refund !== 0) {
+      out.text(',"refund":')
+      out.int(refund)
+    }
+    out.byte(0x7d)
     this.open = false
   }
 
@@ -263,12 +268,8 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
     const tail = this.tail
     tail.clear()
     if (this.withStack) tail.text(',"stack":[]')
-    const refund = this.state!.refund
-    if (refund !== 0) {
-      tail.text(',"refund":')
-      tail.int(refund)
-    }
-    tail.byte(0x7d)
+    this.openRefund = this.state!.refund
+    this.refundAfter = false
     this.openDepth = msg.depth + 1
     this.openGas = gas
     this.closeHalted(op, r)
