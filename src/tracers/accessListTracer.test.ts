@@ -31,7 +31,20 @@ describe('the access-list tracer', () => {
   it("lists what opcodes name and the slots they touch, the recipient's slots included, in order", () => {
     // SSTORE(5, 1) at the recipient; BALANCE of the sender and of THIRD; STATICCALL OTHER (SLOAD 3, 1) and the
     // identity precompile.
-    const top = assemble(['0x01', '0x05', 'SSTORE', push20(SENDER), 'BALANCE', 'POP', push20(THIRD), 'BALANCE', 'POP', ...staticCall(OTHER), ...staticCall(4n), 'STOP'])
+    const top = assemble([
+      '0x01',
+      '0x05',
+      'SSTORE',
+      push20(SENDER),
+      'BALANCE',
+      'POP',
+      push20(THIRD),
+      'BALANCE',
+      'POP',
+      ...staticCall(OTHER),
+      ...staticCall(4n),
+      'STOP',
+    ])
     const list = createAccessList([
       [CONTRACT, account(top)],
       [OTHER, account(assemble(['0x03', 'SLOAD', '0x01', 'SLOAD', 'STOP']))],

@@ -75,9 +75,7 @@ export class AccessListTracer implements TxTracer<AccessListEntry[]> {
 
   /** The list: addresses in order, each with its slots in order (geth sorts both). */
   result(): AccessListEntry[] {
-    return [...this.slots]
-      .sort(([a], [b]) => compare(a, b))
-      .map(([address, keys]) => ({ address, storageKeys: [...keys].sort(compare) }))
+    return [...this.slots].sort(([a], [b]) => compare(a, b)).map(([address, keys]) => ({ address, storageKeys: [...keys].sort(compare) }))
   }
 
   /** Whether two tracers found the same list: geth's test for the list having settled. */

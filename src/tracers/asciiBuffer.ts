@@ -75,10 +75,11 @@ export class AsciiBuffer {
     this.chunk[this.at++] = c
   }
 
-  bytes(src: Uint8Array): void {
-    this.reserve(src.length)
-    copy(src, 0, src.length, this.chunk, this.at)
-    this.at += src.length
+  bytes(src: Uint8Array, from = 0, to = src.length): void {
+    const n = to - from
+    this.reserve(n)
+    copy(src, from, to, this.chunk, this.at)
+    this.at += n
   }
 
   /** Bytes as lowercase hex digits (no quotes, no 0x). */

@@ -12,7 +12,11 @@ import { CONTRACT, OTHER, SENDER, THIRD, account, traced } from './testEvm.js'
 
 const push20 = (a: bigint) => `0x${a.toString(16).padStart(40, '0')}` as const
 /** CALL-family arguments, pushed last to first: gas, address, [value,] in offset/size, out offset/size. */
-function call(op: 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL', to: bigint, o: { gas?: Item; value?: `0x${string}`; outSize?: `0x${string}` } = {}): Item[] {
+function call(
+  op: 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL',
+  to: bigint,
+  o: { gas?: Item; value?: `0x${string}`; outSize?: `0x${string}` } = {},
+): Item[] {
   const value: Item[] = op === 'CALL' || op === 'CALLCODE' ? [o.value ?? '0x00'] : []
   return [o.outSize ?? '0x00', '0x00', '0x00', '0x00', ...value, push20(to), o.gas ?? 'GAS', op]
 }
@@ -20,14 +24,32 @@ const code = (...parts: string[]) => `0x${parts.map((p) => p.replace(/^0x/, ''))
 const RETURN_SLOT0: Item[] = ['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']
 const hex = addressHex
 
-function trace(accounts: Parameters<typeof traced>[0], options: CallTracerOptions = {}, over: Parameters<typeof traced>[2] = {}, o: Parameters<typeof traced>[3] = {}) {
+function trace(
+  accounts: Parameters<typeof traced>[0],
+  options: CallTracerOptions = {},
+  over: Parameters<typeof traced>[2] = {},
+  o: Parameters<typeof traced>[3] = {},
+) {
   return traced(accounts, new CallTracer(options), over, o)
 }
 
 describe('the call tracer', () => {
   it('gives the frames with their gas, output and logs where they were emitted', () => {
     // SSTORE(5, 42); STATICCALL a contract returning its slot 0 (42); LOG1(0xbeef) of the answer; return it.
-    const caller = assemble(['0x2a', '0x05', 'SSTORE', ...call('STATICCALL', OTHER, { outSize: '0x20' }), 'POP', '0xbeef', '0x20', '0x00', 'LOG1', '0x20', '0x00', 'RETURN'])
+    const caller = assemble([
+      '0x2a',
+      '0x05',
+      'SSTORE',
+      ...call('STATICCALL', OTHER, { outSize: '0x20' }),
+      'POP',
+      '0xbeef',
+      '0x20',
+      '0x00',
+      'LOG1',
+      '0x20',
+      '0x00',
+      'RETURN',
+    ])
     const { result, outcome } = trace(
       [
         [CONTRACT, account(caller)],
@@ -44,7 +66,17 @@ describe('the call tracer', () => {
       to: hex(CONTRACT),
       input: '0x',
       output: word(42),
-      calls: [{ from: hex(CONTRACT), gas: toQuantity(939_364), gasUsed: toQuantity(2118), to: hex(OTHER), input: '0x', output: word(42), type: 'STATICCALL' }],
+      calls: [
+        {
+          from: hex(CONTRACT),
+          gas: toQuantity(939_364),
+          gasUsed: toQuantity(2118),
+          to: hex(OTHER),
+          input: '0x',
+          output: word(42),
+          type: 'STATICCALL',
+        },
+      ],
       logs: [{ address: hex(CONTRACT), topics: [word(0xbeef)], data: word(42), index: '0x0', position: '0x1' }],
       value: '0x0',
       type: 'CALL',
@@ -64,7 +96,13 @@ describe('the call tracer', () => {
       [THIRD, account(assemble(log0))],
     ]
     const { result } = trace(accounts, { withLog: true }, {}, { context: { logIndex: 5 } })
-    const log = (address: bigint, index: number, position: number) => ({ address: hex(address), topics: [], data: '0x', index: toQuantity(index), position: toQuantity(position) })
+    const log = (address: bigint, index: number, position: number) => ({
+      address: hex(address),
+      topics: [],
+      data: '0x',
+      index: toQuantity(index),
+      position: toQuantity(position),
+    })
     expect(result.logs).toEqual([log(CONTRACT, 5, 0), log(CONTRACT, 6, 1)])
     expect(result.calls![0]).toMatchObject({ type: 'CALL', error: 'execution reverted' })
     expect(result.calls![0]).not.toHaveProperty('logs')
@@ -83,13 +121,31 @@ describe('the call tracer', () => {
     const [reverted, oog] = result.calls!
     expect(reverted).toMatchObject({ error: 'execution reverted', revertReason: 'nope' })
     expect(reverted!.output!.slice(0, 10)).toBe('0x08c379a0')
-    expect(oog).toEqual({ from: hex(CONTRACT), gas: '0x100', gasUsed: '0x100', to: hex(THIRD), input: '0x', error: 'out of gas', value: '0x0', type: 'CALL' })
+    expect(oog).toEqual({
+      from: hex(CONTRACT),
+      gas: '0x100',
+      gasUsed: '0x100',
+      to: hex(THIRD),
+      input: '0x',
+      error: 'out of gas',
+      value: '0x0',
+      type: 'CALL',
+    })
   })
 
   it('shows a call refused for want of balance, and one past 1,024 frames, with their gas untouched', () => {
     const poor = trace([[CONTRACT, account(assemble([...call('CALL', OTHER, { gas: '0x1000', value: '0x01' }), 'STOP']))]]).result
     expect(poor.calls).toEqual([
-      { from: hex(CONTRACT), gas: toQuantity(0x1000 + 2300), gasUsed: '0x0', to: hex(OTHER), input: '0x', error: 'insufficient balance for transfer', value: '0x1', type: 'CALL' },
+      {
+        from: hex(CONTRACT),
+        gas: toQuantity(0x1000 + 2300),
+        gasUsed: '0x0',
+        to: hex(OTHER),
+        input: '0x',
+        error: 'insufficient balance for transfer',
+        value: '0x1',
+        type: 'CALL',
+      },
     ])
     // A contract calling itself with all it has: 1,025 frames, the last refused.
     const deep = trace([[CONTRACT, account(assemble([...call('CALL', CONTRACT), 'STOP']))]], {}, { gasLimit: 1n << 40n }).result
@@ -106,7 +162,12 @@ describe('the call tracer', () => {
   it('shows what DELEGATECALL, CALLCODE and STATICCALL run as geth: who calls, whose code, which value', () => {
     const { result } = trace(
       [
-        [CONTRACT, account(assemble([...call('DELEGATECALL', OTHER), ...call('CALLCODE', OTHER, { value: '0x02' }), ...call('STATICCALL', 4n), 'STOP']), { balance: 10n })],
+        [
+          CONTRACT,
+          account(assemble([...call('DELEGATECALL', OTHER), ...call('CALLCODE', OTHER, { value: '0x02' }), ...call('STATICCALL', 4n), 'STOP']), {
+            balance: 10n,
+          }),
+        ],
         [OTHER, account('0x00')],
       ],
       {},
@@ -126,7 +187,14 @@ describe('the call tracer', () => {
     // Init code returning the one byte 0xfe.
     const init = assemble(['0xfe', '0x00', 'MSTORE8', '0x01', '0x00', 'RETURN'])
     const created = trace([], {}, { to: undefined, data: hexToBytes(init), value: 5n }).result
-    expect(created).toMatchObject({ from: hex(SENDER), to: hex(createAddress(SENDER, 0n)), input: init, output: '0xfe', value: '0x5', type: 'CREATE' })
+    expect(created).toMatchObject({
+      from: hex(SENDER),
+      to: hex(createAddress(SENDER, 0n)),
+      input: init,
+      output: '0xfe',
+      value: '0x5',
+      type: 'CREATE',
+    })
     // CREATE2(0, 27, 5, salt 0) of init code that reverts (REVERT(0, 0)), stored right-aligned in word 0.
     const factory = code(assemble(['0x60006000fd', '0x00', 'MSTORE', '0x00', '0x05', '0x1b', '0x00']), 'f5', '00')
     const { result } = trace([[CONTRACT, account(factory)]])
@@ -139,8 +207,12 @@ describe('the call tracer', () => {
 
   it('reports a SELFDESTRUCT as a frame of its own, with the balance it sends', () => {
     const { result } = trace([[CONTRACT, account(code(assemble([push20(THIRD)]), 'ff'), { balance: 1000n })]])
-    expect(result.calls).toEqual([{ from: hex(CONTRACT), gas: '0x0', gasUsed: '0x0', to: hex(THIRD), input: '0x', value: '0x3e8', type: 'SELFDESTRUCT' }])
-    expect(trace([[CONTRACT, account(code(assemble([push20(THIRD)]), 'ff'), { balance: 1000n })]], { onlyTopCall: true }).result).not.toHaveProperty('calls')
+    expect(result.calls).toEqual([
+      { from: hex(CONTRACT), gas: '0x0', gasUsed: '0x0', to: hex(THIRD), input: '0x', value: '0x3e8', type: 'SELFDESTRUCT' },
+    ])
+    expect(trace([[CONTRACT, account(code(assemble([push20(THIRD)]), 'ff'), { balance: 1000n })]], { onlyTopCall: true }).result).not.toHaveProperty(
+      'calls',
+    )
   })
 
   it('with onlyTopCall, the transaction’s frame and its own logs only', () => {

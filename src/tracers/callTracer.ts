@@ -179,7 +179,15 @@ export class CallTracer implements TxTracer<CallFrame> {
 
 /** geth's frame for a SELFDESTRUCT: the balance sent to the beneficiary, no gas. */
 function selfDestructFrame(from: bigint, beneficiary: bigint, balance: bigint): Built {
-  const frame: CallFrame = { from: addressHex(from), gas: '0x0', gasUsed: '0x0', to: addressHex(beneficiary), input: '0x', value: toQuantity(balance), type: 'SELFDESTRUCT' }
+  const frame: CallFrame = {
+    from: addressHex(from),
+    gas: '0x0',
+    gasUsed: '0x0',
+    to: addressHex(beneficiary),
+    input: '0x',
+    value: toQuantity(balance),
+    type: 'SELFDESTRUCT',
+  }
   return { frame, failed: false, calls: [], logs: [] }
 }
 

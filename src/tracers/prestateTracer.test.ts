@@ -24,7 +24,26 @@ const FUNDS = 10n ** 24n
 
 // SSTORE(5, 42); STATICCALL a contract returning its slot 0 (42); LOG1 of it; return it (src/rpc/methods/trace.test.ts).
 const SLOT0 = assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN'])
-const CALLER = assemble(['0x2a', '0x05', 'SSTORE', '0x20', '0x00', '0x00', '0x00', push20(OTHER), 'GAS', 'STATICCALL', 'POP', '0xbeef', '0x20', '0x00', 'LOG1', '0x20', '0x00', 'RETURN'])
+const CALLER = assemble([
+  '0x2a',
+  '0x05',
+  'SSTORE',
+  '0x20',
+  '0x00',
+  '0x00',
+  '0x00',
+  push20(OTHER),
+  'GAS',
+  'STATICCALL',
+  'POP',
+  '0xbeef',
+  '0x20',
+  '0x00',
+  'LOG1',
+  '0x20',
+  '0x00',
+  'RETURN',
+])
 const ACCOUNTS: Parameters<typeof traced>[0] = [
   [CONTRACT, account(CALLER)],
   [OTHER, account(SLOT0, { storage: [[0n, 42n]] })],
@@ -127,7 +146,12 @@ describe('the prestate tracer', () => {
     const signer = bytesToWord(keccak256(secp256k1.getPublicKey(key, false).subarray(1)).subarray(12))
     const auth = signAuthorization(key, { chainId: 1n, address: OTHER, nonce: 0n })
     // The transaction calls the authority, now delegated to OTHER (which returns its slot 0).
-    const diff = diffOf({}, [[signer, account('0x', { balance: 3n })], ...ACCOUNTS], { type: 4, to: signer, authorizations: [auth] }, { asTransaction: true })
+    const diff = diffOf(
+      {},
+      [[signer, account('0x', { balance: 3n })], ...ACCOUNTS],
+      { type: 4, to: signer, authorizations: [auth] },
+      { asTransaction: true },
+    )
     expect(diff.pre[hex(signer)]).toEqual({ balance: '0x3' })
     const delegation = `0xef0100${OTHER.toString(16).padStart(40, '0')}`
     expect(diff.post[hex(signer)]).toEqual({ code: delegation, codeHash: codeHash(delegation), nonce: 1 })

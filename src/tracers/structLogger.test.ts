@@ -82,7 +82,10 @@ describe('the struct logger', () => {
     // CALL(gas 0x1000, OTHER, 0, 0, 0, 0, 0), then CREATE(0, 0, 0) of nothing.
     const program = code(assemble(['0x00', '0x00', '0x00', '0x00', '0x00', OTHER_HEX, '0x1000', 'CALL', 'POP', '0x00', '0x00', '0x00']), CREATE, '00')
     const callee = assemble(['0x01', 'POP', 'STOP'])
-    const result = trace([[CONTRACT, account(program)], [OTHER, account(callee)]])
+    const result = trace([
+      [CONTRACT, account(program)],
+      [OTHER, account(callee)],
+    ])
     const logs = result.structLogs
     checkGasFlow(logs)
     const call = logs.findIndex((l) => l.op === 'CALL')
@@ -135,7 +138,10 @@ describe('the struct logger', () => {
   it('logs a callee’s halt right after its own callee returned, with the gas it resumed with', () => {
     // CALL(0x1000, OTHER, …) then ADD on the one item the call left: underflow.
     const program = assemble(['0x00', '0x00', '0x00', '0x00', '0x00', OTHER_HEX, '0x1000', 'CALL', 'ADD'])
-    const result = trace([[CONTRACT, account(program)], [OTHER, account('0x00')]])
+    const result = trace([
+      [CONTRACT, account(program)],
+      [OTHER, account('0x00')],
+    ])
     const [call, stop, add] = result.structLogs.slice(-3)
     expect(stop).toMatchObject({ op: 'STOP', depth: 2, gas: 0x1000, gasCost: 0 })
     expect(add).toMatchObject({ op: 'ADD', depth: 1, gas: call!.gas - call!.gasCost + 0x1000, gasCost: 3, error: 'stack underflow (1 <=> 2)' })
@@ -144,9 +150,30 @@ describe('the struct logger', () => {
   it('shows memory as 0x-prefixed words and the return data on request, no stack or storage when disabled', () => {
     // STATICCALL(GAS, OTHER, 0, 0, 0, 0) to code returning 32 bytes of 0xff, then MSTORE8(0x21, 1), SSTORE.
     const callee = assemble(['0xff', '0x00', 'MSTORE8', '0x01', '0x00', 'RETURN'])
-    const program = assemble(['0x00', '0x00', '0x00', '0x00', OTHER_HEX, 'GAS', 'STATICCALL', '0x01', '0x21', 'MSTORE8', '0x01', '0x01', 'SSTORE', 'STOP'])
+    const program = assemble([
+      '0x00',
+      '0x00',
+      '0x00',
+      '0x00',
+      OTHER_HEX,
+      'GAS',
+      'STATICCALL',
+      '0x01',
+      '0x21',
+      'MSTORE8',
+      '0x01',
+      '0x01',
+      'SSTORE',
+      'STOP',
+    ])
     const options = { disableStack: true, disableStorage: true, enableMemory: true, enableReturnData: true }
-    const result = trace([[CONTRACT, account(program)], [OTHER, account(callee)]], options)
+    const result = trace(
+      [
+        [CONTRACT, account(program)],
+        [OTHER, account(callee)],
+      ],
+      options,
+    )
     const last = result.structLogs.at(-1)!
     expect(last).toEqual({
       pc: last.pc,
@@ -170,7 +197,16 @@ describe('the struct logger', () => {
 
   it(`refuses a trace past 500,000 steps with the error the client sees, in well under geth's 5 s`, () => {
     // A loop of many stack items, as compiled code has, on 16 M gas: far more steps than the bound.
-    const program = assemble([...Array.from({ length: 12 }, () => '0x01' as const), { label: 'top' }, 'DUP3', 'DUP5', 'ADD', 'POP', { target: 'top' }, 'JUMP'])
+    const program = assemble([
+      ...Array.from({ length: 12 }, () => '0x01' as const),
+      { label: 'top' },
+      'DUP3',
+      'DUP5',
+      'ADD',
+      'POP',
+      { target: 'top' },
+      'JUMP',
+    ])
     const started = performance.now()
     let error: unknown
     try {

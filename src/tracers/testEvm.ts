@@ -67,7 +67,9 @@ export function traced<R>(
   over: Partial<EvmTransaction> = {},
   o: { fork?: Fork; asTransaction?: boolean; context?: TraceContext; block?: Partial<BlockEnv> } = {},
 ): TracedRun<R> {
-  const withSender: [bigint, PlainAccount][] = accounts.some(([a]) => a === SENDER) ? accounts : [[SENDER, account('0x', { balance: 10n ** 24n })], ...accounts]
+  const withSender: [bigint, PlainAccount][] = accounts.some(([a]) => a === SENDER)
+    ? accounts
+    : [[SENDER, account('0x', { balance: 10n ** 24n })], ...accounts]
   const evm = new Evm({ fork: o.fork ?? Fork.osaka, block: { ...BLOCK, ...o.block }, state: new WorldState(new MapStateSource(withSender)) })
   const mode = o.asTransaction === true ? {} : { mode: { call: true as const } }
   const { outcome, result } = traceTransaction(evm, transaction(over), tracer, { maxBlobsPerBlock: 6 }, { ...mode, context: o.context })
