@@ -9,8 +9,9 @@ import type { EvmTransaction, TxOutcome } from '../evm/transaction.js'
 import { bytesToHex } from '../util/hex.js'
 import { AsciiBuffer } from './asciiBuffer.js'
 import { TraceTooLargeError } from './errors.js'
-import { quantityHex, wordHex } from './format.js'
+import { wordHex } from './format.js'
 import { errorOnStep, haltedStepCost, haltsBeforeStep } from './haltedStep.js'
+import { StackText } from './stackText.js'
 import type { TxTracer } from './txTracer.js'
 
 // geth's struct logger (its default tracer): one entry per executed opcode, as the spec'd legacy JSON of
@@ -60,49 +61,6 @@ interface TouchedStorage {
   /** Slots in ascending order: geth prints a map, whose keys Go sorts. */
   slots: bigint[]
   text: Map<bigint, { key: string; value: string; raw: bigint }>
-}
-
-/**
- * One call depth's stack as last printed: its items and their JSON text (`"0x1","0x2"`), with where each item's text
- * ends. A step shares most of its stack with the one before at its depth, so it formats only the items past the
- * first that changed and copies the text before it.
- */
-class StackText {
-  values: bigint[] = []
-  count = 0
-  text = new Uint8Array(1024)
-  ends: number[] = []
-
-  /** The stack's text, brought up to `st[0, n)`; returns its length. */
-  update(st: bigint[], n: number): number {
-    const values = this.values
-    const lim = Math.min(n, this.count)
-    let k = 0
-    while (k < lim && values[k] === st[k]) k++
-    let at = k === 0 ? 0 : this.ends[k - 1]!
-    for (let i = k; i < n; i++) {
-      const v = st[i]!
-      values[i] = v
-      const hex = quantityHex(v)
-      if (at + hex.length + 3 > this.text.length) this.grow(at + hex.length + 3)
-      const b = this.text
-      if (i > 0) b[at++] = 0x2c
-      b[at++] = 0x22
-      for (let j = 0; j < hex.length; j++) b[at++] = hex.charCodeAt(j)
-      b[at++] = 0x22
-      this.ends[i] = at
-    }
-    this.count = n
-    return at
-  }
-
-  private grow(need: number): void {
-    let cap = this.text.length * 2
-    while (cap < need) cap *= 2
-    const next = new Uint8Array(cap)
-    next.set(this.text)
-    this.text = next
-  }
 }
 
 /** Each opcode's name with the JSON around it, written once per step. */
@@ -222,8 +180,8 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
 
   // --- entries
 
-  /** Writes a step's head (up to its cost) and what it shows; it stays open until its cost is known. */
-  private begin(f: Frame, pc: number, op: number, gas: number, refund: number): void {
+  /** Writes a step's head, up to its cost, and starts its tail: within the bound, or TraceTooLargeError. */
+  private head(pc: number, op: number, gas: number, depth: number, refund: number): void {
     if (this.count >= MAX_STRUCT_LOGS) throw new TraceTooLargeError(`trace exceeds ${MAX_STRUCT_LOGS} steps`)
     const out = this.out
     if (this.count > 0) out.byte(0x2c)
@@ -233,8 +191,22 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
     out.text(OP_TEXT[op]!)
     out.int(gas)
     out.text(',"gasCost":')
+    this.tail.clear()
+    this.open = true
+    this.openPc = pc
+    this.openOp = op
+    this.openDepth = depth
+    this.openGas = gas
+    this.openRefund = refund
+    // geth shows the refund as its gas functions leave it, and SSTORE's (SELFDESTRUCT's before London) change it:
+    // theirs is known once the step has run.
+    this.refundAfter = op === Op.SSTORE || (op === Op.SELFDESTRUCT && this.evm!.fork < Fork.london)
+  }
+
+  /** Writes a step's head and what it shows before it runs; it stays open until its cost is known. */
+  private begin(f: Frame, pc: number, op: number, gas: number, refund: number): void {
+    this.head(pc, op, gas, f.msg.depth + 1, refund)
     const tail = this.tail
-    tail.clear()
     if (this.withStack) this.stackOf(f)
     if (this.withReturnData && f.returnData.length > 0) {
       tail.text(',"returnData":"0x')
@@ -243,15 +215,6 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
     }
     if (this.withMemory && f.memory.size > 0) this.memoryOf(f)
     if (this.withStorage && (op === Op.SLOAD || op === Op.SSTORE)) this.storageOf(f, op)
-    this.open = true
-    this.openOp = op
-    this.openDepth = f.msg.depth + 1
-    this.openGas = gas
-    this.openRefund = refund
-    // geth shows the refund as its gas functions leave it, and SSTORE's (SELFDESTRUCT's before London) change it:
-    // theirs is known once the step has run.
-    this.refundAfter = op === Op.SSTORE || (op === Op.SELFDESTRUCT && this.evm!.fork < Fork.london)
-    this.openPc = pc
   }
 
   /** Finishes the open entry: its cost, depth, error, what it showed, its refund. */
@@ -293,22 +256,8 @@ export class StructLogger implements TxTracer<Uint8Array[]> {
   private haltedFirst(msg: Message, r: CallResult): void {
     const code = this.codeOf(msg)
     const op = code.length > 0 ? code[0]! : 0
-    if (this.count >= MAX_STRUCT_LOGS) throw new TraceTooLargeError(`trace exceeds ${MAX_STRUCT_LOGS} steps`)
-    const out = this.out
-    if (this.count > 0) out.byte(0x2c)
-    this.count++
-    out.text('{"pc":0')
-    out.text(OP_TEXT[op]!)
-    const gas = gasOf(msg.gas, msg.gasBase)
-    out.int(gas)
-    out.text(',"gasCost":')
-    const tail = this.tail
-    tail.clear()
-    if (this.withStack) tail.text(',"stack":[]')
-    this.openRefund = this.state!.refund
-    this.refundAfter = false
-    this.openDepth = msg.depth + 1
-    this.openGas = gas
+    this.head(0, op, gasOf(msg.gas, msg.gasBase), msg.depth + 1, this.state!.refund)
+    if (this.withStack) this.tail.text(',"stack":[]')
     this.closeHalted(op, r)
   }
 
