@@ -92,7 +92,7 @@ export function prepareCall(config: EvmConfig, input: CallInput, deadline = 0): 
   const state = new WorldState(config.stateAt(header.stateRoot))
   const moves = movedPrecompiles(input.stateOverrides, ctx.fork)
   applyStateOverrides(state, input.stateOverrides)
-  const evm = new Evm({ fork: ctx.fork, block: ctx.env, state, deadline, precompileMoves: moves })
+  const evm = new Evm({ fork: ctx.fork, block: ctx.env, state, deadline, precompileMoves: moves, scratch: config.scratch })
   return new PreparedCall(ctx, evm, messageOf(c, ctx.fork, fees))
 }
 

@@ -8,21 +8,35 @@ import { type EstimateOutcome, estimateGas } from './estimate.js'
 // tens of microseconds of each thread's time (docs/design.md, "Where a call runs"). Each attempt runs under a small
 // budget that the EVM keeps itself (its deadline): a call that passes it is abandoned and sent to the worker lane,
 // where it runs whole. Two things keep heavy calls from costing the thread: a call whose target and selector passed
-// the budget lately goes to the lane at once, and all attempts together may take only a share of the thread's time
-// (a bucket of credit that refills with the clock), so a flood of new heavy calls cannot hold it either.
+// the budget goes to the lane at once for a while (tried here again after 50 ms, then after twice as long each time
+// it passes the budget again, up to 10 s: a pause of the thread's — a GC, a busy machine — that made a cheap call
+// pass it costs 50 ms of lane trips, a really heavy target one budget per 10 s), and the time attempts spend past a cheap call's may take only a share
+// of the thread's time (a bucket of credit that refills with the clock), so a flood of new heavy calls cannot hold it
+// either. Cheap calls are not charged: a flood of them is ordinary load, served here as receipts are.
 
 export interface ThreadCallLimits {
   /** The longest one attempt may run, ms. */
   budgetMs: number
-  /** The share of the thread's time attempts may take, on average. */
+  /** The share of the thread's time attempts may take past `cheapMs` each, on average. */
   share: number
+  /** What an attempt may take without being charged, ms: the cost of a cheap call, a balanceOf's few microseconds. */
+  cheapMs: number
   /** The most credit kept, ms: how long attempts may run back to back after a quiet spell. */
   burstMs: number
-  /** How long a target that passed the budget goes straight to the lane, ms. */
+  /** How long a target that passed the budget goes straight to the lane before it is tried here again, ms (first). */
   heavyForMs: number
+  /** The most that wait grows to, doubling each time the target passes the budget again, ms. */
+  heavyForMaxMs: number
 }
 
-export const THREAD_CALL_LIMITS: ThreadCallLimits = { budgetMs: 2, share: 0.5, burstMs: 20, heavyForMs: 10_000 }
+export const THREAD_CALL_LIMITS: ThreadCallLimits = {
+  budgetMs: 2,
+  share: 0.5,
+  cheapMs: 0.1,
+  burstMs: 20,
+  heavyForMs: 50,
+  heavyForMaxMs: 10_000,
+}
 
 /** Targets remembered as heavy, at most (the oldest forgotten first). */
 const MAX_HEAVY = 4096
@@ -32,11 +46,8 @@ const MIN_CREDIT = 0.05
 export class ThreadCalls {
   private credit: number
   private refilledAt = performance.now()
-  /**
-   * Target key → performance.now() until which its calls go to the lane, once it has passed the budget twice (once
-   * may be a pause of the thread's: a GC, a cold start); a target that passed it once has a negative entry.
-   */
-  private readonly heavy = new Map<string, number>()
+  /** Targets that passed the budget: until when (performance.now()) their calls go to the lane, and the wait then. */
+  private readonly heavy = new Map<string, { until: number; waitMs: number }>()
   /** Counted attempts, by outcome. */
   readonly counts = { thread: 0, lane: 0, abandoned: 0 }
 
@@ -61,20 +72,30 @@ export class ThreadCalls {
     const now = performance.now()
     this.credit = Math.min(this.limits.burstMs, this.credit + (now - this.refilledAt) * this.limits.share)
     this.refilledAt = now
-    const key = targetKey(input)
-    const heavyUntil = this.heavy.get(key)
-    if (this.credit < MIN_CREDIT || (heavyUntil !== undefined && heavyUntil > now)) {
+    // The key costs two strings: made only while some target is heavy, or when this one turns out to be.
+    let key = this.heavy.size === 0 ? undefined : targetKey(input)
+    const heavy = key === undefined ? undefined : this.heavy.get(key)
+    if (this.credit < MIN_CREDIT || (heavy !== undefined && heavy.until > now)) {
       this.counts.lane++
       return undefined
     }
     try {
-      const out = run(now + Math.min(this.limits.budgetMs, this.credit))
+      let out: T
+      try {
+        out = run(now + Math.min(this.limits.budgetMs, this.credit))
+      } catch (e) {
+        // The thread paused with the call barely started (a GC, the machine busy): once more, on a fresh budget.
+        if (!(e instanceof EvmAbortedError) || e.worked) throw e
+        out = run(performance.now() + this.limits.budgetMs)
+      }
       this.counts.thread++
-      if (heavyUntil === -1) this.heavy.delete(key)
+      if (heavy !== undefined) this.heavy.delete(key!)
       return out
     } catch (e) {
       if (e instanceof EvmAbortedError) {
-        this.remember(key, heavyUntil === undefined || heavyUntil > 0 ? -1 : now + this.limits.heavyForMs)
+        const waitMs = heavy === undefined ? this.limits.heavyForMs : Math.min(2 * heavy.waitMs, this.limits.heavyForMaxMs)
+        key ??= targetKey(input)
+        this.remember(key, { until: performance.now() + waitMs, waitMs })
         this.counts.abandoned++
         return undefined
       }
@@ -86,13 +107,14 @@ export class ThreadCalls {
     } finally {
       // An attempt stops itself soon after its budget: time past that was the thread stalled (a GC, the machine
       // busy), not spent on the call.
-      this.credit -= Math.min(performance.now() - now, 2 * this.limits.budgetMs)
+      const spent = Math.min(performance.now() - now, 2 * this.limits.budgetMs)
+      if (spent > this.limits.cheapMs) this.credit -= spent - this.limits.cheapMs
     }
   }
 
-  private remember(key: string, until: number): void {
+  private remember(key: string, entry: { until: number; waitMs: number }): void {
     this.heavy.delete(key)
-    this.heavy.set(key, until)
+    this.heavy.set(key, entry)
     if (this.heavy.size > MAX_HEAVY) this.heavy.delete(this.heavy.keys().next().value!)
   }
 }

@@ -36,13 +36,20 @@ const SUSPEND = 3
 /** Gas a frame spends between looks at the deadline (at its jumps): about a millisecond of the slowest opcodes. */
 const DEADLINE_CHECK_GAS = 100_000
 
-/** Thrown out of `run` when the deadline passes: the execution is abandoned, its state left half-done for the caller to drop. */
+/**
+ * Thrown out of `run` when the deadline passes: the execution is abandoned, its state left half-done for the caller to
+ * drop. `worked` says whether the execution itself used the time (a stretch of DEADLINE_CHECK_GAS in one frame, or
+ * many frames), rather than the thread being paused (a GC, a busy machine) with little run.
+ */
 export class EvmAbortedError extends Error {
   override readonly name = 'EvmAbortedError'
-  constructor() {
+  constructor(readonly worked: boolean) {
     super('execution aborted')
   }
 }
+
+/** Frames an execution enters before a deadline passed at a frame's start counts as its own work. */
+const WORK_FRAMES = 32
 
 export interface EvmOptions {
   fork: Fork
@@ -59,6 +66,21 @@ export interface EvmOptions {
    * any more). The warm set stays the fork's, as geth's.
    */
   precompileMoves?: ReadonlyMap<bigint, Precompile | undefined> | undefined
+  /**
+   * The stacks and memories per call depth, shared by the EVMs of one thread that run one after another (a call's
+   * EVM is made per call: its 1,024-word stack and first memory page were a tenth of a cheap call's time).
+   */
+  scratch?: EvmScratch
+}
+
+/** Stacks and memories by call depth, made on first use at a depth and reused by every frame at it. */
+export interface EvmScratch {
+  stacks: bigint[][]
+  memories: Memory[]
+}
+
+export function newScratch(): EvmScratch {
+  return { stacks: [], memories: [] }
 }
 
 export class Evm {
@@ -70,8 +92,8 @@ export class Evm {
   deadline: number
   private readonly moves: ReadonlyMap<bigint, Precompile | undefined> | undefined
   private readonly ops: OpTable
-  private readonly stacks: bigint[][] = []
-  private readonly memories: Memory[] = []
+  private readonly stacks: bigint[][]
+  private readonly memories: Memory[]
 
   constructor(o: EvmOptions) {
     this.fork = o.fork
@@ -81,6 +103,9 @@ export class Evm {
     this.deadline = o.deadline ?? 0
     this.moves = o.precompileMoves
     this.ops = opTable(o.fork)
+    const scratch = o.scratch ?? newScratch()
+    this.stacks = scratch.stacks
+    this.memories = scratch.memories
   }
 
   /** The precompile at an address in this EVM's fork, after any moves. */
@@ -90,8 +115,11 @@ export class Evm {
     return precompileAt(address, this.fork)
   }
 
-  private checkDeadline(): void {
-    if (this.deadline !== 0 && performance.now() > this.deadline) throw new EvmAbortedError()
+  /** Frames entered since the EVM was made. */
+  private entered = 0
+
+  private checkDeadline(worked: boolean): void {
+    if (this.deadline !== 0 && performance.now() > this.deadline) throw new EvmAbortedError(worked || this.entered > WORK_FRAMES)
   }
 
   /** Runs a message to its end: a transaction's call or create (the nonce and fee already handled by the caller). */
@@ -137,7 +165,10 @@ export class Evm {
   }
 
   private enter(msg: Message): Frame | CallResult {
-    if (this.deadline !== 0) this.checkDeadline()
+    if (this.deadline !== 0) {
+      this.entered++
+      this.checkDeadline(false)
+    }
     this.tracer?.onEnter?.(msg)
     const r = msg.kind === CallKind.create || msg.kind === CallKind.create2 ? this.enterCreate(msg) : this.enterCall(msg)
     if (!(r instanceof Frame)) this.tracer?.onExit?.(msg, r)
@@ -655,7 +686,7 @@ export class Evm {
           if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
           pc = Number(d)
           if (gas < checkAt) {
-            this.checkDeadline()
+            this.checkDeadline(true)
             checkAt = gas - DEADLINE_CHECK_GAS
           }
           continue
@@ -667,7 +698,7 @@ export class Evm {
             if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
             pc = Number(d)
             if (gas < checkAt) {
-              this.checkDeadline()
+              this.checkDeadline(true)
               checkAt = gas - DEADLINE_CHECK_GAS
             }
             continue

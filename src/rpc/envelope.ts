@@ -149,6 +149,11 @@ type Outcome = boolean | Promise<Buffer | undefined>
  */
 interface Client {
   ctx: () => NodeContext
+  /**
+   * The context of a thread-first method: the endpoint's, whose lane is the client's, found only if the method uses
+   * it (knowing the client costs a call into the transport: most calls finish on the serving thread without it).
+   */
+  laneCtx: () => NodeContext
   /** Takes one of the body's places in the lane; false when none is left. */
   take: () => boolean
 }
@@ -236,8 +241,10 @@ function handleOne(
     if (def.runsIn === 'pool') {
       if (!client.take()) throw OVERLOADED
       context = client.ctx()
-    } else if (def.runsIn === 'threadAsClient' || def.runsIn === 'threadFirst') {
+    } else if (def.runsIn === 'threadAsClient') {
       context = client.ctx()
+    } else if (def.runsIn === 'threadFirst') {
+      context = client.laneCtx()
     }
     const params = req.params === undefined || req.params === null ? [] : req.params
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
@@ -305,7 +312,7 @@ export function handleBody(
     return w.view()
   }
   if (!Array.isArray(parsed)) {
-    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], clientOf(isPoolCall(parsed, table) ? 1 : 0, clientCtx))
+    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], clientOf(isPoolCall(parsed, table) ? 1 : 0, clientCtx, ctx))
     return out === true ? w.view() : out === false ? undefined : out
   }
   if (parsed.length === 0) {
@@ -317,7 +324,7 @@ export function handleBody(
     return w.view()
   }
   let ids: (string | undefined)[] | undefined
-  const client = clientOf(poolCalls(parsed, table), clientCtx)
+  const client = clientOf(poolCalls(parsed, table), clientCtx, ctx)
   const budget: ReplyBudget = { spent: 0, max: opts.maxBatchReplyBytes ?? Number.POSITIVE_INFINITY }
   return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], client, budget)
 }
@@ -326,9 +333,10 @@ export function handleBody(
  * The body's client, admitted to the lane for its `calls` methods that may use it (the lane asked once, when the
  * first of them needs a place; never when there are none). Its context's lane admits from those places.
  */
-function clientOf(calls: number, clientCtx: () => NodeContext): Client {
+function clientOf(calls: number, clientCtx: () => NodeContext, shared: NodeContext): Client {
   let made: NodeContext | undefined
   let scoped: NodeContext | undefined
+  let lazy: NodeContext | undefined
   let room = -1
   const base = () => (made ??= clientCtx())
   const take = (): boolean => {
@@ -350,7 +358,11 @@ function clientOf(calls: number, clientCtx: () => NodeContext): Client {
     }
     return scoped
   }
-  return { ctx, take }
+  const laneCtx = (): NodeContext => {
+    lazy ??= { ...shared, pool: { run: (task, o) => ctx().pool.run(task, o), admits: (n) => ctx().pool.admits(n) } }
+    return lazy
+  }
+  return { ctx, laneCtx, take }
 }
 
 function isPoolCall(item: unknown, table: MethodTable): boolean {
