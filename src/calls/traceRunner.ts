@@ -1,123 +1,94 @@
-import type { Block } from '@ethereumjs/block'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { type AfterTxEvent, type VM, runBlock, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
-import { readBlock, readHeader } from '../store/blockCodec.js'
+import { Evm } from '../evm/interpreter.js'
+import { WorldState } from '../evm/state.js'
+import { applyTransaction } from '../evm/transaction.js'
+import { readBlock } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
-import type { OverlayTrieDB } from '../trie/trieDb.js'
+import { HeaderView } from '../store/headerView.js'
+import { CallTracer } from '../tracers/callTracer.js'
+import { PrestateTracer } from '../tracers/prestateTracer.js'
+import { StructLogger } from '../tracers/structLogger.js'
+import { traceTransaction, type TxTracer } from '../tracers/txTracer.js'
 import { bytesToHex } from '../util/hex.js'
-import type { AncestorView } from '../vm/ancestors.js'
-import { processorApplies } from '../exec/blockProcessor.js'
-import { createStoreVm } from '../exec/storeVm.js'
-import { applyStartOfBlockSystemWrites } from '../exec/systemCalls.js'
-import type { TraceOptions } from './tracer.js'
-import { attachTracer } from './attachTracer.js'
+import { applyBlockStart } from '../vm/blockStart.js'
+import type { EvmConfig } from '../vm/evmConfig.js'
+import { evmTransactionOf } from '../vm/evmTransaction.js'
+import type { CallInput } from './callInput.js'
+import { gasLimitOf, prepareCall, UnsupportedForkError } from './callRunner.js'
+import type { TraceOptions } from './traceOptions.js'
 
-// debug_traceTransaction / debug_traceBlockBy*: the block re-executed from its parent's state in a worker, with a
-// tracer listening while the traced transactions run: geth's struct logger (the default), callTracer or
+// debug_traceTransaction, debug_traceBlockBy* and debug_traceCall on Sponge's EVM: a stored block re-executed from its
+// parent's state (its start-of-block system calls, then its transactions up to the traced one), or a call prepared as
+// eth_call prepares it, with geth's tracer listening (src/tracers): the struct logger (the default), callTracer or
 // prestateTracer.
 
-/** Re-executes stored blocks with tracers on; one per worker, created on the first trace. */
-export class TraceRunner {
-  private constructor(
-    private readonly spec: ChainSpec,
-    private readonly store: ChainStore,
-    private readonly trieDb: OverlayTrieDB,
-    private readonly sm: MerkleStateManager,
-    private readonly vm: VM,
-    private readonly ancestors: AncestorView,
-  ) {}
+/**
+ * One transaction's trace: the struct logger's reply as JSON text in chunks (spliced into the reply as they are), or
+ * the other tracers' result objects.
+ */
+export type TraceAnswer = { json: Uint8Array[] } | { value: unknown }
 
-  static async create(spec: ChainSpec, store: ChainStore): Promise<TraceRunner> {
-    const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
-    return new TraceRunner(spec, store, trieDb, state, vm, ancestors)
-  }
+function tracerFor(opts: TraceOptions): TxTracer {
+  if (opts.tracer === 'callTracer') return new CallTracer({ onlyTopCall: opts.onlyTopCall === true, withLog: opts.withLog === true })
+  if (opts.tracer === 'prestateTracer') return new PrestateTracer({ diffMode: opts.diffMode === true })
+  return new StructLogger({
+    disableStack: opts.disableStack === true,
+    disableStorage: opts.disableStorage === true,
+    enableMemory: opts.enableMemory === true,
+    enableReturnData: opts.enableReturnData === true,
+  })
+}
 
-  /**
-   * The traces of a block's transactions (all, or the one at `only`), each as `{ txHash, result }`; undefined when
-   * the block or its parent is not stored.
-   */
-  async traceBlock(blockHash: Uint8Array, opts: TraceOptions, only?: number): Promise<{ txHash: string; result: unknown }[] | undefined> {
-    const block = readBlock(this.spec, this.store, blockHash)
-    if (block === undefined) return undefined
-    const parent = readHeader(this.spec, this.store, block.header.parentHash)
-    if (parent === undefined) return undefined
-    this.sm.clearCaches()
-    this.trieDb.pending.clear()
-    this.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
-    this.vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
-    await this.sm.setStateRoot(parent.stateRoot, true)
-    const out: { txHash: string; result: unknown }[] = []
-    let index = -1
-    let attached: ReturnType<typeof attachTracer> | undefined
-    let failure: unknown
-    const onBeforeTx = (tx: TypedTransaction, resolve?: () => void) => {
-      index++
-      if (only === undefined || only === index) {
-        attached = attachTracer(this.vm, opts)
-        void (attached.tracer.start?.(tx, block.header.coinbase, this.vm.stateManager) ?? Promise.resolve()).then(
-          () => resolve?.(),
-          (e: unknown) => {
-            failure ??= e
-            resolve?.()
-          },
-        )
-        return
-      }
-      resolve?.()
-    }
-    const onAfterTx = (after: AfterTxEvent, resolve?: () => void) => {
-      const current = attached
-      attached = undefined
-      if (current === undefined) return resolve?.()
-      current.detach()
-      failure ??= current.failure()
-      const tx = block.transactions[index]!
-      void Promise.resolve(current.tracer.result(tx, after, this.vm.stateManager)).then(
-        (result) => {
-          out.push({ txHash: bytesToHex(tx.hash()), result })
-          resolve?.()
-        },
-        (e: unknown) => {
-          failure ??= e
-          resolve?.()
-        },
-      )
-    }
-    this.vm.events.on('beforeTx', onBeforeTx)
-    this.vm.events.on('afterTx', onAfterTx)
-    try {
-      if (processorApplies(this.vm)) await this.replayTransactions(block as Block, only)
-      else
-        await runBlock(this.vm, { block: block as Block, skipHeaderValidation: true, skipBlockValidation: true, generate: true, setHardfork: true })
-    } finally {
-      attached?.detach()
-      this.vm.events.off('beforeTx', onBeforeTx)
-      this.vm.events.off('afterTx', onAfterTx)
-      this.trieDb.pending.clear()
-    }
-    if (failure !== undefined) throw failure
-    return out
-  }
+function answerOf(opts: TraceOptions, result: unknown): TraceAnswer {
+  return opts.tracer === undefined ? { json: result as Uint8Array[] } : { value: result }
+}
 
-  /**
-   * A post-merge block's start-of-block writes and its transactions up to the traced one, in one checkpoint that is
-   * thrown away: what the traces see, without runBlock's state root, receipts trie and withdrawals, which no trace
-   * reads (they were most of a one-transaction block's trace).
-   */
-  private async replayTransactions(block: Block, only: number | undefined): Promise<void> {
-    const journal = this.vm.evm.journal
-    await journal.checkpoint()
-    try {
-      await applyStartOfBlockSystemWrites(this.vm, block.header)
-      let blockGasUsed = 0n
-      for (const [i, tx] of block.transactions.entries()) {
-        if (only !== undefined && i > only) break
-        blockGasUsed += (await runTx(this.vm, { tx, block, blockGasUsed })).totalGasSpent
-      }
-    } finally {
-      await journal.revert()
+/** debug_traceCall: the call run once with the tracer; null when the block is not stored. */
+export function traceCall(config: EvmConfig, input: CallInput, opts: TraceOptions, deadline = 0): TraceAnswer | null {
+  const call = prepareCall(config, input, deadline)
+  if (call === null) return null
+  call.tx.gasLimit = gasLimitOf(input)
+  const { result } = traceTransaction(call.evm, call.tx, tracerFor(opts), call.ctx.limits, { mode: { call: true } })
+  return answerOf(opts, result)
+}
+
+/**
+ * The traces of a stored block's transactions (all, or the one at `only`), each with its hash; undefined when the
+ * block or its parent is not stored. Throws UnsupportedForkError for a block the EVM does not run.
+ */
+export function traceBlock(
+  spec: ChainSpec,
+  store: ChainStore,
+  config: EvmConfig,
+  blockHash: Uint8Array,
+  opts: TraceOptions,
+  only?: number,
+  deadline = 0,
+): { txHash: string; trace: TraceAnswer }[] | undefined {
+  const header = config.header(blockHash)
+  if (header === undefined) return undefined
+  const parent = HeaderView.read(store, header.parentHash)
+  if (parent === undefined) return undefined
+  const ctx = config.blockContext(header, blockHash)
+  if (ctx === undefined) throw new UnsupportedForkError(`no EVM for the fork at block ${header.number}`)
+  const block = readBlock(spec, store, blockHash)
+  if (block === undefined) return undefined
+  const state = new WorldState(config.stateAt(parent.stateRoot))
+  const evm = new Evm({ fork: ctx.fork, block: ctx.env, state, deadline, scratch: config.scratch })
+  applyBlockStart(evm, header)
+  const out: { txHash: string; trace: TraceAnswer }[] = []
+  let logIndex = 0
+  for (const [i, tx] of block.transactions.entries()) {
+    if (only !== undefined && i > only) break
+    const etx = evmTransactionOf(tx, tx.getSenderAddress().bytes)
+    if (only === undefined || only === i) {
+      const { outcome, result } = traceTransaction(evm, etx, tracerFor(opts), ctx.limits, { context: { logIndex } })
+      out.push({ txHash: bytesToHex(tx.hash()), trace: answerOf(opts, result) })
+      logIndex += outcome.logs.length
+    } else {
+      logIndex += applyTransaction(evm, etx, ctx.limits).logs.length
+      state.endTransaction()
     }
   }
+  return out
 }

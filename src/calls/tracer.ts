@@ -6,15 +6,7 @@ import type { AfterTxEvent } from '@ethereumjs/vm'
 
 // What every tracer of debug_trace* implements, its options, and the bounds a trace must stay within.
 
-export interface TraceOptions {
-  tracer?: 'callTracer' | 'prestateTracer'
-  disableStack?: boolean
-  disableStorage?: boolean
-  enableMemory?: boolean
-  onlyTopCall?: boolean
-  withLog?: boolean
-  diffMode?: boolean
-}
+export type { TraceOptions } from './traceOptions.js'
 
 /** A trace may not hold more than this many struct logs, nor capture more memory than this: the memory bound. */
 export const MAX_STRUCT_LOGS = 500_000

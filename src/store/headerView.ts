@@ -14,6 +14,7 @@ const GAS_USED = 10
 const BASE_FEE = 15
 const BLOB_GAS_USED = 17
 const EXCESS_BLOB_GAS = 18
+const PARENT_BEACON_BLOCK_ROOT = 19
 
 /** Where stored headers come from (the chain store; a narrow type, so this file does not import it). */
 export interface HeaderSource {
@@ -84,6 +85,11 @@ export class HeaderView {
 
   get timestamp(): bigint {
     return bytesToBigInt(this.fields[TIMESTAMP]!)
+  }
+
+  /** EIP-4788's root, from Cancun on. */
+  get parentBeaconBlockRoot(): Uint8Array | undefined {
+    return this.fields[PARENT_BEACON_BLOCK_ROOT]
   }
 
   /** Whether the header has a base fee (London on). */

@@ -6,7 +6,8 @@ import type { CallInput } from '../calls/callInput.js'
 import type { EstimateOutcome } from '../calls/estimate.js'
 import type { AccessListResult } from '../calls/ethereumjsEstimate.js'
 import type { SimulateInput, SimulateOutcome } from '../calls/simulate.js'
-import type { TraceOptions } from '../calls/tracer.js'
+import type { TraceOptions } from '../calls/traceOptions.js'
+import type { TraceAnswer } from '../calls/traceRunner.js'
 import type { ValidatedTx } from '../txrules/txValidation.js'
 import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
 import type { StateAnswer, StateQuery } from '../state/stateReader.js'
@@ -43,8 +44,9 @@ export interface TaskMap {
   estimate: { in: { input: CallInput }; out: EstimateOutcome | null }
   accessList: { in: { input: CallInput }; out: AccessListResult | null }
   /** null when the block or its parent is not stored. */
-  trace: { in: { blockHash: Uint8Array; opts: TraceOptions; only?: number }; out: { txHash: string; result: unknown }[] | null }
-  traceCall: { in: { input: CallInput; opts: TraceOptions }; out: unknown }
+  trace: { in: { blockHash: Uint8Array; opts: TraceOptions; only?: number }; out: { txHash: string; trace: TraceAnswer }[] | null }
+  /** null when the block is not stored. */
+  traceCall: { in: { input: CallInput; opts: TraceOptions }; out: TraceAnswer | null }
   simulate: { in: { input: SimulateInput }; out: SimulateOutcome }
   /** Helps an engine worker's newPayload: recovers senders into the shared slots (senderRecovery.ts). */
   recoverSenders: { in: { slots: SharedArrayBuffer; transactions: string[]; number: string; timestamp: string }; out: null }

@@ -11,7 +11,8 @@ import { estimateGas } from '../calls/estimate.js'
 import { warmUpCalls } from '../calls/warmUp.js'
 import { EvmAbortedError } from '../evm/interpreter.js'
 import { EvmConfig } from '../vm/evmConfig.js'
-import { TraceRunner } from '../calls/traceRunner.js'
+import { EthereumjsTraceRunner } from '../calls/ethereumjsTraceRunner.js'
+import { traceBlock, traceCall } from '../calls/traceRunner.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../payload/payloadImport.js'
 import { recoverRawSenders } from '../exec/senderRecovery.js'
@@ -22,7 +23,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { StateReader } from '../state/stateReader.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
 import { crossingError } from './errors.js'
-import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
+import type { Batch, SingleTask, TaskMap, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -69,15 +70,25 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'logs':
       return queryLogs(store, task.scope, task.criteria, { maxResults: task.maxResults, maxBytes: task.maxBytes }, task.removed)
     case 'trace':
-      return (await (await (traces ??= TraceRunner.create(spec, store))).traceBlock(task.blockHash, task.opts, task.only)) ?? null
+      return runTraceTask(task)
   }
 }
 
 /** EthereumJS's VM for what Sponge's EVM does not run yet (blocks before Berlin, access lists, traced calls). */
 let legacyCalls: Promise<EthereumjsCallRunner> | undefined
 
-/** Tracing is rare: its VM is made on the first trace. */
-let traces: Promise<TraceRunner> | undefined
+/** EthereumJS's VM for blocks Sponge's EVM does not run yet (before Berlin): made on the first such trace. */
+let legacyTraces: Promise<EthereumjsTraceRunner> | undefined
+
+async function runTraceTask(task: Extract<SingleTask, { op: 'trace' }>): Promise<TaskMap['trace']['out']> {
+  try {
+    return traceBlock(spec, store, evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
+  } catch (e) {
+    if (!(e instanceof UnsupportedForkError)) throw e
+  }
+  const traces = await (await (legacyTraces ??= EthereumjsTraceRunner.create(spec, store))).traceBlock(task.blockHash, task.opts, task.only)
+  return traces?.map((t) => ({ txHash: t.txHash, trace: { value: t.result } })) ?? null
+}
 
 // Every module is loaded (the native bindings' start-up among them): the lane may stop this thread from now on.
 parentPort?.postMessage({ started: threadId } satisfies WorkerStarted)
@@ -91,12 +102,13 @@ async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' |
   try {
     if (task.op === 'call') return runCall(evmConfig, task.input, evmDeadline)
     if (task.op === 'estimate') return estimateGas(evmConfig, task.input, evmDeadline)
+    if (task.op === 'traceCall') return traceCall(evmConfig, task.input, task.opts, evmDeadline)
   } catch (e) {
     if (!(e instanceof UnsupportedForkError)) throw e
   }
   const runner = await (legacyCalls ??= EthereumjsCallRunner.create(spec, store))
   try {
-    if (task.op === 'traceCall') return await runner.trace(task.input, task.opts)
+    if (task.op === 'traceCall') return { value: await runner.trace(task.input, task.opts) }
     if (task.op === 'estimate') return await estimateGasLegacy(runner, task.input)
     if (task.op === 'accessList') return await createAccessList(runner, task.input)
     const block = await runner.prepare(task.input)

@@ -1,0 +1,43 @@
+import type { TypedTransaction } from '@ethereumjs/tx'
+import type { EvmTransaction } from '../evm/transaction.js'
+import { bytesToWord } from '../evm/words.js'
+
+// A decoded transaction (EthereumJS's codec) as Sponge's EVM takes it: fields as words, its sender recovered.
+
+interface Fields {
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  maxFeePerBlobGas?: bigint
+  accessList?: [Uint8Array, Uint8Array[]][]
+  blobVersionedHashes?: string[]
+  authorizationList?: Uint8Array[][]
+}
+
+export function evmTransactionOf(tx: TypedTransaction, sender: Uint8Array): EvmTransaction {
+  const f = tx as unknown as Fields
+  const price = f.gasPrice ?? f.maxFeePerGas ?? 0n
+  return {
+    type: tx.type,
+    sender: bytesToWord(sender),
+    to: tx.to === undefined ? undefined : bytesToWord(tx.to.bytes),
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    data: tx.data,
+    gasPrice: price,
+    maxFeePerGas: f.maxFeePerGas ?? price,
+    maxPriorityFeePerGas: f.maxPriorityFeePerGas ?? price,
+    accessList: (f.accessList ?? []).map(([address, keys]) => ({ address: bytesToWord(address), storageKeys: keys.map(bytesToWord) })),
+    maxFeePerBlobGas: f.maxFeePerBlobGas ?? 0n,
+    blobHashes: (f.blobVersionedHashes ?? []).map((h) => BigInt(h)),
+    authorizations: (f.authorizationList ?? []).map(([chainId, address, nonce, yParity, r, s]) => ({
+      chainId: bytesToWord(chainId!),
+      address: bytesToWord(address!),
+      nonce: bytesToWord(nonce!),
+      yParity: bytesToWord(yParity!),
+      r: bytesToWord(r!),
+      s: bytesToWord(s!),
+    })),
+  }
+}
