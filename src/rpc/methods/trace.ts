@@ -82,7 +82,7 @@ export async function traceBlock([block, c]: TraceBlockParams, ctx: Ctx): Promis
   if (ref === undefined) throw new ServerError('block not found')
   const traces = await traceBlockAt(ctx, ref.hash, c)
   const chunks: (string | Uint8Array)[] = ['[']
-  traces.forEach((t, i) => chunks.push(`${i === 0 ? '' : ','}{"txHash":"${t.txHash}","result":`, ...traceJson(t.trace), '}'))
+  for (const [i, t] of traces.entries()) chunks.push(`${i === 0 ? '' : ','}{"txHash":"${t.txHash}","result":`, ...traceJson(t.trace), '}')
   chunks.push(']')
   return RawJson.of<BlockTraceResult[]>(...chunks)
 }
