@@ -8,7 +8,8 @@ import { EthereumjsCallRunner } from './ethereumjsCallRunner.js'
 import { gasLimitOf, prepareCall, UnsupportedForkError } from './callRunner.js'
 import type { CallInput } from './callInput.js'
 import type { CallRequest } from './callInput.js'
-import { createAccessList } from './ethereumjsEstimate.js'
+import { createAccessList as createAccessListLegacy } from './ethereumjsEstimate.js'
+import { createAccessList } from './accessList.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { TxRejectedError } from '../exec/errors.js'
 import { genesisBlock } from '../state/genesis.js'
@@ -58,8 +59,8 @@ describe('call fields and forks', () => {
     await refused(0x2cn, { authorizationList: [{ chainId: 0n, address: TO, nonce: 0n, yParity: 0n, r: 0n, s: 0n }] })
     // An access list is itself an access-list transaction's: none before Berlin.
     const at = (n: bigint): CallInput => ({ blockHash: store.getCanonicalHash(n)!, call: { from: FROM, to: TO }, gasCap: 50_000_000n })
-    await expect(createAccessList(runner, at(0x17n))).rejects.toBeInstanceOf(TxRejectedError)
-    expect((await createAccessList(runner, at(0x18n))).gasUsed).toBe(21_000n)
+    await expect(createAccessListLegacy(runner, at(0x17n))).rejects.toBeInstanceOf(TxRejectedError)
+    expect(createAccessList(config, at(0x18n))?.gasUsed).toBe(21_000n)
   })
 
   it('runs the same fields where their forks are active, and a gas price at any fork', async () => {

@@ -57,7 +57,7 @@ export class PreparedCall {
   }
 }
 
-function outcomeOf(o: TxOutcome): CallOutcome {
+export function outcomeOf(o: TxOutcome): CallOutcome {
   const facts = { gasUsed: BigInt(o.gasUsed), gasRefund: BigInt(o.refund) }
   if (o.status === Status.success) return { status: 'success', returnData: o.output, ...facts }
   if (o.status === Status.revert) return { status: 'revert', returnData: o.output, ...facts }

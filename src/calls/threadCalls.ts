@@ -3,6 +3,7 @@ import type { EvmConfig } from '../vm/evmConfig.js'
 import type { CallInput, CallOutcome } from './callInput.js'
 import { runCall, UnsupportedForkError } from './callRunner.js'
 import { type EstimateOutcome, estimateGas } from './estimate.js'
+import { type AccessListResult, createAccessList } from './accessList.js'
 
 // Calls run on the serving thread when they are cheap: a warm balanceOf is microseconds of EVM, a worker round trip
 // tens of microseconds of each thread's time (docs/design.md, "Where a call runs"). Each attempt runs under a small
@@ -61,6 +62,11 @@ export class ThreadCalls {
   /** eth_call here; undefined when it is the lane's to run (null: the block is not stored). */
   call(input: CallInput): CallOutcome | null | undefined {
     return this.attempt(input, (deadline) => runCall(this.config, input, deadline))
+  }
+
+  /** eth_createAccessList here, every run within one budget; undefined when it is the lane's. */
+  accessList(input: CallInput): AccessListResult | null | undefined {
+    return this.attempt(input, (deadline) => createAccessList(this.config, input, deadline))
   }
 
   /** eth_estimateGas here, every run of its search within one budget; undefined when it is the lane's. */

@@ -5,7 +5,8 @@ import { guardNativeCalls } from '../crypto/nativeCalls.js'
 import { buildPayload } from '../payload/builder.js'
 import { EthereumjsCallRunner } from '../calls/ethereumjsCallRunner.js'
 import { UnknownCallBlockError } from '../calls/callInput.js'
-import { createAccessList, estimateGas as estimateGasLegacy } from '../calls/ethereumjsEstimate.js'
+import { createAccessList as createAccessListLegacy, estimateGas as estimateGasLegacy } from '../calls/ethereumjsEstimate.js'
+import { createAccessList } from '../calls/accessList.js'
 import { runCall, UnsupportedForkError } from '../calls/callRunner.js'
 import { estimateGas } from '../calls/estimate.js'
 import { warmUpCalls } from '../calls/warmUp.js'
@@ -103,6 +104,7 @@ async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' |
     if (task.op === 'call') return runCall(evmConfig, task.input, evmDeadline)
     if (task.op === 'estimate') return estimateGas(evmConfig, task.input, evmDeadline)
     if (task.op === 'traceCall') return traceCall(evmConfig, task.input, task.opts, evmDeadline)
+    if (task.op === 'accessList') return createAccessList(evmConfig, task.input, evmDeadline)
   } catch (e) {
     if (!(e instanceof UnsupportedForkError)) throw e
   }
@@ -110,7 +112,7 @@ async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' |
   try {
     if (task.op === 'traceCall') return { value: await runner.trace(task.input, task.opts) }
     if (task.op === 'estimate') return await estimateGasLegacy(runner, task.input)
-    if (task.op === 'accessList') return await createAccessList(runner, task.input)
+    if (task.op === 'accessList') return await createAccessListLegacy(runner, task.input)
     const block = await runner.prepare(task.input)
     return await runner.run(task.input, block, runner.gasLimitOf(task.input, block))
   } catch (e) {

@@ -12,7 +12,8 @@ import type { SingleTask, TaskMap } from '../../workers/tasks.js'
 import type { AccessListParams, BlockOverridesWire, CallObject, CallParams, EstimateParams, StateOverrides } from '../../wire/ethParams.js'
 import { blockIdOf } from '../blockId.js'
 import type { BlockNumberOrTagOrHash, Bytes, Quantity } from '../../wire/primitives.js'
-import type { AccessListResult } from '../../wire/results.js'
+import type { AccessListResult as AccessListResultWire } from '../../wire/results.js'
+import type { AccessListResult } from '../../calls/accessList.js'
 
 // eth_call, eth_estimateGas and eth_createAccessList (execution-apis src/eth/execute.yaml): the call object and
 // overrides converted here, run in the endpoint's worker lane, and the outcome answered as geth answers it.
@@ -167,7 +168,7 @@ function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
  * A task for the lane, when the serving thread left the call to it: the lane's admission asked here (these methods
  * are not admitted by the envelope, since most never reach the lane), -32005 when it is full.
  */
-function inLane<K extends 'call' | 'estimate'>(
+function inLane<K extends 'call' | 'estimate' | 'accessList'>(
   ctx: Pick<NodeContext, 'limits' | 'pool'>,
   task: Extract<SingleTask, { op: K }>,
 ): Promise<TaskMap[K]['out']> {
@@ -212,8 +213,15 @@ function estimateAnswer(outcome: EstimateOutcome | null): bigint {
   throw failure(outcome)
 }
 
-export async function createAccessList([c, block]: AccessListParams, ctx: Ctx): Promise<AccessListResult> {
-  const result = await ctx.pool.run({ op: 'accessList', input: callInput(ctx, c, block) }, { timeoutMs: ctx.limits.evmTimeoutMs })
+/** eth_createAccessList on the serving thread when it is cheap, else in the lane. */
+export function createAccessList([c, block]: AccessListParams, ctx: Ctx): AccessListResultWire | Promise<AccessListResultWire> {
+  const input = callInput(ctx, c, block)
+  const here = ctx.calls.accessList(input)
+  if (here !== undefined) return accessListAnswer(here)
+  return inLane(ctx, { op: 'accessList', input }).then(accessListAnswer)
+}
+
+function accessListAnswer(result: AccessListResult | null): AccessListResultWire {
   if (result === null) throw headerNotFound()
   return {
     accessList: result.accessList,

@@ -89,7 +89,7 @@ export function allMethods(): Map<string, MethodDef> {
     entry('eth_uninstallFilter', 'eth', p.validateFilterId, logs.uninstallFilter),
     entry('eth_call', 'eth', p.validateCall, call.call, 'threadFirst'),
     entry('eth_estimateGas', 'eth', p.validateEstimate, call.estimateGas, 'threadFirst'),
-    entry('eth_createAccessList', 'eth', p.validateAccessList, call.createAccessList, 'pool'),
+    entry('eth_createAccessList', 'eth', p.validateAccessList, call.createAccessList, 'threadFirst'),
     entry('eth_getStorageValues', 'eth', p.validateStorageValues, state.storageValues),
     entry('eth_getProof', 'eth', p.validateProof, state.proof, 'pool'),
     entry('debug_traceTransaction', 'debug', p.validateTraceTx, trace.traceTransaction, 'pool'),
