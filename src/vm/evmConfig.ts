@@ -1,13 +1,12 @@
 import type { ChainSpec } from '../chain/spec.js'
 import { type EvmScratch, newScratch } from '../evm/interpreter.js'
-import type { StateSource } from '../evm/state.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
 import { equalBytes } from '../util/hex.js'
 import { AncestorView } from './ancestors.js'
 import { type BlockContext, type BlockEnvOverrides, blockContextOf } from './blockContext.js'
 import { CodeCache } from './codeCache.js'
-import { stateSourceAt } from './stateSources.js'
+import { stateSourceAt, type StoredStateSource } from './stateSources.js'
 
 // The execution seam (reth's ConfigureEvm): every path that runs the EVM — calls, estimates, simulations, traces,
 // and the blocks themselves — gets its block context and its state source here, one per thread over its store. It
@@ -79,7 +78,7 @@ export class EvmConfig {
   }
 
   /** The state with this root, as the EVM reads it: from the flat table when it holds it, else from the tries. */
-  stateAt(stateRoot: Uint8Array): StateSource {
+  stateAt(stateRoot: Uint8Array): StoredStateSource {
     return stateSourceAt(this.store, stateRoot, this.codes)
   }
 }

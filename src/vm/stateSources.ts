@@ -5,7 +5,7 @@ import { writeWord } from '../evm/words.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { flatHeadIsAt } from '../store/flatState.js'
 import { trieGet } from '../trie/trieRead.js'
-import { decodeAccount, decodeSlot, isEmptyTrie, type StoredAccount } from './accountCodec.js'
+import { decodeAccount, decodeSlot, EMPTY_TRIE_ROOT, isEmptyTrie, type StoredAccount } from './accountCodec.js'
 import type { CodeCache } from './codeCache.js'
 
 // The EVM's state sources over the store: the flat table (one LMDB read per account or slot, no trie walk) when it
@@ -22,8 +22,13 @@ function addressInto(address: bigint, word: Uint8Array): Uint8Array {
   return word.subarray(12)
 }
 
+/** A stored state as the EVM reads it, and the storage root of each account (where its storage trie starts). */
+export interface StoredStateSource extends StateSource {
+  storageRoot(address: bigint): Uint8Array
+}
+
 /** The state the flat table holds, read from LMDB. */
-export class FlatStateSource implements StateSource {
+export class FlatStateSource implements StoredStateSource {
   private readonly word = new Uint8Array(32)
   private readonly slotKey = new Uint8Array(52)
 
@@ -59,10 +64,14 @@ export class FlatStateSource implements StateSource {
     const a = this.stored(address)
     return a !== undefined && !isEmptyTrie(a.storageRoot)
   }
+
+  storageRoot(address: bigint): Uint8Array {
+    return this.stored(address)?.storageRoot ?? EMPTY_TRIE_ROOT
+  }
 }
 
 /** Any stored state, by walking its tries from the root. */
-export class TrieStateSource implements StateSource {
+export class TrieStateSource implements StoredStateSource {
   private readonly word = new Uint8Array(32)
   /** Each account's storage root, as read: its slots are read from that trie. */
   private readonly storageRoots = new Map<bigint, Uint8Array>()
@@ -103,10 +112,14 @@ export class TrieStateSource implements StateSource {
     const root = this.storageRoots.get(address) ?? this.stored(address)?.storageRoot
     return root !== undefined && !isEmptyTrie(root)
   }
+
+  storageRoot(address: bigint): Uint8Array {
+    return this.storageRoots.get(address) ?? this.stored(address)?.storageRoot ?? EMPTY_TRIE_ROOT
+  }
 }
 
 /** Where the EVM reads the state with this root: the flat table when it holds it, else the tries. */
-export function stateSourceAt(store: ChainStore, stateRoot: Uint8Array, codes: CodeCache): StateSource {
+export function stateSourceAt(store: ChainStore, stateRoot: Uint8Array, codes: CodeCache): StoredStateSource {
   if (flatHeadIsAt(store.db('meta'), stateRoot)) return new FlatStateSource(store.db('flatAccounts'), store.db('flatStorage'), codes)
   return new TrieStateSource(stateRoot, store, codes)
 }

@@ -1,0 +1,55 @@
+import { RLP } from '@ethereumjs/rlp'
+import { keccak256 } from '../crypto/keccak.js'
+import type { AccountChange } from '../evm/state.js'
+import { addressToBytes, wordToBytes } from '../evm/words.js'
+import type { NodeSink } from '../trie/orderedTrie.js'
+import { type NodeLoader, TrieBatch } from '../trie/trieBatch.js'
+import { EMPTY_TRIE_ROOT } from './accountCodec.js'
+
+// The state root after the EVM's changes (WorldState.changes): each changed account's storage written into its
+// storage trie in one batch (from empty when its storage was wiped), then the accounts into the state trie in one
+// batch. Nodes go to `sink` (a block's commit stores them; a simulation keeps none).
+
+/** Where an account's storage trie starts: its root in the state the changes apply to. */
+export type StorageRootOf = (address: bigint) => Uint8Array
+
+const NO_BYTES = new Uint8Array()
+
+/** The minimal big-endian bytes of a word (empty for zero): RLP's integer form. */
+function minimal(v: bigint): Uint8Array {
+  if (v === 0n) return NO_BYTES
+  const w = wordToBytes(v)
+  let i = 0
+  while (w[i] === 0) i++
+  return w.subarray(i)
+}
+
+export function stateRootAfter(
+  root: Uint8Array,
+  changes: readonly AccountChange[],
+  storageRootOf: StorageRootOf,
+  load: NodeLoader,
+  sink: NodeSink = () => {},
+): Uint8Array {
+  const accounts = new TrieBatch(root, load)
+  for (const c of changes) {
+    const key = keccak256(addressToBytes(c.address))
+    if (c.account === undefined) {
+      accounts.del(key)
+      continue
+    }
+    let storageRoot = c.storageWiped ? EMPTY_TRIE_ROOT : storageRootOf(c.address)
+    if (c.storage.size > 0) {
+      const trie = new TrieBatch(storageRoot, load)
+      for (const [slot, value] of c.storage) {
+        const k = keccak256(wordToBytes(slot))
+        if (value === 0n) trie.del(k)
+        else trie.put(k, RLP.encode(minimal(value)))
+      }
+      storageRoot = trie.commit(sink)
+    }
+    const a = c.account
+    accounts.put(key, RLP.encode([minimal(a.nonce), minimal(a.balance), storageRoot, a.codeHash]))
+  }
+  return accounts.commit(sink)
+}
