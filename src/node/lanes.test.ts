@@ -106,15 +106,16 @@ describe('admission to the public lane', () => {
     expect(lane.stats.inFlight).toBe(1)
 
     // The client holds 1 of the 8 places and may hold half (the rest kept for a client arriving): the first three
-    // pool calls admitted and answered by the other worker while the runaway still holds its place, the other five
-    // refused at once; the serving thread's three answered.
+    // lane calls (the proofs) admitted and answered by the other worker while the runaway still holds its place, the
+    // fourth refused at once; the cheap calls, estimate and access list answered on the serving thread
+    // (calls/threadCalls.ts) without a place; the serving thread's reads answered.
     const partly = await m.batch(batch(8))
     expect(partly.status).toBe(200)
     expect(partly.replies.map((r) => r.result ?? r.error?.code)).toEqual([
       chainId,
       balance,
-      ...poolCalls.slice(0, 3).map(([, , answer]) => answer),
-      ...Array(5).fill(-32005),
+      ...poolCalls.slice(0, 7).map(([, , answer]) => answer),
+      -32005,
       '0x0',
     ])
     expect(lane.stats.inFlight).toBe(1)

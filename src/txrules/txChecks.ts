@@ -21,7 +21,7 @@ export function upfrontCost(tx: TypedTransaction): bigint {
 export function checkTxAgainstState(
   tx: TypedTransaction,
   sender: Uint8Array,
-  account: Account | undefined,
+  account: Pick<Account, 'nonce' | 'balance'> | undefined,
   header: Pick<BlockHeader, 'baseFeePerGas'>,
   nonceMustMatch: boolean,
 ): void {

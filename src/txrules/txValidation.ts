@@ -5,7 +5,8 @@ import type { ChainStore } from '../store/chainStore.js'
 import { transactionJson } from '../codecs/transaction.js'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
-import type { StateReader } from '../state/stateReader.js'
+import type { EvmConfig } from '../vm/evmConfig.js'
+import { bytesToWord } from '../evm/words.js'
 import { effectiveTipAt, maxFeeOf } from '../exec/fees.js'
 import { checkTxAgainstState } from './txChecks.js'
 import { validTx } from './txRules.js'
@@ -61,7 +62,7 @@ function sidecarOf(tx: TypedTransaction): PooledBlob[] | undefined {
 export async function validateRawTx(
   spec: ChainSpec,
   store: ChainStore,
-  state: StateReader,
+  evmConfig: EvmConfig,
   raw: Uint8Array,
   headHash: Uint8Array,
 ): Promise<ValidatedTx> {
@@ -72,7 +73,7 @@ export async function validateRawTx(
   let { tx, sender } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required')
   const converted = withCellProofs(tx)
   if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common })
-  const account = await state.account(head.stateRoot, sender)
+  const account = evmConfig.stateAt(head.stateRoot).account(bytesToWord(sender))
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
   checkTxAgainstState(tx, sender, account, { baseFeePerGas: undefined }, false)
   return {

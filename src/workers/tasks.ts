@@ -10,7 +10,7 @@ import type { TraceOptions } from '../calls/traceOptions.js'
 import type { TraceAnswer } from '../calls/traceRunner.js'
 import type { ValidatedTx } from '../txrules/txValidation.js'
 import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
-import type { StateAnswer, StateQuery } from '../state/stateReader.js'
+import type { StateAnswer, StateQuery } from '../vm/stateQuery.js'
 import type { WireError } from '../util/errors.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.

@@ -21,7 +21,7 @@ import { simulate } from '../calls/simulate.js'
 import { validateRawTx } from '../txrules/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
 import { ChainStore } from '../store/chainStore.js'
-import { StateReader } from '../state/stateReader.js'
+import { answerStateQuery } from '../vm/stateQuery.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
 import { crossingError } from './errors.js'
 import type { Batch, SingleTask, TaskMap, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
@@ -32,7 +32,6 @@ const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(i
 if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly === true)
-const state = new StateReader(spec, store)
 const executor = await BlockExecutor.create(spec, store)
 const evmConfig = new EvmConfig(spec, store)
 const decoder = new TextDecoder()
@@ -44,7 +43,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'ping':
       return null
     case 'state':
-      return state.query(task.query)
+      return answerStateQuery(evmConfig, task.query)
     case 'receipt': {
       const loc = store.getTxLocation(task.txHash)
       if (loc === undefined) return null
@@ -56,7 +55,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'build':
       return buildPayload(spec, store, executor, task.input)
     case 'validateTx':
-      return validateRawTx(spec, store, state, task.raw, task.headHash)
+      return validateRawTx(spec, store, evmConfig, task.raw, task.headHash)
     case 'call':
     case 'estimate':
     case 'accessList':

@@ -1,11 +1,12 @@
 import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import type { AccountField } from '../../state/flatStateReader.js'
-import type { StateQuery } from '../../state/stateReader.js'
+import type { StateQuery } from '../../vm/stateQuery.js'
 import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { AccountParams, ProofParams, StorageParams, StorageValuesParams } from '../../wire/ethParams.js'
 import type { NodeContext } from '../context.js'
-import { InvalidParamsError, ServerError } from '../errors.js'
+import { InvalidParamsError } from '../errors.js'
+import { headerNotFound } from '../../store/errors.js'
 import { blockIdOf } from '../blockId.js'
 import type { BlockNumberOrTagOrHash, Bytes, Hash32, Quantity } from '../../wire/primitives.js'
 import type { AccountProofResult } from '../../wire/results.js'
@@ -23,7 +24,7 @@ type Ctx = Pick<NodeContext, 'chain' | 'store' | 'flatState' | 'pool'>
 
 function blockOf(ctx: Pick<NodeContext, 'chain'>, block: BlockNumberOrTagOrHash | undefined): BlockRef {
   const ref = ctx.chain.resolve(blockIdOf(block))
-  if (ref === undefined) throw new ServerError('header not found')
+  if (ref === undefined) throw headerNotFound()
   return ref
 }
 
@@ -131,15 +132,28 @@ export function storageValues([slots, block]: StorageValuesParams, ctx: Ctx): Re
   const flat = flatSlots(ctx, stateRootOf(ctx, ref), entries)
   if (flat !== undefined) return byAddress(flat)
   return run(ctx, { kind: 'storageValues', blockHash: ref.hash, entries }).then((values) => {
-    if (values === null) throw new ServerError('header not found')
+    if (values === null) throw headerNotFound()
     return byAddress(values as string[][])
   })
 }
 
+/** geth's bound on eth_getProof's storage keys. */
+const MAX_PROOF_KEYS = 1024
+
+/**
+ * A storage key echoed in eth_getProof's reply as geth echoes it: a key given as 32 bytes as those bytes, any other
+ * as the quantity it names.
+ */
+function echoedKey(key: string): string {
+  const digits = key.slice(2).toLowerCase()
+  if (digits.length > 62) return `0x${digits.padStart(64, '0')}`
+  return toQuantity(BigInt(key))
+}
+
 /** eth_getProof (EIP-1186). */
 export function proof([address, keys, block]: ProofParams, ctx: Pick<NodeContext, 'chain' | 'pool'>): Promise<AccountProofResult> {
+  if (keys.length > MAX_PROOF_KEYS) throw new InvalidParamsError(`too many storage keys requested (max ${MAX_PROOF_KEYS}, got ${keys.length})`)
   const blockHash = blockOf(ctx, block).hash
-  // The lane's proof object (stateReader.ts builds EIP-1186's members).
-  const query: StateQuery = { kind: 'proof', blockHash, address: hexToBytes(address), slots: keys.map(slotBytes), keys }
+  const query: StateQuery = { kind: 'proof', blockHash, address: hexToBytes(address), slots: keys.map(slotBytes), keys: keys.map(echoedKey) }
   return run(ctx, query) as Promise<unknown> as Promise<AccountProofResult>
 }
