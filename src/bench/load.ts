@@ -13,7 +13,7 @@ import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers }
 import { describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { runEvmReads } from './evmReads.js'
 import { STATE_READS, runStateReads } from './stateReads.js'
-import { runLogReads } from './logReads.js'
+import { LOG_READS, runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
 import { runFlood } from './flood.js'
 import { runClasses } from './classes.js'
@@ -254,7 +254,6 @@ const stateReads =
   only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
     ? await runStateReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
-const LOG_READS = ['eth_getLogs rare address', 'eth_feeHistory']
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
     ? await runLogReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })

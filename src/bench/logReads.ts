@@ -6,14 +6,18 @@ import { assemble } from '../testing/asm.js'
 
 // bench:load's log and fee reads against anvil in the same run: a chain of BLOCKS blocks, one transaction each,
 // every tenth calling a rare emitter and the rest a noisy one; then eth_getLogs for the rare address over the
-// whole range, and eth_feeHistory. Both servers get the same signed transactions, so transaction hashes, block
-// numbers and log indexes agree; block hashes and timestamps do not (the headers differ), so they are left out of
-// the reply comparison.
+// whole range, eth_feeHistory, the tip oracle at the head (eth_maxPriorityFeePerGas, eth_gasPrice), and eth_chainId
+// as both transports' ceiling (a constant reply: what a read costs with no work of its own). Both servers get the
+// same signed transactions, so transaction hashes, block numbers and log indexes agree; block hashes and timestamps
+// do not (the headers differ), so they are left out of the reply comparison.
 
 const BLOCKS = 2000
 const RARE = '0x00000000000000000000000000000000000e4a7e'
 const NOISY = '0x000000000000000000000000000000000000a015'
 const TOPIC = `0x${'5e'.repeat(32)}` as const
+
+/** The workloads' names, for bench:load's --only. */
+export const LOG_READS = ['eth_getLogs rare address', 'eth_feeHistory', 'eth_maxPriorityFeePerGas', 'eth_gasPrice', 'transport: eth_chainId']
 
 /** LOG1(TOPIC) with the block number as data. */
 const EMITTER = assemble(['NUMBER', '0x00', 'MSTORE', TOPIC, '0x20', '0x00', 'LOG1', 'STOP'])
@@ -52,6 +56,10 @@ export async function runLogReads(opts: BesideAnvilOptions): Promise<BesideAnvil
         name: 'eth_feeHistory',
         bodies: Array.from({ length: 100 }, (_, i) => body('eth_feeHistory', [hex(20), hex(BLOCKS - i), [25, 75]])),
       },
+      // The head does not move while these run: a node may answer from what it worked out for that head.
+      { name: 'eth_maxPriorityFeePerGas', bodies: [body('eth_maxPriorityFeePerGas', [])] },
+      { name: 'eth_gasPrice', bodies: [body('eth_gasPrice', [])] },
+      { name: 'transport: eth_chainId', bodies: [body('eth_chainId', [])] },
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
     return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })
   } finally {
