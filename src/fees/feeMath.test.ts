@@ -90,4 +90,32 @@ describe("eth_feeHistory's reward percentiles", () => {
     expect(rewardPercentiles(byTip, 1_000_000n, [99])).toEqual([10n])
     expect(rewardPercentiles([], 0n, [10, 90])).toEqual([0n, 0n])
   })
+
+  it('answer what a walk over every transaction answers, with equal tips kept as one', () => {
+    // The walk eth_feeHistory made before tips were kept per distinct tip: transaction by transaction.
+    const perTransaction = (txs: { tip: bigint; gas: bigint }[], gasUsed: bigint, percentiles: number[]): bigint[] => {
+      const byTip = [...txs].sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+      if (byTip.length === 0) return percentiles.map(() => 0n)
+      let i = 0
+      let sum = byTip[0]!.gas
+      return percentiles.map((p) => {
+        while (Number(sum) < (Number(gasUsed) * p) / 100 && i < byTip.length - 1) sum += byTip[++i]!.gas
+        return byTip[i]!.tip
+      })
+    }
+    const tx = fc.record({ tip: fc.bigInt({ min: 0n, max: 6n }), gas: fc.bigInt({ min: 0n, max: 100_000n }) })
+    fc.assert(
+      fc.property(
+        fc.array(tx, { maxLength: 12 }),
+        fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { maxLength: 8 }),
+        fc.bigInt({ min: 0n, max: 1_200_000n }),
+        (txs, ps, extra) => {
+          const percentiles = ps.sort((a, b) => a - b)
+          const gasUsed = txs.reduce((s, t) => s + t.gas, 0n) + (extra % 3n === 0n ? 0n : extra)
+          expect(rewardPercentiles(txs, gasUsed, percentiles)).toEqual(perTransaction(txs, gasUsed, percentiles))
+        },
+      ),
+      { seed: 13, numRuns: 2000 },
+    )
+  })
 })

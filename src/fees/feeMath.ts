@@ -48,22 +48,66 @@ export interface TipAndGas {
 }
 
 /**
- * eth_feeHistory's rewards: the tip at each percentile of a block's gas, geth's weighting — transactions sorted by
- * tip ascending, each counting its gas used; the first whose cumulative gas reaches the percentile's share of the
- * block's gas answers. Zeros for a block without transactions.
+ * A block's transactions as eth_feeHistory's rewards read them (geth's weighting: by tip ascending, each counting its
+ * gas used), kept as each distinct tip with the cumulative gas through the last transaction paying it. Transactions
+ * of equal tips answer the same tip wherever a percentile falls among them, so one entry a tip answers exactly what
+ * one a transaction would, in less memory (a block's transactions often share a few tips).
  */
-export function rewardPercentiles(byTip: readonly TipAndGas[], blockGasUsed: bigint, percentiles: readonly number[]): bigint[] {
-  if (byTip.length === 0) return percentiles.map(() => 0n)
+export class TipCurve {
+  private constructor(
+    /** Distinct tips, ascending. */
+    readonly tips: readonly bigint[],
+    /** The gas used through each tip's last transaction: the exact sum as a double, which is what the walk compares. */
+    private readonly cumulativeGas: Float64Array,
+  ) {}
+
+  /** From transactions in any order. */
+  static of(txs: readonly TipAndGas[]): TipCurve {
+    const sorted = [...txs].sort((a, b) => ascending(a.tip, b.tip))
+    const tips: bigint[] = []
+    const cumulative: number[] = []
+    let sum = 0n
+    for (const t of sorted) {
+      sum += t.gas
+      if (tips.length > 0 && tips[tips.length - 1] === t.tip) cumulative[cumulative.length - 1] = Number(sum)
+      else {
+        tips.push(t.tip)
+        cumulative.push(Number(sum))
+      }
+    }
+    return new TipCurve(tips, Float64Array.from(cumulative))
+  }
+
+  get length(): number {
+    return this.tips.length
+  }
+
+  /**
+   * The index of the tip that answers a percentile whose share of the block's gas is `threshold`: the first whose
+   * cumulative gas reaches it, else the last. Percentiles ascend, so each search starts where the previous ended
+   * (`from`). Not for an empty curve.
+   */
+  indexAt(threshold: number, from: number): number {
+    let i = from
+    while (this.cumulativeGas[i]! < threshold && i < this.tips.length - 1) i++
+    return i
+  }
+}
+
+/** The share of a block's gas (as a double, as geth computes it) that a reward percentile names. */
+export function percentileGas(blockGasUsed: number, percentile: number): number {
+  return (blockGasUsed * percentile) / 100
+}
+
+/** eth_feeHistory's rewards of one block's transactions (any order) at ascending `percentiles`; zeros without any. */
+export function rewardPercentiles(txs: readonly TipAndGas[], blockGasUsed: bigint, percentiles: readonly number[]): bigint[] {
+  const curve = TipCurve.of(txs)
+  if (curve.length === 0) return percentiles.map(() => 0n)
   const out: bigint[] = []
   let i = 0
-  let sum = byTip[0]!.gas
   for (const p of percentiles) {
-    const threshold = (Number(blockGasUsed) * p) / 100
-    while (Number(sum) < threshold && i < byTip.length - 1) {
-      i++
-      sum += byTip[i]!.gas
-    }
-    out.push(byTip[i]!.tip)
+    i = curve.indexAt(percentileGas(Number(blockGasUsed), p), i)
+    out.push(curve.tips[i]!)
   }
   return out
 }

@@ -36,7 +36,7 @@ export function sharedContext(
     chain,
     calls: new ThreadCalls(evmConfig),
     clientVersion: CLIENT_VERSION,
-    fees: new FeeOracle(spec, chain, store),
+    fees: new FeeOracle(spec, store),
     flatState: new FlatStateReader(store),
     devAccounts: (o.devAccounts ?? []).map((a) => a.address),
     devKeys: new Map((o.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),

@@ -1,26 +1,27 @@
-import { nextBaseFee, nextExcessBlobGas, rewardPercentiles } from '../../fees/feeMath.js'
+import { nextBaseFee, percentileGas } from '../../fees/feeMath.js'
+import type { BlockFees } from '../../fees/blockFees.js'
 import { HeaderView } from '../../store/headerView.js'
 import { toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError } from '../errors.js'
+import { RawJson } from '../reply.js'
 import type { FeeHistoryParams, NoParams } from '../../wire/ethParams.js'
-import type { HexOrDecimal64, Quantity } from '../../wire/primitives.js'
+import type { BlockNumberOrTag, HexOrDecimal64, Quantity } from '../../wire/primitives.js'
 import type { FeeHistoryResult } from '../../wire/results.js'
 import { blockIdOf } from '../blockId.js'
 
-// The fee methods (execution-apis src/eth/fee_market.yaml): the tip oracle and the fee facts of stored blocks are
-// src/fees' (the oracle is the context's `fees`); this file turns them into replies.
+// The fee methods (execution-apis src/eth/fee_market.yaml): the tip oracle and the blocks' fee samples are
+// src/fees' (the context's `fees`); this file turns them into replies.
 
 type Ctx = Pick<NodeContext, 'chain' | 'store' | 'fees'>
 
 export function maxPriorityFeePerGas(_: NoParams, ctx: Pick<NodeContext, 'fees'>): Quantity {
-  return toQuantity(ctx.fees.suggestTip())
+  return ctx.fees.tipText() as Quantity
 }
 
 /** The tip plus the head's base fee, as geth answers it. */
-export function gasPrice(_: NoParams, ctx: Ctx): Quantity {
-  const head = ctx.chain.head()
-  return toQuantity(ctx.fees.suggestTip() + HeaderView.read(ctx.store, head.hash)!.baseFee)
+export function gasPrice(_: NoParams, ctx: Pick<NodeContext, 'fees'>): Quantity {
+  return ctx.fees.gasPriceText() as Quantity
 }
 
 /** The base fee the block after `h` will have (from its gas use), 0 before London. */
@@ -51,49 +52,71 @@ function blockCountOf(count: HexOrDecimal64): bigint {
 }
 
 /**
+ * The number of the block `newest` names, or undefined when there is none. A number up to the head's, or the head's
+ * own tag, is answered from the head just read (the canonical index holds every height up to the head); the other
+ * tags are the chain reader's.
+ */
+function newestNumber(newest: BlockNumberOrTag, head: bigint, ctx: Pick<NodeContext, 'chain'>): bigint | undefined {
+  const id = blockIdOf(newest)
+  if ('number' in id && id.number <= head) return id.number
+  if ('tag' in id && (id.tag === 'latest' || id.tag === 'pending')) return head
+  return ctx.chain.resolve(id)?.number
+}
+
+const EMPTY_HISTORY: FeeHistoryResult = { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }
+const ZERO_REWARD = '"0x0"'
+
+/**
  * eth_feeHistory (fee_market.yaml): for the `count` blocks up to `newest`, their base fees (and the next block's),
  * gas used ratios, blob base fees and blob gas ratios, and with `percentiles` the tips paid at those percentiles of
- * each block's gas (geth's weighting: transactions sorted by tip, each counting its gas used).
+ * each block's gas (geth's weighting: transactions sorted by tip, each counting its gas used). The reply is written
+ * as text from each block's samples, encoded when the block was first asked for (src/fees/blockFees.ts); it is the
+ * text JSON.stringify gave of the object this method used to build, key order included.
  */
-export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx & Pick<NodeContext, 'spec'>): FeeHistoryResult {
+export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx): FeeHistoryResult | RawJson<FeeHistoryResult> {
   const requested = blockCountOf(count)
   const n = Number(requested > MAX_FEE_HISTORY ? MAX_FEE_HISTORY : requested)
-  const head = ctx.chain.headNumber()
-  const last = ctx.chain.resolve(blockIdOf(newest))
-  if (n === 0 || last === undefined) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }
+  const head = ctx.fees.head().number
+  const last = newestNumber(newest, head, ctx)
+  if (n === 0 || last === undefined) return EMPTY_HISTORY
   if (percentiles?.some((p, i) => p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]!))) {
     throw new InvalidParamsError('invalid reward percentiles: must be ascending and within [0, 100]')
   }
-  const end = last.number > head ? head : last.number
-  const first = end - BigInt(n) + 1n < 0n ? 0n : end - BigInt(n) + 1n
-  const baseFees: string[] = []
-  const ratios: number[] = []
-  const blobFees: string[] = []
-  const blobRatios: number[] = []
-  const rewards: string[][] = []
-  let lastHeader: HeaderView | undefined
-  for (let b = first; b <= end; b++) {
-    const ref = ctx.chain.byNumber(b)!
-    const f = ctx.fees.blockFees(ref.hash)
-    lastHeader = f.header
-    baseFees.push(toQuantity(f.baseFee))
-    ratios.push(f.gasUsedRatio)
-    blobFees.push(toQuantity(f.blobBaseFee))
-    blobRatios.push(f.blobGasUsedRatio)
-    if (percentiles !== undefined) rewards.push(rewardPercentiles(ctx.fees.tipsOf(ref.hash), f.header.gasUsed, percentiles).map(toQuantity))
+  const end = Number(last > head ? head : last)
+  const first = end - n + 1 < 0 ? 0 : end - n + 1
+  const blocks: BlockFees[] = []
+  for (let b = first; b <= end; b++) blocks.push(ctx.fees.block(b))
+  const newestFees = blocks[blocks.length - 1]!
+  let s = `{"oldestBlock":"${toQuantity(first)}","baseFeePerGas":[`
+  for (const b of blocks) s += b.baseFeeItem
+  s += `${newestFees.nextBaseFeeText()}],"gasUsedRatio":[${blocks[0]!.gasUsedRatioText}`
+  for (let i = 1; i < blocks.length; i++) s += `,${blocks[i]!.gasUsedRatioText}`
+  s += '],"baseFeePerBlobGas":['
+  for (const b of blocks) s += b.blobBaseFeeItem
+  s += `${newestFees.nextBlobBaseFeeText()}],"blobGasUsedRatio":[${blocks[0]!.blobGasUsedRatioText}`
+  for (let i = 1; i < blocks.length; i++) s += `,${blocks[i]!.blobGasUsedRatioText}`
+  s += ']'
+  if (percentiles !== undefined) s += `,"reward":${rewards(blocks, percentiles, ctx)}`
+  return RawJson.of<FeeHistoryResult>(`${s}}`)
+}
+
+/** The reward lists: each block's tips at the percentiles, zeros for a block without transactions. */
+function rewards(blocks: readonly BlockFees[], percentiles: readonly number[], ctx: Pick<NodeContext, 'fees'>): string {
+  let s = '['
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!
+    s += k === 0 ? '[' : ',['
+    const curve = ctx.fees.tips(b)
+    let i = 0
+    for (let j = 0; j < percentiles.length; j++) {
+      if (j > 0) s += ','
+      if (curve.length === 0) s += ZERO_REWARD
+      else {
+        i = curve.indexAt(percentileGas(b.gasUsed, percentiles[j]!), i)
+        s += b.tipText(i)
+      }
+    }
+    s += ']'
   }
-  const h = lastHeader!
-  baseFees.push(toQuantity(baseFeeAfter(ctx, h)))
-  const params = ctx.spec.blobParamsAt(h.timestamp)
-  const nextExcess =
-    params === undefined || h.excessBlobGas === undefined ? undefined : nextExcessBlobGas(h.excessBlobGas, h.blobGasUsed ?? 0n, params.target)
-  blobFees.push(toQuantity(ctx.fees.blobBaseFeeAt(nextExcess, h.timestamp) ?? 0n))
-  return {
-    oldestBlock: toQuantity(first),
-    baseFeePerGas: baseFees,
-    gasUsedRatio: ratios,
-    baseFeePerBlobGas: blobFees,
-    blobGasUsedRatio: blobRatios,
-    ...(percentiles === undefined ? {} : { reward: rewards }),
-  }
+  return `${s}]`
 }
