@@ -113,13 +113,13 @@ export class BlockFees {
     return this.curve
   }
 
-  /** Reads the block's tips from its receipts (once); answers how many entries that added to memory. */
+  /** Reads the block's tips from its receipts (once); answers how many receipts that read. */
   loadTips(source: FeeSource): number {
     if (this.curve !== undefined) return 0
     const txs = tipsOfReceipts(source, this.hash, this.baseFee)
     this.lowest = lowestTips(txs)
     this.curve = TipCurve.of(txs)
-    return this.curve.length
+    return txs.length
   }
 
   /** `"0x…"`: the tip at `index` of the loaded curve, printed on first use. */

@@ -39,6 +39,7 @@ export class CanonicalFees {
   private headHash: Uint8Array | undefined
   private headNumber = 0n
   private generation = 0
+  private storeReads = 0
 
   constructor(
     private readonly source: CanonicalSource,
@@ -62,6 +63,11 @@ export class CanonicalFees {
   /** The generation of the head last read: equal generations, the same chain below both heads. */
   get headGeneration(): number {
     return this.generation
+  }
+
+  /** Headers and receipts read from the store so far: the work a caller counts to know when to give the thread back. */
+  get reads(): number {
+    return this.storeReads
   }
 
   /** Whether `hash` (at `number`) descends from `previous`, the head before it, within a short walk. */
@@ -92,6 +98,7 @@ export class CanonicalFees {
     const hash = this.source.getCanonicalHash(n)
     if (hash === undefined) throw new Error(`no canonical block ${number}`)
     const fees = BlockFees.read(this.source, this.spec, hash, n, this.generation)
+    this.storeReads++
     this.byNumber.set(number, fees)
     this.trim()
     return fees
@@ -99,7 +106,9 @@ export class CanonicalFees {
 
   /** A block's tips, read from its receipts on first use. */
   tipsOf(fees: BlockFees): NonNullable<BlockFees['tips']> {
-    const added = fees.loadTips(this.source)
+    if (fees.tips !== undefined) return fees.tips
+    this.storeReads += fees.loadTips(this.source)
+    const added = fees.tips!.length
     if (added > 0 && this.byNumber.get(Number(fees.number)) === fees) {
       this.tipsHeld += added
       this.trim()

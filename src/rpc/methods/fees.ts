@@ -4,7 +4,7 @@ import { HeaderView } from '../../store/headerView.js'
 import { toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError } from '../errors.js'
-import { RawJson } from '../reply.js'
+import { RawJson, type Result } from '../reply.js'
 import type { FeeHistoryParams, NoParams } from '../../wire/ethParams.js'
 import type { BlockNumberOrTag, HexOrDecimal64, Quantity } from '../../wire/primitives.js'
 import type { FeeHistoryResult } from '../../wire/results.js'
@@ -71,9 +71,17 @@ const ZERO_REWARD = '"0x0"'
  * gas used ratios, blob base fees and blob gas ratios, and with `percentiles` the tips paid at those percentiles of
  * each block's gas (geth's weighting: transactions sorted by tip, each counting its gas used). The reply is written
  * as text from each block's samples, encoded when the block was first asked for (src/fees/blockFees.ts); it is the
- * text JSON.stringify gave of the object this method used to build, key order included.
+ * text JSON.stringify gave of the object this method used to build, key order included. A history of blocks not yet
+ * sampled is read in slices, the serving thread given back between them (FeeOracle.range).
  */
-export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx): FeeHistoryResult | RawJson<FeeHistoryResult> {
+export function feeHistory(params: FeeHistoryParams, ctx: Ctx): Result<FeeHistoryResult> {
+  return history(params, ctx, 0)
+}
+
+/** A reorg under a long cold history restarts it at most this many times; then it is read without a break. */
+const HISTORY_ATTEMPTS = 3
+
+function history([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx, attempt: number): Result<FeeHistoryResult> {
   const requested = blockCountOf(count)
   const n = Number(requested > MAX_FEE_HISTORY ? MAX_FEE_HISTORY : requested)
   const head = ctx.fees.head().number
@@ -84,8 +92,15 @@ export function feeHistory([count, newest, percentiles]: FeeHistoryParams, ctx: 
   }
   const end = Number(last > head ? head : last)
   const first = end - n + 1 < 0 ? 0 : end - n + 1
-  const blocks: BlockFees[] = []
-  for (let b = first; b <= end; b++) blocks.push(ctx.fees.block(b))
+  const blocks = ctx.fees.range(first, end, percentiles !== undefined, attempt >= HISTORY_ATTEMPTS)
+  if (Array.isArray(blocks)) return historyText(first, blocks, percentiles, ctx)
+  return blocks.then((read) =>
+    read === undefined ? history([count, newest, percentiles], ctx, attempt + 1) : historyText(first, read, percentiles, ctx),
+  )
+}
+
+/** The reply from the blocks' samples: the text JSON.stringify gave of the object this method built before. */
+function historyText(first: number, blocks: readonly BlockFees[], percentiles: number[] | undefined, ctx: Ctx): RawJson<FeeHistoryResult> {
   const newestFees = blocks[blocks.length - 1]!
   let s = `{"oldestBlock":"${toQuantity(first)}","baseFeePerGas":[`
   for (const b of blocks) s += b.baseFeeItem
