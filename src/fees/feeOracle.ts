@@ -4,6 +4,7 @@ import { equalBytes, toQuantity } from '../util/hex.js'
 import { type BlockFees, blobBaseFeeAt } from './blockFees.js'
 import { CanonicalFees, type CanonicalFeesLimits, type CanonicalSource, DEFAULT_LIMITS } from './canonicalFees.js'
 import { ascending, type TipCurve } from './feeMath.js'
+import { DEFAULT_MEMO_LIMITS, ReplyMemo, type ReplyMemoLimits } from './replyMemo.js'
 
 // eth_maxPriorityFeePerGas and eth_gasPrice (execution-apis src/eth/fee_market.yaml) with geth's oracle: the 60th
 // percentile of the three lowest tips of each of the last 20 blocks, ignoring tips under 2 wei, at most 500 gwei;
@@ -32,14 +33,17 @@ interface Suggestion {
 export interface FeeOracleLimits extends CanonicalFeesLimits {
   /** Store reads (headers and receipts) a range makes before giving the serving thread back. */
   sliceReads: number
+  /** eth_feeHistory's replies kept. */
+  memo: ReplyMemoLimits
 }
 
-/** The fee methods' memory: the canonical blocks' samples and the oracle's last answer. */
+/** The fee methods' memory: the canonical blocks' samples, eth_feeHistory's recent replies and the oracle's last answer. */
 export class FeeOracle {
   private lastTip = DEFAULT_TIP
   private suggestion: Suggestion | undefined
   private readonly blocks: CanonicalFees
   private readonly sliceReads: number
+  private readonly replies: ReplyMemo
 
   constructor(
     private readonly spec: ChainSpec,
@@ -48,11 +52,27 @@ export class FeeOracle {
   ) {
     this.blocks = new CanonicalFees(store, spec, { ...DEFAULT_LIMITS, ...limits })
     this.sliceReads = limits.sliceReads ?? SLICE_READS
+    this.replies = new ReplyMemo(limits.memo ?? DEFAULT_MEMO_LIMITS)
   }
 
   /** The canonical head now (read once per request; the blocks' samples are checked against it). */
   head(): BlockRef {
     return this.blocks.head()
+  }
+
+  /** The head generation of the head last read (`head()`): the same chain below heads of one generation. */
+  get headGeneration(): number {
+    return this.blocks.headGeneration
+  }
+
+  /** eth_feeHistory's reply to `request` (its blocks named by number) kept in `generation`, if any. */
+  keptHistory(request: string, generation: number): string | undefined {
+    return this.replies.get(request, generation)
+  }
+
+  /** Keeps eth_feeHistory's reply to `request`, made from the chain of `generation`. */
+  keepHistory(request: string, generation: number, text: string): void {
+    this.replies.set(request, generation, text)
   }
 
   /** The samples of the canonical block `number`, at most the head's (after `head()`). */

@@ -92,15 +92,23 @@ function history([count, newest, percentiles]: FeeHistoryParams, ctx: Ctx, attem
   }
   const end = Number(last > head ? head : last)
   const first = end - n + 1 < 0 ? 0 : end - n + 1
+  // The blocks by number and the percentiles (String(number) tells every two apart but 0 and -0, which answer alike).
+  const request = `${first} ${end}${percentiles === undefined ? '' : ` ${percentiles.join(' ')}`}`
+  const generation = ctx.fees.headGeneration
+  const kept = ctx.fees.keptHistory(request, generation)
+  if (kept !== undefined) return RawJson.of<FeeHistoryResult>(kept)
+  const answer = (blocks: readonly BlockFees[]): RawJson<FeeHistoryResult> => {
+    const text = historyText(first, blocks, percentiles, ctx)
+    ctx.fees.keepHistory(request, generation, text)
+    return RawJson.of<FeeHistoryResult>(text)
+  }
   const blocks = ctx.fees.range(first, end, percentiles !== undefined, attempt >= HISTORY_ATTEMPTS)
-  if (Array.isArray(blocks)) return historyText(first, blocks, percentiles, ctx)
-  return blocks.then((read) =>
-    read === undefined ? history([count, newest, percentiles], ctx, attempt + 1) : historyText(first, read, percentiles, ctx),
-  )
+  if (Array.isArray(blocks)) return answer(blocks)
+  return blocks.then((read) => (read === undefined ? history([count, newest, percentiles], ctx, attempt + 1) : answer(read)))
 }
 
 /** The reply from the blocks' samples: the text JSON.stringify gave of the object this method built before. */
-function historyText(first: number, blocks: readonly BlockFees[], percentiles: number[] | undefined, ctx: Ctx): RawJson<FeeHistoryResult> {
+function historyText(first: number, blocks: readonly BlockFees[], percentiles: number[] | undefined, ctx: Ctx): string {
   const newestFees = blocks[blocks.length - 1]!
   let s = `{"oldestBlock":"${toQuantity(first)}","baseFeePerGas":[`
   for (const b of blocks) s += b.baseFeeItem
@@ -112,7 +120,7 @@ function historyText(first: number, blocks: readonly BlockFees[], percentiles: n
   for (let i = 1; i < blocks.length; i++) s += `,${blocks[i]!.blobGasUsedRatioText}`
   s += ']'
   if (percentiles !== undefined) s += `,"reward":${rewards(blocks, percentiles, ctx)}`
-  return RawJson.of<FeeHistoryResult>(`${s}}`)
+  return `${s}}`
 }
 
 /** The reward lists: each block's tips at the percentiles, zeros for a block without transactions. */
