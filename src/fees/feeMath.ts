@@ -3,7 +3,6 @@
 // (calcNextBaseFee, calcNextExcessBlobGas); feeMath.test.ts checks these agree with it.
 
 export const GAS_PER_BLOB = 131_072n
-const MIN_BLOB_BASE_FEE = 1n
 
 /** EIP-1559's next base fee from a parent's gas use (elasticity 2, change denominator 8). */
 export function nextBaseFee(baseFee: bigint, gasUsed: bigint, gasLimit: bigint): bigint {
@@ -16,23 +15,8 @@ export function nextBaseFee(baseFee: bigint, gasUsed: bigint, gasLimit: bigint):
   return baseFee - (baseFee * (target - gasUsed)) / target / 8n
 }
 
-/** EIP-4844's fake_exponential: factor · e^(numerator / denominator), in integers. */
-export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
-  let i = 1n
-  let output = 0n
-  let acc = factor * denominator
-  while (acc > 0n) {
-    output += acc
-    acc = (acc * numerator) / (denominator * i)
-    i++
-  }
-  return output / denominator
-}
-
-/** The blob base fee an excess of blob gas sets (EIP-4844, with the fork's update fraction). */
-export function blobBaseFee(excessBlobGas: bigint, updateFraction: bigint): bigint {
-  return fakeExponential(MIN_BLOB_BASE_FEE, excessBlobGas, updateFraction)
-}
+// EIP-4844's blob base fee, which block execution computes too (src/chain/blobFee.ts).
+export { blobBaseFee, fakeExponential } from '../chain/blobFee.js'
 
 /** The next block's excess blob gas (EIP-4844, without EIP-7918's reserve price: the oracle's estimate). */
 export function nextExcessBlobGas(excessBlobGas: bigint, blobGasUsed: bigint, targetBlobs: number): bigint {
