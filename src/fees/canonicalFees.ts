@@ -65,7 +65,7 @@ export class CanonicalFees {
     return this.generation
   }
 
-  /** Headers and receipts read from the store so far: the work a caller counts to know when to give the thread back. */
+  /** Headers and receipts read from the store so far: what tells a block read from the store from a kept one. */
   get reads(): number {
     return this.storeReads
   }

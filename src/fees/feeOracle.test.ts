@@ -101,8 +101,8 @@ class MemoryChain implements CanonicalSource {
 
 const key = (h: Uint8Array): string => Buffer.from(h).toString('hex')
 const transfers = (...tips: bigint[]): [bigint, bigint][] => tips.map((t) => [t, 21_000n])
-/** A slice too small for any range: every read gives the thread back. */
-const TINY = { blocks: 100, tips: 1000, sliceReads: 1 }
+/** Slices of no time: every block read from the store gives the thread back. */
+const TINY = { blocks: 100, tips: 1000, sliceMs: 0 }
 
 async function rangeOf(oracle: FeeOracle, first: number, end: number, withTips: boolean): Promise<string[] | undefined> {
   oracle.head()
@@ -191,7 +191,7 @@ describe('FeeOracle', () => {
       undefined,
       Array.from({ length: 10 }, (_, i) => transfers(...Array.from({ length: i }, (_, k) => BigInt(k)))),
     )
-    const oracle = new FeeOracle(spec, chain, { blocks: 4, tips: 10, sliceReads: 1024 })
+    const oracle = new FeeOracle(spec, chain, { blocks: 4, tips: 10 })
     expect(await rangeOf(oracle, 0, 9, true)).toHaveLength(10)
     expect(oracle.size.blocks).toBeLessThanOrEqual(4)
     expect(oracle.size.tips).toBeLessThanOrEqual(10)

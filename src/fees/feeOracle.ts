@@ -14,10 +14,10 @@ import { DEFAULT_MEMO_LIMITS, ReplyMemo, type ReplyMemoLimits } from './replyMem
 
 const BLOCKS = 20
 /**
- * Store reads (headers and receipts) a range reads before giving the serving thread back: ~2–3 ms here (a receipt's
- * tip and gas ~2.3 µs, a header ~10 µs with its canonical hash).
+ * How long a range reads blocks from the store before giving the serving thread back, in ms: ~200 blocks' headers,
+ * or ~800 receipts, here (a header ~10 µs with its canonical hash, a receipt's tip and gas ~2.3 µs).
  */
-const SLICE_READS = 1024
+const SLICE_MS = 2
 const PERCENTILE = 60
 const MAX_TIP = 500_000_000_000n
 const DEFAULT_TIP = 1_000_000_000n
@@ -31,8 +31,8 @@ interface Suggestion {
 }
 
 export interface FeeOracleLimits extends CanonicalFeesLimits {
-  /** Store reads (headers and receipts) a range makes before giving the serving thread back. */
-  sliceReads: number
+  /** How long (ms) a range reads blocks from the store before giving the serving thread back (0: after each block). */
+  sliceMs: number
   /** eth_feeHistory's replies kept. */
   memo: ReplyMemoLimits
 }
@@ -42,7 +42,7 @@ export class FeeOracle {
   private lastTip = DEFAULT_TIP
   private suggestion: Suggestion | undefined
   private readonly blocks: CanonicalFees
-  private readonly sliceReads: number
+  private readonly sliceMs: number
   private readonly replies: ReplyMemo
 
   constructor(
@@ -51,7 +51,7 @@ export class FeeOracle {
     limits: Partial<FeeOracleLimits> = {},
   ) {
     this.blocks = new CanonicalFees(store, spec, { ...DEFAULT_LIMITS, ...limits })
-    this.sliceReads = limits.sliceReads ?? SLICE_READS
+    this.sliceMs = limits.sliceMs ?? SLICE_MS
     this.replies = new ReplyMemo(limits.memo ?? DEFAULT_MEMO_LIMITS)
   }
 
@@ -82,21 +82,23 @@ export class FeeOracle {
 
   /**
    * The samples of the canonical blocks `first`…`end` (at most the head's, after `head()`), their tips loaded when
-   * `withTips`. Kept blocks cost a lookup each, and a range of them is answered at once; a range that reads more
-   * than `sliceReads` headers and receipts from the store is read in slices, the thread given back between them
-   * (`sync` reads it whole). A promise then: of the blocks, or of undefined when the canonical chain changed below
-   * the head meanwhile (the caller starts again from the new head).
+   * `withTips`. Kept blocks cost a lookup each, and a range of them is answered at once; a range whose reading
+   * from the store takes longer than `sliceMs` is read in slices of that long, the thread given back between them
+   * (`sync` reads it whole; a block's own receipts are read in one go). A promise then: of the blocks, or of
+   * undefined when the canonical chain changed below the head meanwhile (the caller starts again from the new head).
    */
   range(first: number, end: number, withTips: boolean, sync = false): BlockFees[] | Promise<BlockFees[] | undefined> {
     const out: BlockFees[] = []
     const generation = this.blocks.headGeneration
     const fill = (from: number): number => {
-      const limit = this.blocks.reads + this.sliceReads
+      const until = performance.now() + this.sliceMs
       for (let b = from; b <= end; b++) {
-        if (!sync && this.blocks.reads >= limit) return b
+        const reads = this.blocks.reads
         const fees = this.blocks.at(b)
         if (withTips) this.blocks.tipsOf(fees)
         out.push(fees)
+        // The clock is read only after blocks that were read from the store: kept ones cost a lookup.
+        if (!sync && b < end && this.blocks.reads !== reads && performance.now() >= until) return b + 1
       }
       return end + 1
     }
