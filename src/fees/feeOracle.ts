@@ -1,6 +1,6 @@
 import type { ChainSpec } from '../chain/spec.js'
 import type { BlockRef } from '../store/chainReader.js'
-import { equalBytes, toQuantity } from '../util/hex.js'
+import { type Hex, equalBytes, toQuantity } from '../util/hex.js'
 import { type BlockFees, blobBaseFeeAt } from './blockFees.js'
 import { CanonicalFees, type CanonicalFeesLimits, type CanonicalSource, DEFAULT_LIMITS } from './canonicalFees.js'
 import { ascending, type TipCurve } from './feeMath.js'
@@ -26,8 +26,8 @@ const DEFAULT_TIP = 1_000_000_000n
 interface Suggestion {
   head: Uint8Array
   tip: bigint
-  tipText: string
-  gasPriceText: string
+  tipText: Hex
+  gasPriceText: Hex
 }
 
 export interface FeeOracleLimits extends CanonicalFeesLimits {
@@ -126,12 +126,12 @@ export class FeeOracle {
   }
 
   /** eth_maxPriorityFeePerGas's reply: the suggested tip as a quantity. */
-  tipText(): string {
+  tipText(): Hex {
     return this.suggest().tipText
   }
 
   /** eth_gasPrice's reply: the suggested tip plus the head's base fee, as geth answers it. */
-  gasPriceText(): string {
+  gasPriceText(): Hex {
     return this.suggest().gasPriceText
   }
 

@@ -16,12 +16,12 @@ import { blockIdOf } from '../blockId.js'
 type Ctx = Pick<NodeContext, 'chain' | 'store' | 'fees'>
 
 export function maxPriorityFeePerGas(_: NoParams, ctx: Pick<NodeContext, 'fees'>): Quantity {
-  return ctx.fees.tipText() as Quantity
+  return ctx.fees.tipText()
 }
 
 /** The tip plus the head's base fee, as geth answers it. */
 export function gasPrice(_: NoParams, ctx: Pick<NodeContext, 'fees'>): Quantity {
-  return ctx.fees.gasPriceText() as Quantity
+  return ctx.fees.gasPriceText()
 }
 
 /** The base fee the block after `h` will have (from its gas use), 0 before London. */
