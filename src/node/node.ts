@@ -120,7 +120,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
   const lanes: Lanes = {
-    engine: new WorkerPool(init, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
+    engine: new WorkerPool({ ...init, executesBlocks: true }, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
     public: new WorkerPool(init, {
       name: 'public',
       threads: opts.workers ?? NODE_DEFAULTS.workers,

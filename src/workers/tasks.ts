@@ -20,6 +20,11 @@ export interface WorkerInit {
   genesisJson: string
   /** A reader's lane (`sponge rpc`): the store is opened read-only. */
   readOnly?: boolean
+  /**
+   * The engine's lane: its workers make their block executor at start, not on their first payload (a public worker
+   * makes one only if it is asked to build a block: testing_buildBlockV1).
+   */
+  executesBlocks?: boolean
   /** The lane's deadline board (deadlines.ts); the pool adds it. */
   deadlines?: SharedArrayBuffer
 }

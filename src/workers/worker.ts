@@ -32,7 +32,10 @@ const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(i
 if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly === true)
-const executor = await BlockExecutor.create(spec, store)
+/** EthereumJS's VM over the store, for blocks (newPayload, builds, simulations): made on first use in a public worker. */
+let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true ? BlockExecutor.create(spec, store) : undefined
+const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store))
+await executor
 const evmConfig = new EvmConfig(spec, store)
 const decoder = new TextDecoder()
 /** The running call's deadline as performance.now() (0: none): Sponge's EVM stops itself there. */
@@ -51,9 +54,9 @@ async function dispatch(task: SingleTask): Promise<unknown> {
       return bytes === undefined ? null : decoder.decode(bytes)
     }
     case 'newPayload':
-      return importPayload(spec, store, executor, task.input)
+      return importPayload(spec, store, await blockExecutor(), task.input)
     case 'build':
-      return buildPayload(spec, store, executor, task.input)
+      return buildPayload(spec, store, await blockExecutor(), task.input)
     case 'validateTx':
       return validateRawTx(spec, store, evmConfig, task.raw, task.headHash)
     case 'call':
@@ -62,7 +65,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'traceCall':
       return runCallTask(task)
     case 'simulate':
-      return simulate(spec, store, executor, task.input)
+      return simulate(spec, store, await blockExecutor(), task.input)
     case 'recoverSenders': {
       recoverRawSenders(task.slots, task.transactions, spec.commonAt(BigInt(task.number), BigInt(task.timestamp)))
       return null
@@ -96,6 +99,8 @@ parentPort?.postMessage({ started: threadId } satisfies WorkerStarted)
 // The interpreter is optimized before the first call needs it to be (calls/warmUp.ts).
 const warmHead = store.getLabel('head') ?? store.getLabel('genesis')
 if (warmHead !== undefined) warmUpCalls(evmConfig, warmHead)
+// Its snapshot goes with it, as a task's does (run below): an idle worker holding one keeps the pages freed since.
+store.refreshSnapshot()
 
 /** eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall; null when the block is unknown. */
 async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' | 'traceCall' }>): Promise<unknown> {
