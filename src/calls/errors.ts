@@ -37,13 +37,5 @@ export class SimulationError extends DomainError<SimulationKind, undefined> {
   }
 }
 
-/**
- * A trace that would pass the struct logger's bounds (steps, captured memory): a limit the client ran into, which
- * it can stay under by tracing less (disableStack, no enableMemory) or a smaller transaction.
- */
-export class TraceTooLargeError extends DomainError<'traceTooLarge', undefined> {
-  override readonly name = 'TraceTooLargeError'
-  constructor(message: string) {
-    super(message, 'traceTooLarge', undefined)
-  }
-}
+/** The tracers' own (src/tracers/errors.ts): one class, whichever tracer throws it. */
+export { TraceTooLargeError } from '../tracers/errors.js'

@@ -4,6 +4,8 @@ import type { CallInput, CallOutcome } from './callInput.js'
 import { runCall, UnsupportedForkError } from './callRunner.js'
 import { type EstimateOutcome, estimateGas } from './estimate.js'
 import { type AccessListResult, createAccessList } from './accessList.js'
+import { type BlockTraces, type TraceAnswer, traceBlock, traceCall } from './traceRunner.js'
+import type { TraceOptions } from './traceOptions.js'
 
 // Calls run on the serving thread when they are cheap: a warm balanceOf is microseconds of EVM, a worker round trip
 // tens of microseconds of each thread's time (docs/design.md, "Where a call runs"). Each attempt runs under a small
@@ -61,25 +63,49 @@ export class ThreadCalls {
 
   /** eth_call here; undefined when it is the lane's to run (null: the block is not stored). */
   call(input: CallInput): CallOutcome | null | undefined {
-    return this.attempt(input, (deadline) => runCall(this.config, input, deadline))
+    return this.attempt(
+      () => targetKey(input),
+      (deadline) => runCall(this.config, input, deadline),
+    )
+  }
+
+  /** debug_traceCall here; undefined when it is the lane's. */
+  traceCall(input: CallInput, opts: TraceOptions): TraceAnswer | null | undefined {
+    return this.attempt(
+      () => `trace:${targetKey(input)}`,
+      (deadline) => traceCall(this.config, input, opts, deadline),
+    )
+  }
+
+  /** debug_traceTransaction and debug_traceBlockBy* here; undefined when it is the lane's. */
+  traceBlock(blockHash: Uint8Array, opts: TraceOptions, only?: number): BlockTraces | null | undefined {
+    const key = () => `block:${Buffer.from(blockHash).toString('latin1')}:${only ?? ''}:${opts.tracer ?? ''}`
+    return this.attempt(key, (deadline) => traceBlock(this.config, blockHash, opts, only, deadline) ?? null)
   }
 
   /** eth_createAccessList here, every run within one budget; undefined when it is the lane's. */
   accessList(input: CallInput): AccessListResult | null | undefined {
-    return this.attempt(input, (deadline) => createAccessList(this.config, input, deadline))
+    return this.attempt(
+      () => targetKey(input),
+      (deadline) => createAccessList(this.config, input, deadline),
+    )
   }
 
   /** eth_estimateGas here, every run of its search within one budget; undefined when it is the lane's. */
   estimate(input: CallInput): EstimateOutcome | null | undefined {
-    return this.attempt(input, (deadline) => estimateGas(this.config, input, deadline))
+    return this.attempt(
+      () => targetKey(input),
+      (deadline) => estimateGas(this.config, input, deadline),
+    )
   }
 
-  private attempt<T>(input: CallInput, run: (deadline: number) => T): T | undefined {
+  /** Runs `run` here under the budget, or answers undefined (the lane's); `keyOf` names what it costs (targetKey). */
+  private attempt<T>(keyOf: () => string, run: (deadline: number) => T): T | undefined {
     const now = performance.now()
     this.credit = Math.min(this.limits.burstMs, this.credit + (now - this.refilledAt) * this.limits.share)
     this.refilledAt = now
     // The key costs two strings: made only while some target is heavy, or when this one turns out to be.
-    let key = this.heavy.size === 0 ? undefined : targetKey(input)
+    let key = this.heavy.size === 0 ? undefined : keyOf()
     const heavy = key === undefined ? undefined : this.heavy.get(key)
     if (this.credit < MIN_CREDIT || (heavy !== undefined && heavy.until > now)) {
       this.counts.lane++
@@ -100,7 +126,7 @@ export class ThreadCalls {
     } catch (e) {
       if (e instanceof EvmAbortedError) {
         const waitMs = heavy === undefined ? this.limits.heavyForMs : Math.min(2 * heavy.waitMs, this.limits.heavyForMaxMs)
-        key ??= targetKey(input)
+        key ??= keyOf()
         this.remember(key, { until: performance.now() + waitMs, waitMs })
         this.counts.abandoned++
         return undefined

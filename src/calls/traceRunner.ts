@@ -1,9 +1,6 @@
-import type { ChainSpec } from '../chain/spec.js'
 import { Evm } from '../evm/interpreter.js'
 import { WorldState } from '../evm/state.js'
 import { applyTransaction } from '../evm/transaction.js'
-import { readBlock } from '../store/blockCodec.js'
-import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
 import { CallTracer } from '../tracers/callTracer.js'
 import { PrestateTracer } from '../tracers/prestateTracer.js'
@@ -12,7 +9,7 @@ import { traceTransaction, type TxTracer } from '../tracers/txTracer.js'
 import { bytesToHex } from '../util/hex.js'
 import { applyBlockStart } from '../vm/blockStart.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
-import { evmTransactionOf } from '../vm/evmTransaction.js'
+import { storedTransactions } from '../vm/storedTransactions.js'
 import type { CallInput } from './callInput.js'
 import { gasLimitOf, prepareCall, UnsupportedForkError } from './callRunner.js'
 import type { TraceOptions } from './traceOptions.js'
@@ -27,6 +24,9 @@ import type { TraceOptions } from './traceOptions.js'
  * the other tracers' result objects.
  */
 export type TraceAnswer = { json: Uint8Array[] } | { value: unknown }
+
+/** A block's traces, each with its transaction's hash. */
+export type BlockTraces = { txHash: string; trace: TraceAnswer }[]
 
 function tracerFor(opts: TraceOptions): TxTracer {
   if (opts.tracer === 'callTracer') return new CallTracer({ onlyTopCall: opts.onlyTopCall === true, withLog: opts.withLog === true })
@@ -56,37 +56,29 @@ export function traceCall(config: EvmConfig, input: CallInput, opts: TraceOption
  * The traces of a stored block's transactions (all, or the one at `only`), each with its hash; undefined when the
  * block or its parent is not stored. Throws UnsupportedForkError for a block the EVM does not run.
  */
-export function traceBlock(
-  spec: ChainSpec,
-  store: ChainStore,
-  config: EvmConfig,
-  blockHash: Uint8Array,
-  opts: TraceOptions,
-  only?: number,
-  deadline = 0,
-): { txHash: string; trace: TraceAnswer }[] | undefined {
+export function traceBlock(config: EvmConfig, blockHash: Uint8Array, opts: TraceOptions, only?: number, deadline = 0): BlockTraces | undefined {
   const header = config.header(blockHash)
   if (header === undefined) return undefined
+  const store = config.store
   const parent = HeaderView.read(store, header.parentHash)
   if (parent === undefined) return undefined
   const ctx = config.blockContext(header, blockHash)
   if (ctx === undefined) throw new UnsupportedForkError(`no EVM for the fork at block ${header.number}`)
-  const block = readBlock(spec, store, blockHash)
-  if (block === undefined) return undefined
+  const txs = storedTransactions(store, blockHash)
+  if (txs === undefined) return undefined
   const state = new WorldState(config.stateAt(parent.stateRoot))
   const evm = new Evm({ fork: ctx.fork, block: ctx.env, state, deadline, scratch: config.scratch })
   applyBlockStart(evm, header)
-  const out: { txHash: string; trace: TraceAnswer }[] = []
+  const out: BlockTraces = []
   let logIndex = 0
-  for (const [i, tx] of block.transactions.entries()) {
+  for (const [i, { hash, tx }] of txs.entries()) {
     if (only !== undefined && i > only) break
-    const etx = evmTransactionOf(tx, tx.getSenderAddress().bytes)
     if (only === undefined || only === i) {
-      const { outcome, result } = traceTransaction(evm, etx, tracerFor(opts), ctx.limits, { context: { logIndex } })
-      out.push({ txHash: bytesToHex(tx.hash()), trace: answerOf(opts, result) })
+      const { outcome, result } = traceTransaction(evm, tx, tracerFor(opts), ctx.limits, { context: { logIndex } })
+      out.push({ txHash: bytesToHex(hash), trace: answerOf(opts, result) })
       logIndex += outcome.logs.length
     } else {
-      logIndex += applyTransaction(evm, etx, ctx.limits).logs.length
+      logIndex += applyTransaction(evm, tx, ctx.limits).logs.length
       state.endTransaction()
     }
   }

@@ -85,7 +85,7 @@ let legacyTraces: Promise<EthereumjsTraceRunner> | undefined
 
 async function runTraceTask(task: Extract<SingleTask, { op: 'trace' }>): Promise<TaskMap['trace']['out']> {
   try {
-    return traceBlock(spec, store, evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
+    return traceBlock(evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
   } catch (e) {
     if (!(e instanceof UnsupportedForkError)) throw e
   }

@@ -2,12 +2,12 @@ import type { TraceOptions } from '../../calls/traceOptions.js'
 import type { NodeContext } from '../context.js'
 import { parseGoDuration } from '../../util/goDuration.js'
 import { hexToBytes } from '../../util/hex.js'
-import { ServerError } from '../errors.js'
+import { LimitExceededError, ServerError } from '../errors.js'
 import type { TraceBlockParams, TraceCallParams, TraceConfig, TraceTxParams } from '../../wire/ethParams.js'
 import { callInput } from './call.js'
 import { blockIdOf } from '../blockId.js'
 import type { BlockTraceResult, TraceResult } from '../../wire/results.js'
-import type { TraceAnswer } from '../../calls/traceRunner.js'
+import type { BlockTraces, TraceAnswer } from '../../calls/traceRunner.js'
 import { headerNotFound } from '../../store/errors.js'
 import { RawJson } from '../reply.js'
 
@@ -15,7 +15,7 @@ import { RawJson } from '../reply.js'
 // endpoint's worker lane with geth's struct logger or callTracer; bounded by the config's `timeout` (timeLimitOf). The
 // lane answers each tracer's JSON untyped (tasks.ts): it is asserted as TraceResult here.
 
-type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool'>
+type Ctx = Pick<NodeContext, 'chain' | 'limits' | 'pool' | 'calls'>
 
 function optionsOf(c: TraceConfig | null | undefined): TraceOptions {
   const o: TraceOptions = {}
@@ -55,40 +55,68 @@ function traceJson(t: TraceAnswer): (string | Uint8Array)[] {
   return 'json' in t ? t.json : [JSON.stringify(t.value)]
 }
 
-async function traceBlockAt(
-  ctx: Pick<NodeContext, 'limits' | 'pool'>,
+/**
+ * A block's traces: on the serving thread when they are cheap (calls/threadCalls.ts), else in the lane, admitted as
+ * eth_call is (these methods are not admitted by the envelope).
+ */
+function traceBlockAt(
+  ctx: Pick<NodeContext, 'limits' | 'pool' | 'calls'>,
   blockHash: Uint8Array,
   c: TraceConfig | null | undefined,
   only?: number,
-): Promise<{ txHash: string; trace: TraceAnswer }[]> {
-  const traces = await ctx.pool.run(
-    { op: 'trace', blockHash, opts: optionsOf(c), ...(only === undefined ? {} : { only }) },
-    { timeoutMs: timeLimitOf(c, ctx) },
-  )
+): BlockTraces | Promise<BlockTraces> {
+  const opts = optionsOf(c)
+  // Checked before anything runs, wherever it runs: a timeout that is no Go duration is refused.
+  const timeoutMs = timeLimitOf(c, ctx)
+  const here = ctx.calls.traceBlock(blockHash, opts, only)
+  if (here !== undefined) return found(here)
+  if (ctx.pool.admits(1) === 0) throw new LimitExceededError()
+  return ctx.pool.run({ op: 'trace', blockHash, opts, ...(only === undefined ? {} : { only }) }, { timeoutMs }).then(found)
+}
+
+function found(traces: BlockTraces | null): BlockTraces {
   if (traces === null) throw new ServerError('block not found')
   return traces
 }
 
-export async function traceTransaction([hash, c]: TraceTxParams, ctx: Pick<NodeContext, 'store' | 'limits' | 'pool'>): Promise<RawJson<TraceResult>> {
+export function traceTransaction(
+  [hash, c]: TraceTxParams,
+  ctx: Pick<NodeContext, 'store' | 'limits' | 'pool' | 'calls'>,
+): RawJson<TraceResult> | Promise<RawJson<TraceResult>> {
   const loc = ctx.store.getTxLocation(hexToBytes(hash))
   if (loc === undefined) throw new ServerError(`transaction ${hash} not found`)
-  const [trace] = await traceBlockAt(ctx, loc.blockHash, c, loc.index)
-  if (trace === undefined) throw new ServerError(`transaction ${hash} not found`)
-  return RawJson.of<TraceResult>(...traceJson(trace.trace))
+  const one = (traces: BlockTraces) => {
+    const [trace] = traces
+    if (trace === undefined) throw new ServerError(`transaction ${hash} not found`)
+    return RawJson.of<TraceResult>(...traceJson(trace.trace))
+  }
+  const traces = traceBlockAt(ctx, loc.blockHash, c, loc.index)
+  return traces instanceof Promise ? traces.then(one) : one(traces)
 }
 
-export async function traceBlock([block, c]: TraceBlockParams, ctx: Ctx): Promise<RawJson<BlockTraceResult[]>> {
+export function traceBlock([block, c]: TraceBlockParams, ctx: Ctx): RawJson<BlockTraceResult[]> | Promise<RawJson<BlockTraceResult[]>> {
   const ref = ctx.chain.resolve(blockIdOf(block))
   if (ref === undefined) throw new ServerError('block not found')
-  const traces = await traceBlockAt(ctx, ref.hash, c)
-  const chunks: (string | Uint8Array)[] = ['[']
-  for (const [i, t] of traces.entries()) chunks.push(`${i === 0 ? '' : ','}{"txHash":"${t.txHash}","result":`, ...traceJson(t.trace), '}')
-  chunks.push(']')
-  return RawJson.of<BlockTraceResult[]>(...chunks)
+  const all = (traces: BlockTraces) => {
+    const chunks: (string | Uint8Array)[] = ['[']
+    for (const [i, t] of traces.entries()) chunks.push(`${i === 0 ? '' : ','}{"txHash":"${t.txHash}","result":`, ...traceJson(t.trace), '}')
+    chunks.push(']')
+    return RawJson.of<BlockTraceResult[]>(...chunks)
+  }
+  const traces = traceBlockAt(ctx, ref.hash, c)
+  return traces instanceof Promise ? traces.then(all) : all(traces)
 }
 
-export async function traceCall([call, block, c]: TraceCallParams, ctx: Ctx): Promise<RawJson<TraceResult>> {
-  const result = await ctx.pool.run({ op: 'traceCall', input: callInput(ctx, call, block), opts: optionsOf(c) }, { timeoutMs: timeLimitOf(c, ctx) })
-  if (result === null) throw headerNotFound()
-  return RawJson.of<TraceResult>(...traceJson(result))
+export function traceCall([call, block, c]: TraceCallParams, ctx: Ctx): RawJson<TraceResult> | Promise<RawJson<TraceResult>> {
+  const input = callInput(ctx, call, block)
+  const opts = optionsOf(c)
+  const timeoutMs = timeLimitOf(c, ctx)
+  const answer = (result: TraceAnswer | null) => {
+    if (result === null) throw headerNotFound()
+    return RawJson.of<TraceResult>(...traceJson(result))
+  }
+  const here = ctx.calls.traceCall(input, opts)
+  if (here !== undefined) return answer(here)
+  if (ctx.pool.admits(1) === 0) throw new LimitExceededError()
+  return ctx.pool.run({ op: 'traceCall', input, opts }, { timeoutMs }).then(answer)
 }
