@@ -264,7 +264,9 @@ describe('eth_simulateV1 as geth runs it', () => {
       ],
       validation: true,
     })
-    expect(refused.error?.message).toBe(`nonce has max value: address ${checksumAddress(hexToBytes(A))}, nonce: 18446744073709551615`)
+    expect(refused.error?.message).toBe(
+      `err: nonce has max value: address ${checksumAddress(hexToBytes(A))}, nonce: 18446744073709551615 (supplied gas 36000000)`,
+    )
   })
 
   it('moves two precompiles to one address as geth does: the later in address order is there', async () => {
