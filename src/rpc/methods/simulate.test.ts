@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto'
 import { createTx } from '@ethereumjs/tx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../chain/dev.js'
+import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME } from '../../chain/multicall3.js'
 import { checksumAddress } from '../../crypto/checksum.js'
+import { keccak256 } from '../../crypto/keccak.js'
 import { REVERT_NOPE, assemble } from '../../testing/asm.js'
 import { type RpcReply, type TestNode, startTestNode } from '../../testing/testNode.js'
 import { uint256 } from '../../testing/words.js'
@@ -344,6 +347,31 @@ describe('eth_simulateV1 as geth runs it', () => {
       ],
     })
     expect(r.result![0]!.calls.map((c) => c.logs.map((l) => [l.address, l.logIndex]))).toEqual([[[X, '0x1']], [[X, '0x3']]])
+  })
+
+  it('keeps a stored contract’s code hash while other accounts are read (the flat table’s reads share a buffer)', async () => {
+    // Runtime: EXTCODEHASH(Multicall3), BALANCE of a dev account, EXTCODEHASH(Multicall3) again: both words returned.
+    const target = MULTICALL3_ADDRESS as `0x${string}`
+    const other = devAccounts()[3]!.address as `0x${string}`
+    const code = assemble([
+      target,
+      'EXTCODEHASH',
+      'PUSH0',
+      'MSTORE',
+      other,
+      'BALANCE',
+      'POP',
+      target,
+      'EXTCODEHASH',
+      '0x20',
+      'MSTORE',
+      '0x40',
+      'PUSH0',
+      'RETURN',
+    ])
+    const r = await simulate({ blockStateCalls: [{ stateOverrides: { [E]: { code } }, calls: [{ from: A, to: E }] }] })
+    const hash = bytesToHex(keccak256(hexToBytes(MULTICALL3_RUNTIME)))
+    expect(r.result![0]!.calls[0]!.returnData).toBe(`${hash}${hash.slice(2)}`)
   })
 
   it('answers BLOCKHASH of the simulated blocks before it', async () => {
