@@ -1,6 +1,5 @@
 import { WorldState } from '../evm/state.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
-import { copiedSource } from './copiedSource.js'
 import { type SimParent, type Simulation, simulateBlock } from './simBlock.js'
 import { planChain } from './simChain.js'
 import type { SimBlockResult, SimulateInput, SimulateOutcome } from './simulateInput.js'
@@ -22,7 +21,7 @@ export function simulate(config: EvmConfig, input: SimulateInput, deadline = 0):
   const base = config.header(input.blockHash)
   if (base === undefined) return null
   const planned = planChain(base, input.blocks)
-  const source = copiedSource(config.stateAt(base.stateRoot))
+  const source = config.stateAt(base.stateRoot)
   // BLOCKHASH of the base and its ancestors.
   config.ancestors.advance(input.blockHash, base.number, base.parentHash)
   const sim: Simulation = {
