@@ -112,7 +112,7 @@ function aggregate3(calls: { target: string; data: string }[]): string {
  * The `eth_call multicall 100 cold balances` workload: Multicall3 (on the dev chain) reading, per request, 50 token
  * balances and 50 ether balances of holders no other request of the set reads: 100 cold slots and accounts a call.
  */
-function multicallBodies(): string[] {
+export function multicallBodies(): string[] {
   return Array.from({ length: 50 }, (_, r) => {
     const calls = Array.from({ length: 100 }, (_, i) => {
       const h = holder((r * 100 + i) % HOLDERS)
