@@ -39,16 +39,21 @@ describe('WebSocket', () => {
 
   it('pushes new heads, logs (removed after a reorg) and pending transactions; unsubscribing stops them', async () => {
     const c = await Client.open(url)
-    const deploy = (await dev.http<string>('eth_sendTransaction', [{ from: alice, data: EMITTER_INIT }])).result!
-    await dev.http('evm_mine')
-    const emitter = (await dev.http<{ contractAddress: string }>('eth_getTransactionReceipt', [deploy])).result!.contractAddress
+    const sent = await dev.http<string>('eth_sendTransaction', [{ from: alice, data: EMITTER_INIT }])
+    expect(sent.error).toBeUndefined()
+    expect((await dev.http('evm_mine')).error).toBeUndefined()
+    const receipt = await dev.http<{ contractAddress: string }>('eth_getTransactionReceipt', [sent.result])
+    expect(receipt.error).toBeUndefined()
+    const emitter = receipt.result!.contractAddress
 
     const heads = (await c.call<string>('eth_subscribe', ['newHeads'])).result!
     const logs = (await c.call<string>('eth_subscribe', ['logs', { address: emitter, topics: [TOPIC] }])).result!
     const pending = (await c.call<string>('eth_subscribe', ['newPendingTransactions'])).result!
 
     const snap = (await dev.http<string>('evm_snapshot')).result!
-    const tx = (await dev.http<string>('eth_sendTransaction', [{ from: alice, to: emitter, data: TOPIC }])).result!
+    const sentTx = await dev.http<string>('eth_sendTransaction', [{ from: alice, to: emitter, data: TOPIC }])
+    expect(sentTx.error).toBeUndefined()
+    const tx = sentTx.result!
     expect((await c.next((m) => m.params?.subscription === pending)).params!.result).toBe(tx)
     await dev.http('evm_mine')
     const head = (await dev.http<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false])).result!
