@@ -100,6 +100,21 @@ describe('the interpreter', () => {
     expect(reads).toEqual(['account a11ce found', 'account c0de found', 'slot c0de[0] = 0', 'account c0ffee absent'])
   })
 
+  it("halts a call to a failing precompile with the precompile's words", () => {
+    // A value transfer to BLAKE2F with no input: its length refused, as geth says it.
+    const blake = run(Fork.osaka, '0x', { to: 9n, value: 1n })
+    expect([blake.out.status, blake.out.error]).toEqual([2, 'invalid input length'])
+    expect(blake.state.get(9n).balance).toBe(0n) // the transfer reverted with the call
+    // Too little gas for BN254's addition: plain out of gas.
+    const add = run(Fork.osaka, '0x', { to: 6n, gasLimit: 21000n + 149n })
+    expect([add.out.status, add.out.error]).toEqual([2, 'out of gas'])
+    // From inside a contract, passing on the wei it was given: the CALL's own result carries it (CALL(GAS, 9, 1, 0, 0, 0, 0)).
+    const errors: (string | undefined)[] = []
+    const tracer: EvmTracer = { onExit: (msg, r) => void (msg.depth === 1 && errors.push(r.error)) }
+    run(Fork.osaka, '0x6000600060006000600160095af100', { value: 1n }, tracer)
+    expect(errors).toEqual(['invalid input length'])
+  })
+
   it('runs 1,024 nested calls without growing the JavaScript stack', () => {
     // A contract that calls itself with all its gas: CALL(GAS, ADDRESS, 0, 0, 0, 0, 0), STOP. The call from depth
     // 1,024 is refused, so every level returns.

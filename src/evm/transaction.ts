@@ -76,7 +76,7 @@ const PER_EMPTY_ACCOUNT_COST = 25000
 const MAX_NONCE = 0xffffffffffffffffn
 const MAX_UINT256 = (1n << 256n) - 1n
 /** The fork each transaction type arrived in. */
-const TYPE_FORK: readonly Fork[] = [Fork.berlin, Fork.berlin, Fork.london, Fork.cancun, Fork.prague]
+const TYPE_FORK: readonly Fork[] = [Fork.frontier, Fork.berlin, Fork.london, Fork.cancun, Fork.prague]
 
 /** The gas a transaction pays before running, and EIP-7623's floor (0 before Prague). */
 export function intrinsicGas(tx: EvmTransaction, fork: Fork): { gas: number; floor: number } {
@@ -84,7 +84,9 @@ export function intrinsicGas(tx: EvmTransaction, fork: Fork): { gas: number; flo
   const data = tx.data
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   const nonZeros = data.length - zeros
-  let gas = (tx.to === undefined ? TX_CREATE_GAS : TX_GAS) + zeros * 4 + nonZeros * 16
+  // A creation pays for its contract from Homestead (EIP-2); a non-zero byte of data 68 until Istanbul's EIP-2028.
+  const base = tx.to === undefined && fork >= Fork.homestead ? TX_CREATE_GAS : TX_GAS
+  let gas = base + zeros * 4 + nonZeros * (fork >= Fork.istanbul ? 16 : 68)
   if (tx.to === undefined && fork >= Fork.shanghai) gas += 2 * Math.ceil(data.length / 32)
   for (const e of tx.accessList) gas += 2400 + 1900 * e.storageKeys.length
   gas += PER_EMPTY_ACCOUNT_COST * tx.authorizations.length
@@ -181,15 +183,17 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   state.subBalance(sender, tx.gasLimit * price + blobGas * block.blobBaseFee)
   const start = splitGas(tx.gasLimit - BigInt(intrinsic))
 
-  // The access sets (EIP-2929, EIP-2930, EIP-3651).
-  state.warmAddress(tx.sender)
-  if (tx.to !== undefined) state.warmAddress(tx.to)
-  for (const a of precompileAddresses(fork)) state.warmAddress(a)
-  if (fork >= Fork.shanghai) state.warmAddress(block.coinbase)
-  for (const e of tx.accessList) {
-    state.warmAddress(e.address)
-    const acc = state.get(e.address)
-    for (const k of e.storageKeys) state.warmSlot(acc, k)
+  // The access sets (EIP-2929, EIP-2930, EIP-3651), from Berlin.
+  if (fork >= Fork.berlin) {
+    state.warmAddress(tx.sender)
+    if (tx.to !== undefined) state.warmAddress(tx.to)
+    for (const a of precompileAddresses(fork)) state.warmAddress(a)
+    if (fork >= Fork.shanghai) state.warmAddress(block.coinbase)
+    for (const e of tx.accessList) {
+      state.warmAddress(e.address)
+      const acc = state.get(e.address)
+      for (const k of e.storageKeys) state.warmSlot(acc, k)
+    }
   }
 
   evm.tx = { origin: tx.sender, gasPrice: price, blobHashes: tx.blobHashes }
