@@ -55,7 +55,10 @@ export interface CallMode {
 
 export interface TxOutcome {
   status: Status
-  /** Gas the block counts (after refunds and EIP-7623's floor). */
+  /**
+   * Gas the block counts (after refunds and EIP-7623's floor); exact below 2^53, which a block's gas always is (the
+   * fees are reckoned exactly whatever it is).
+   */
   gasUsed: number
   /** The refund granted (geth's peak gas use is gasUsed plus this, before the floor). */
   refund: number
@@ -225,20 +228,23 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
     depth: 0,
   })
 
-  // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor.
-  let gasUsed = Number(tx.gasLimit - wholeGas(result.gasLeft, result.gasBase))
-  const refund = Math.min(Math.max(state.refund, 0), Math.floor(gasUsed / (fork >= Fork.london ? 5 : 2)))
+  // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor. In bigints: an older fork's
+  // transaction may burn more than 2^53 gas, and every unit of it is paid for.
+  let gasUsed = tx.gasLimit - wholeGas(result.gasLeft, result.gasBase)
+  const counter = BigInt(Math.max(state.refund, 0))
+  const cap = gasUsed / (fork >= Fork.london ? 5n : 2n)
+  const refund = counter < cap ? counter : cap
   gasUsed -= refund
-  if (gasUsed < floor) gasUsed = floor
-  state.addBalance(sender, (tx.gasLimit - BigInt(gasUsed)) * price)
+  if (gasUsed < BigInt(floor)) gasUsed = BigInt(floor)
+  state.addBalance(sender, (tx.gasLimit - gasUsed) * price)
   if (!free) {
     const tip = fork >= Fork.london ? price - block.baseFee : price
-    state.addBalance(state.get(block.coinbase), BigInt(gasUsed) * tip)
+    state.addBalance(state.get(block.coinbase), gasUsed * tip)
   }
   return {
     status: result.status,
-    gasUsed,
-    refund,
+    gasUsed: Number(gasUsed),
+    refund: Number(refund),
     logs: state.logs,
     output: result.output,
     created: result.created,
