@@ -76,6 +76,12 @@ describe('the interpreter', () => {
     expect(state.getStorage(state.get(CONTRACT), 0n)).toBe(gasLimit - 21000n - 2n)
   })
 
+  it('stops a frame whose memory would pass 2^32 bytes as out of gas, even with the gas to pay for it', () => {
+    // PUSH1 1 PUSH4 0xffffffff MSTORE: memory to 2^32 + 31 bytes, about 2^45 gas, which a 2^60-gas transaction has.
+    const { out } = run(Fork.berlin, '0x600163ffffffff52', { type: 0, gasLimit: 1n << 60n, gasPrice: 7n, maxFeePerGas: 7n, maxPriorityFeePerGas: 7n })
+    expect([out.status, out.error]).toEqual([2, 'out of gas'])
+  })
+
   it("undoes a reverted frame's storage writes", () => {
     // PUSH1 1 PUSH1 0 SSTORE PUSH1 0 PUSH1 0 REVERT
     const { out, state } = run(Fork.prague, '0x600160005560006000fd', {})

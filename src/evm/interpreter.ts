@@ -5,7 +5,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
 import type { BlockEnv, TxEnv } from './env.js'
 import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
-import { Memory, memoryCost } from './memory.js'
+import { MAX_MEMORY_BYTES, Memory, memoryCost } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
@@ -251,8 +251,9 @@ export class Evm {
     if (fork >= Fork.london && code.length > 0 && code[0] === 0xef) halt = Halt.invalidCode
     else if (gasBase === 0n && gasLeft < code.length * 200) {
       if (fork < Fork.homestead) {
-        // Frontier: a deposit it cannot pay for leaves the contract without code, its state and gas kept (no failure).
-        const r = result(Status.success, gasLeft, gasBase, EMPTY)
+        // Frontier: a deposit it cannot pay for leaves the contract without code, its state and gas kept. A CREATE
+        // gets the address; the halt is named all the same, and a transaction that ends so failed (geth, EthereumJS).
+        const r = result(Status.success, gasLeft, gasBase, EMPTY, Halt.codeStoreOutOfGas)
         r.created = msg.to
         return r
       }
@@ -263,7 +264,9 @@ export class Evm {
       return result(Status.error, 0, 0n, EMPTY, halt)
     }
     state.setCode(state.get(msg.to), code)
-    const r = result(Status.success, gasLeft - code.length * 200, gasBase, EMPTY)
+    // The code is the create's output, as geth returns it (eth_call of a creation, a call tracer's output); a CREATE
+    // opcode's caller sees none of it (its return data stays empty).
+    const r = result(Status.success, gasLeft - code.length * 200, gasBase, code)
     r.created = msg.to
     return r
   }
@@ -1047,6 +1050,7 @@ function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): n
   if (offset > MAX_MEMORY_BIG || size > MAX_MEMORY_BIG) return -1
   const end = Number(offset) + Number(size)
   if (end <= mem.size) return gas
+  if (end > MAX_MEMORY_BYTES) return -1
   const cost = memoryCost(Math.ceil(end / 32)) - memoryCost(mem.size / 32)
   if (gas < cost) return -1
   mem.grow(end)

@@ -397,7 +397,10 @@ export class WorldState {
    */
   endTransaction(): Log[] {
     const touched = new Set<Account>(this.stickyTouches)
-    for (const e of this.journal) if (e.account !== undefined) touched.add(e.account)
+    // A warm slot or a transient write names its account only to undo itself: neither touches it (geth's
+    // accessListAddSlotChange and transientStorageChange dirty nothing), so an empty account named in an access list
+    // with storage keys stays.
+    for (const e of this.journal) if (e.account !== undefined && e.kind !== Entry.warmSlot && e.kind !== Entry.transient) touched.add(e.account)
     const clears = this.clearsEmptyAccounts
     for (const a of touched) {
       this.blockDirty.add(a)

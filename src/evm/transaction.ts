@@ -2,13 +2,13 @@ import { Fork } from '../chain/evmFork.js'
 import type { BlockEnv } from './env.js'
 import { TxRejectedError } from './errors.js'
 import { delegationTarget } from './code.js'
-import { CallKind, type Status } from './frame.js'
+import { CallKind, Status } from './frame.js'
 import { createAddress, type Evm } from './interpreter.js'
 import { splitGas, wholeGas } from './wideGas.js'
 import { precompileAddresses } from './precompiles/index.js'
 import { type Log, EMPTY_CODE_HASH } from './state.js'
 import { applyAuthorizations, type Authorization } from './authorization.js'
-import type { Halt } from './halts.js'
+import { Halt } from './halts.js'
 
 // A transaction on the state, as geth's state transition does it: the checks in geth's order (each refusal a
 // TxRejectedError kind, the state untouched), the fee bought, the access sets warmed, EIP-7702 authorizations applied,
@@ -242,7 +242,8 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
     state.addBalance(state.get(block.coinbase), gasUsed * tip)
   }
   return {
-    status: result.status,
+    // Frontier's unpaid code deposit keeps the creation but fails the transaction (its receipt, geth's eth_call).
+    status: result.halt === Halt.codeStoreOutOfGas ? Status.error : result.status,
     gasUsed: Number(gasUsed),
     refund: Number(refund),
     logs: state.logs,
