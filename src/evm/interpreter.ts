@@ -881,11 +881,11 @@ export class Evm {
           if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           let cost = !berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
           if (value > 0n) cost += 9000
-          if (op === 0xf1) {
+          if (op === 0xf1 && (value > 0n || !eip158)) {
             // A CALL that makes an account pays for it: from EIP-161 one moving value to an empty account, before it
             // any call to an account that does not exist (which the call then creates).
             const target = state.get(to)
-            if (eip158 ? value > 0n && (!target.exists || target.isEmpty()) : !target.exists) cost += 25000
+            if (!target.exists || (eip158 && target.isEmpty())) cost += 25000
           }
           if (fork >= Fork.prague) {
             const target = delegationTarget(state.codeOf(state.get(to)))

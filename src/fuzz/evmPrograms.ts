@@ -79,7 +79,7 @@ const SINCE: Readonly<Record<number, Fork>> = {
 export const has = (fork: Fork, opcode: number): boolean => fork >= (SINCE[opcode] ?? Fork.frontier)
 
 const BINARY = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17, 0x18, 0x1a, 0x1b, 0x1c, 0x1d]
-const UNARY = [0x15, 0x19, 0x1e]
+const UNARY = [0x15, 0x19, 0x1e, 0x35]
 const TERNARY = [0x08, 0x09]
 const ENVIRONMENT = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a, 0x58, 0x59, 0x5a]
 
@@ -253,7 +253,8 @@ export function program(r: Random, w: ProgramWorld, depth: number, count: number
       const group = r.int(3)
       const opcode = r.pick(group === 0 ? BINARY : group === 1 ? UNARY : TERNARY)
       if (!has(fork, opcode)) continue
-      const args = Array.from({ length: group === 0 ? 2 : group === 1 ? 1 : 3 }, () => r.value())
+      // Small operands now and then, so that shifts, BYTE, SIGNEXTEND and CALLDATALOAD land inside their range.
+      const args = Array.from({ length: group === 0 ? 2 : group === 1 ? 1 : 3 }, () => (r.chance(0.3) ? BigInt(r.int(40)) : r.value()))
       out.push({ kind: 'op', opcode, args, sink: sink(r) })
     } else if (n < 46) {
       const opcode = r.pick(ENVIRONMENT)
