@@ -354,11 +354,6 @@ export class Evm {
     const block = this.block
     const tracer = this.tracer
     const fork = this.fork
-    // The fork's rules that opcodes outside the common path test (the opcode table prices the rest).
-    const berlin = fork >= Fork.berlin
-    const eip150 = fork >= Fork.tangerineWhistle
-    const eip158 = fork >= Fork.spuriousDragon
-    const expByteGas = eip158 ? 50 : 10 // EIP-160
     const { gas: opGas, pops, growth } = this.ops
     const code = f.code.bytes
     const len = code.length
@@ -452,7 +447,7 @@ export class Evm {
         case 0x0a: {
           sp--
           const e = st[sp - 1]!
-          const cost = expByteGas * byteLength(e)
+          const cost = (fork >= Fork.spuriousDragon ? 50 : 10) * byteLength(e) // EIP-160
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           st[sp - 1] = expMod256(st[sp]!, e)
@@ -556,7 +551,7 @@ export class Evm {
           break
         case 0x31: {
           const a = st[sp - 1]! & ADDRESS_MASK
-          if (berlin) {
+          if (fork >= Fork.berlin) {
             const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
             if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
             gas -= cost
@@ -606,7 +601,7 @@ export class Evm {
           break
         case 0x3b: {
           const a = st[sp - 1]! & ADDRESS_MASK
-          if (berlin) {
+          if (fork >= Fork.berlin) {
             const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
             if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
             gas -= cost
@@ -620,7 +615,7 @@ export class Evm {
           const memOffset = st[sp + 2]!
           const codeOffset = st[sp + 1]!
           const size = st[sp]!
-          const cost = copyCost(size) + (!berlin ? 0 : state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
+          const cost = copyCost(size) + (fork < Fork.berlin ? 0 : state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           gas = chargeMemory(mem, memOffset, size, gas)
@@ -633,7 +628,7 @@ export class Evm {
           break
         case 0x3f: {
           const a = st[sp - 1]! & ADDRESS_MASK
-          if (berlin) {
+          if (fork >= Fork.berlin) {
             const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
             if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
             gas -= cost
@@ -708,7 +703,7 @@ export class Evm {
         }
         case 0x54: {
           const slot = st[sp - 1]!
-          if (berlin) {
+          if (fork >= Fork.berlin) {
             const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
             if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
             gas -= cost
@@ -828,12 +823,12 @@ export class Evm {
             break
           }
           // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
-          let childGas = eip150 ? gas - Math.floor(gas / 64) : gas
+          let childGas = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
           let childBase = 0n
           if (gasBase === 0n) gas -= childGas
           else {
             const whole = wholeGas(gas, gasBase)
-            const kept = eip150 ? whole / 64n : 0n
+            const kept = fork >= Fork.tangerineWhistle ? whole / 64n : 0n
             const c = splitGas(whole - kept)
             const p = splitGas(kept)
             childGas = c.gas
@@ -879,13 +874,13 @@ export class Evm {
           gas = chargeMemory(mem, inOffset, inSize, gas)
           if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
           if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-          let cost = !berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
+          let cost = fork < Fork.berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
           if (value > 0n) cost += 9000
-          if (op === 0xf1 && (value > 0n || !eip158)) {
+          if (op === 0xf1 && (value > 0n || fork < Fork.spuriousDragon)) {
             // A CALL that makes an account pays for it: from EIP-161 one moving value to an empty account, before it
             // any call to an account that does not exist (which the call then creates).
             const target = state.get(to)
-            if (!target.exists || (eip158 && target.isEmpty())) cost += 25000
+            if (!target.exists || (fork >= Fork.spuriousDragon && target.isEmpty())) cost += 25000
           }
           if (fork >= Fork.prague) {
             const target = delegationTarget(state.codeOf(state.get(to)))
@@ -897,16 +892,16 @@ export class Evm {
           let childBase = 0n
           if (gasBase === 0n) {
             // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
-            const cap = eip150 ? gas - Math.floor(gas / 64) : gas
+            const cap = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
             if (requested < BigInt(cap)) childGas = Number(requested)
-            else if (eip150 || requested === BigInt(cap)) childGas = cap
+            else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
             else return halt(f, pc, sp, Halt.outOfGas)
             gas -= childGas
             if (value > 0n) childGas += CALL_STIPEND
           } else {
             const whole = wholeGas(gas, gasBase)
-            const cap = eip150 ? whole - whole / 64n : whole
-            if (!eip150 && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
+            const cap = fork >= Fork.tangerineWhistle ? whole - whole / 64n : whole
+            if (fork < Fork.tangerineWhistle && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
             const child = requested < cap ? requested : cap
             const p = splitGas(whole - child)
             gas = p.gas
@@ -939,11 +934,12 @@ export class Evm {
         case 0xff: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const beneficiary = st[--sp]! & ADDRESS_MASK
-          let cost = !berlin || state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
+          let cost = fork < Fork.berlin || state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
           const b = state.get(beneficiary)
           // EIP-150 charges for the account the balance makes: from EIP-161 an empty one given a balance, before it
           // any that does not exist.
-          if (eip158 ? (!b.exists || b.isEmpty()) && account.balance > 0n : eip150 && !b.exists) cost += 25000
+          if (fork >= Fork.spuriousDragon ? (!b.exists || b.isEmpty()) && account.balance > 0n : fork >= Fork.tangerineWhistle && !b.exists)
+            cost += 25000
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           const balance = account.balance

@@ -108,6 +108,8 @@ export class WorldState {
   private readonly blockDirty = new Set<Account>()
   /** Touches of RIPEMD-160's address, which no revert undoes (below). */
   private readonly stickyTouches = new Set<Account>()
+  /** The account at RIPEMD-160's address once read: touch() compares identities, not addresses. */
+  private ripemd: Account | undefined = undefined
   refund = 0
   logs: Log[] = []
   observer: StateObserver | undefined = undefined
@@ -132,6 +134,7 @@ export class WorldState {
         a.codeHash = sameAsEmpty(d.codeHash)
       }
       this.accounts.set(address, a)
+      if (address === RIPEMD160_ADDRESS) this.ripemd = a
     }
     return a
   }
@@ -237,7 +240,7 @@ export class WorldState {
     // Mainnet block 2,675,119 cleared the empty account at 0x03 (RIPEMD-160) though the call that touched it ran out of
     // gas: clients then kept that touch through the revert, and the rule stayed (geth's journal, execution-specs'
     // incorporate_child_on_error). Only a precompile's account can be touched, empty, in a frame that fails this way.
-    if (a.address === RIPEMD160_ADDRESS) this.stickyTouches.add(a)
+    if (a === this.ripemd) this.stickyTouches.add(a)
   }
 
   /** Brings an account into the state as it is (empty, if it did not exist): what a call did before EIP-161. */
@@ -396,7 +399,8 @@ export class WorldState {
    * committed values, and the transaction's sets are cleared. Returns the transaction's logs.
    */
   endTransaction(): Log[] {
-    const touched = new Set<Account>(this.stickyTouches)
+    const touched = new Set<Account>()
+    if (this.stickyTouches.size > 0) for (const a of this.stickyTouches) touched.add(a)
     // A warm slot or a transient write names its account only to undo itself: neither touches it (geth's
     // accessListAddSlotChange and transientStorageChange dirty nothing), so an empty account named in an access list
     // with storage keys stays.
@@ -427,7 +431,7 @@ export class WorldState {
     this.transient.clear()
     this.destructed.clear()
     this.created.clear()
-    this.stickyTouches.clear()
+    if (this.stickyTouches.size > 0) this.stickyTouches.clear()
     this.refund = 0
     return logs
   }
@@ -459,7 +463,7 @@ export class WorldState {
   /** Drops a transaction that was not applied (an invalid one): everything since the last `endTransaction`. */
   abortTransaction(): void {
     this.revertTo(0)
-    this.stickyTouches.clear()
+    if (this.stickyTouches.size > 0) this.stickyTouches.clear()
     this.endTransaction()
   }
 
