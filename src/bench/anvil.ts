@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { cpuSeconds, threadCpuSeconds } from './procStat.js'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -107,11 +108,19 @@ export interface BesideAnvilRow {
   errors: number
   /** Of the sampled bodies, how many anvil answered with exactly the same result or error code. */
   identicalReplies?: string
+  /** The server's CPU (all its threads) per request while wrk ran, µs. */
+  cpuUsPerRequest?: number
+  /** Sponge's serving thread's busy share while wrk ran (1: a whole core). */
+  servingThreadBusy?: number
+  /** Gas of one request's call, when the workload says (Mgas/s = requests/s × this / 1e6). */
+  gasPerRequest?: number
 }
 
 export interface AnvilWorkload {
   name: string
   bodies: string[]
+  /** The gas each request's call spends, for a Mgas/s column. */
+  gasPerRequest?: number
   /** What of a result the comparison ignores (fields that differ by construction, such as block hashes). */
   normalize?: (result: unknown) => unknown
 }
@@ -125,6 +134,9 @@ export async function measureBesideAnvil(opts: {
   log: (l: string) => void
   spongeUrl: string
   anvilUrl: string
+  /** The servers' processes, for their CPU per request. */
+  spongePid?: number | undefined
+  anvilPid?: number | undefined
   workloads: AnvilWorkload[]
 }): Promise<BesideAnvilRow[]> {
   const rows: BesideAnvilRow[] = []
@@ -145,7 +157,11 @@ export async function measureBesideAnvil(opts: {
         ['anvil', opts.anvilUrl],
       ] as const) {
         await runWrk(opts.wrk, url, script, c, 1)
+        const pid = server === 'sponge' ? opts.spongePid : opts.anvilPid
+        const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid)
+        const threadBefore = pid === undefined || server !== 'sponge' ? 0 : threadCpuSeconds(pid, pid)
         const r = await runWrk(opts.wrk, url, script, c, opts.seconds)
+        const requests = r.requestsPerSec * opts.seconds
         const row: BesideAnvilRow = {
           workload: w.name,
           server,
@@ -156,6 +172,11 @@ export async function measureBesideAnvil(opts: {
           errors: r.errors,
         }
         if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
+        if (pid !== undefined && requests > 0) {
+          row.cpuUsPerRequest = Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / requests)
+          if (server === 'sponge') row.servingThreadBusy = Number(((threadCpuSeconds(pid, pid) - threadBefore) / opts.seconds).toFixed(2))
+        }
+        if (w.gasPerRequest !== undefined) row.gasPerRequest = w.gasPerRequest
         rows.push(row)
         opts.log(
           `${w.name} ${server} c=${c}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, errors ${r.errors}${server === 'sponge' ? `, replies identical to anvil's ${same}/${sample.length}` : ''}`,

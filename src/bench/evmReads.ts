@@ -1,6 +1,7 @@
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
+import { type AnvilWorkload, type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
+import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
 import { mineOne, recipient, rpcClient, signTxs } from './chainGen.js'
 import { assemble } from '../testing/asm.js'
 
@@ -59,6 +60,70 @@ const TOKEN_CODE = assemble([
 
 const holder = (i: number) => `0x${(0xa0000000 + i).toString(16).padStart(40, '0')}`
 
+/**
+ * A contract of loops, keccak and memory: 5,000 turns of mem[64 + 32i] = keccak256(mem[0..64]) with mem[0] = i
+ * (memory grows to ~160 KiB), then RETURN of a word; about 0.6 M gas a call.
+ */
+const HEAVY = '0x00000000000000000000000000000000000c0de5'
+const HEAVY_CODE = assemble([
+  '0x1388',
+  { label: 'top' },
+  'DUP1',
+  '0x00',
+  'MSTORE',
+  '0x40',
+  '0x00',
+  'KECCAK256',
+  'DUP2',
+  '0x05',
+  'SHL',
+  '0x40',
+  'ADD',
+  'MSTORE',
+  '0x01',
+  'SWAP1',
+  'SUB',
+  'DUP1',
+  { target: 'top' },
+  'JUMPI',
+  '0x20',
+  '0x40',
+  'RETURN',
+])
+
+/** Multicall3's aggregate3((address target, bool allowFailure, bytes callData)[]) of these calls, ABI-encoded. */
+function aggregate3(calls: { target: string; data: string }[]): string {
+  const w = (v: bigint | number) => BigInt(v).toString(16).padStart(64, '0')
+  const tuples = calls.map(({ target, data }) => {
+    const bytes = data.slice(2)
+    const padded = bytes.padEnd(Math.ceil(bytes.length / 64) * 64, '0')
+    return `${w(BigInt(target))}${w(1)}${w(0x60)}${w(bytes.length / 2)}${padded}`
+  })
+  let offset = calls.length * 32
+  const offsets = tuples.map((t) => {
+    const o = offset
+    offset += t.length / 2
+    return w(o)
+  })
+  return `0x82ad56cb${w(0x20)}${w(calls.length)}${offsets.join('')}${tuples.join('')}`
+}
+
+/**
+ * The `eth_call multicall 100 cold balances` workload: Multicall3 (on the dev chain) reading, per request, 50 token
+ * balances and 50 ether balances of holders no other request of the set reads: 100 cold slots and accounts a call.
+ */
+export function multicallBodies(): string[] {
+  return Array.from({ length: 50 }, (_, r) => {
+    const calls = Array.from({ length: 100 }, (_, i) => {
+      const h = holder((r * 100 + i) % HOLDERS)
+      return i % 2 === 0
+        ? { target: TOKEN, data: `${BALANCE_OF}${word(h).slice(2)}` }
+        : { target: MULTICALL3_ADDRESS, data: `0x4d2301cc${word(h).slice(2)}` }
+    })
+    return body('eth_call', [{ to: MULTICALL3_ADDRESS, input: aggregate3(calls) }, 'latest'])
+  })
+}
+
 /** The dev chain plus the token, with HOLDERS holders and the dev accounts' balances (also the readers' chain). */
 export function tokenGenesis() {
   const g = devGenesis()
@@ -66,6 +131,7 @@ export function tokenGenesis() {
   for (let i = 0; i < HOLDERS; i++) storage[word(holder(i))] = word(BigInt(i + 1) * 10n ** 18n)
   for (const a of Object.keys(g.alloc).slice(-10)) storage[word(a)] = word(10n ** 30n)
   g.alloc[TOKEN] = { balance: '0x0', code: TOKEN_CODE, storage }
+  g.alloc[HEAVY] = { balance: '0x0', code: HEAVY_CODE }
   return g
 }
 
@@ -88,7 +154,7 @@ export async function runEvmReads(opts: BesideAnvilOptions): Promise<BesideAnvil
     await send(anvil.url)
     await mineOne(engine, rpcClient(node.httpUrl))
     const from = Object.keys(g.alloc).slice(-10)
-    const workloads = [
+    const workloads: AnvilWorkload[] = [
       {
         name: 'eth_call balanceOf',
         bodies: balanceOfBodies(),
@@ -100,8 +166,26 @@ export async function runEvmReads(opts: BesideAnvilOptions): Promise<BesideAnvil
         ),
       },
       { name: 'debug_traceTransaction callTracer', bodies: [body('debug_traceTransaction', [hash, { tracer: 'callTracer' }])] },
+      { name: 'eth_call multicall 100 cold balances', bodies: multicallBodies() },
+      { name: 'eth_call heavy contract', bodies: [body('eth_call', [{ to: HEAVY }, 'latest'])] },
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
-    return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })
+    // Each call's gas, for the Mgas/s column: its callTracer's gasUsed on Sponge (the same as anvil's: the replies are compared).
+    for (const w of workloads) {
+      const first = JSON.parse(w.bodies[0]!) as { method: string; params: [unknown, string] }
+      if (first.method !== 'eth_call') continue
+      const trace = (await rpcClient(node.httpUrl)('debug_traceCall', [first.params[0], first.params[1], { tracer: 'callTracer' }])) as {
+        gasUsed: string
+      }
+      w.gasPerRequest = Number(BigInt(trace.gasUsed))
+    }
+    return await measureBesideAnvil({
+      ...opts,
+      spongeUrl: node.httpUrl,
+      anvilUrl: anvil.url,
+      spongePid: node.process.pid,
+      anvilPid: anvil.proc.pid,
+      workloads,
+    })
   } finally {
     await stop()
   }

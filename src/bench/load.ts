@@ -410,6 +410,11 @@ if (besideAnvil.length > 0) {
           'anvil req/s': Math.round(theirs ?? 0),
           ratio: theirs ? (r.requestsPerSec / theirs).toFixed(2) : '-',
           identical: r.identicalReplies,
+          'CPU µs/req sponge': r.cpuUsPerRequest ?? '-',
+          'CPU µs/req anvil':
+            besideAnvil.find((a) => a.workload === r.workload && a.connections === r.connections && a.server === 'anvil')?.cpuUsPerRequest ?? '-',
+          'serving thread': r.servingThreadBusy ?? '-',
+          ...(r.gasPerRequest === undefined ? {} : { 'Mgas/s': ((r.requestsPerSec * r.gasPerRequest) / 1e6).toFixed(1) }),
         }
       }),
   )

@@ -61,7 +61,14 @@ export async function runLogReads(opts: BesideAnvilOptions): Promise<BesideAnvil
       { name: 'eth_gasPrice', bodies: [body('eth_gasPrice', [])] },
       { name: 'transport: eth_chainId', bodies: [body('eth_chainId', [])] },
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
-    return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })
+    return await measureBesideAnvil({
+      ...opts,
+      spongeUrl: node.httpUrl,
+      anvilUrl: anvil.url,
+      spongePid: node.process.pid,
+      anvilPid: anvil.proc.pid,
+      workloads,
+    })
   } finally {
     await stop()
   }

@@ -46,7 +46,14 @@ export async function runStateReads(opts: BesideAnvilOptions): Promise<BesideAnv
         ),
       },
     ].filter((w) => opts.only === undefined || opts.only.test(w.name))
-    return await measureBesideAnvil({ ...opts, spongeUrl: node.httpUrl, anvilUrl: anvil.url, workloads })
+    return await measureBesideAnvil({
+      ...opts,
+      spongeUrl: node.httpUrl,
+      anvilUrl: anvil.url,
+      spongePid: node.process.pid,
+      anvilPid: anvil.proc.pid,
+      workloads,
+    })
   } finally {
     await stop()
   }

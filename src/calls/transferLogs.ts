@@ -1,112 +1,92 @@
-import type { EVMResult, InterpreterStep, Log, Message } from '@ethereumjs/evm'
-import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
-import type { VM } from '@ethereumjs/vm'
+import { CallKind, type CallResult, type Frame, type Message, Status } from '../evm/frame.js'
+import type { Log } from '../evm/state.js'
+import type { EvmTracer } from '../evm/tracer.js'
+import { ADDRESS_MASK, wordToBytes } from '../evm/words.js'
 
-// eth_simulateV1's traceTransfers: every ether transfer (a call's or creation's value, not a DELEGATECALL's, and a
-// SELFDESTRUCT's balance) is reported as an ERC-20 Transfer log of 0xeeee…eeee, in order among the contract's own
-// logs; a frame that fails takes its logs with it. Logs are numbered as they are seen, across the block, as geth's tracer numbers them.
+// eth_simulateV1's logs as geth's simulator collects them (internal/ethapi/logtracer.go): each call frame gathers the
+// logs made in it, a frame that fails drops its own, and the numbering runs across the block as logs are made — so a
+// dropped log still takes its number. With traceTransfers, every ether transfer is a log of its own among them: an
+// ERC-20 Transfer from 0xeeee…eeee (ERC-7528) for the value of a call or creation (not a DELEGATECALL's or CALLCODE's)
+// and for the balance a SELFDESTRUCT moves.
 
-const TRANSFER_ADDRESS = new Uint8Array(20).fill(0xee)
-const TRANSFER_TOPIC = Buffer.from('ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', 'hex')
-
+/** A log with its number in the block. */
 export interface NumberedLog {
   log: Log
   index: number
 }
 
-const word = (bytes: Uint8Array): Uint8Array => setLengthLeft(bytes, 32)
-const valueWord = (v: bigint): Uint8Array => setLengthLeft(bigIntToBytes(v), 32)
-const ADDRESS_MASK = (1n << 160n) - 1n
+const TRANSFER_ADDRESS = 0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeen
+/** keccak-256 of Transfer(address,address,uint256). */
+const TRANSFER_TOPIC = 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3efn
+const SELFDESTRUCT = 0xff
 
-/** Listens to a VM's EVM for one block's transactions; `take` hands over each transaction's logs when it ends. */
-export class TransferLogTracer {
+/** One block's log tracer: set as the EVM's tracer while each call runs, `reset` before it, `logs` after. */
+export class SimLogTracer implements EvmTracer {
+  /** The open frames' logs, the call's own first. */
   private frames: NumberedLog[][] = []
   private count = 0
-  /** A creation's transfer waits for its address (EthereumJS names it after the message starts). */
-  private pendingCreate: { from: Uint8Array; value: bigint } | undefined
+  /** How the call's own frame ended (its gas left gives geth's peak gas use). */
+  callEnd: CallResult | undefined
+  /** A SELFDESTRUCT's transfer: taken when its frame ends well (geth reports it from the opcode, after its checks). */
+  private destruct: { frame: Frame; from: bigint; to: bigint; value: bigint } | undefined
+  readonly onStep: ((frame: Frame, op: number) => void) | undefined
 
-  private readonly onBefore = (m: Message, resolve?: () => void) => {
-    this.frames.push([])
-    if (!m.delegatecall && m.value > 0n) {
-      if (m.to === undefined) this.pendingCreate = { from: m.caller.bytes, value: m.value }
-      else this.transfer(m.caller.bytes, m.to.bytes, m.value)
-    }
-    resolve?.()
+  constructor(private readonly traceTransfers: boolean) {
+    this.onStep = traceTransfers ? (frame, op) => this.step(frame, op) : undefined
   }
 
-  private readonly onNewContract = (c: { address: { bytes: Uint8Array } }, resolve?: () => void) => {
-    if (this.pendingCreate !== undefined) {
-      this.transfer(this.pendingCreate.from, c.address.bytes, this.pendingCreate.value)
-      this.pendingCreate = undefined
-    }
-    resolve?.()
-  }
-
-  private readonly onStep = (s: InterpreterStep, resolve?: () => void) => {
-    const name = s.opcode.name
-    if (name.startsWith('LOG')) {
-      const n = Number(name.slice(3))
-      const st = s.stack
-      const offset = Number(st[st.length - 1]!)
-      const size = Number(st[st.length - 2]!)
-      const topics: Uint8Array[] = []
-      for (let i = 0; i < n; i++) topics.push(valueWord(st[st.length - 3 - i]!))
-      const data = new Uint8Array(size)
-      data.set(s.memory.subarray(offset, offset + size))
-      this.capture([s.address.bytes, topics, data])
-    } else if (name === 'SELFDESTRUCT' && s.account.balance > 0n) {
-      // geth reports the balance moving to the beneficiary as a transfer (a frame of its own that cannot fail).
-      // SELFDESTRUCT takes the low 20 bytes of its stack word.
-      const beneficiary = setLengthLeft(bigIntToBytes(s.stack[s.stack.length - 1]! & ADDRESS_MASK), 20)
-      this.transfer(s.address.bytes, beneficiary, s.account.balance)
-    }
-    resolve?.()
-  }
-
-  private readonly onAfter = (r: EVMResult, resolve?: () => void) => {
-    const frame = this.frames.pop() ?? []
-    const failed = r.execResult.exceptionError !== undefined
-    if (this.frames.length > 0) {
-      if (!failed) this.frames[this.frames.length - 1]!.push(...frame)
-    } else {
-      this.finished = failed ? [] : frame
-    }
-    resolve?.()
-  }
-
-  private finished: NumberedLog[] = []
-
-  constructor(private readonly vm: VM) {
-    const events = vm.evm.events!
-    events.on('beforeMessage', this.onBefore)
-    events.on('newContract', this.onNewContract)
-    events.on('step', this.onStep)
-    events.on('afterMessage', this.onAfter)
-  }
-
-  /** The logs of the transaction that just ran. */
-  take(): NumberedLog[] {
-    const out = this.finished
-    this.finished = []
+  /** Before each call: its logs start empty; the numbering goes on. */
+  reset(): void {
     this.frames = []
-    return out
+    this.destruct = undefined
+    this.callEnd = undefined
   }
 
-  detach(): void {
-    const events = this.vm.evm.events!
-    events.off('beforeMessage', this.onBefore)
-    events.off('newContract', this.onNewContract)
-    events.off('step', this.onStep)
-    events.off('afterMessage', this.onAfter)
+  /** The call's logs, once it has run: none if it failed. */
+  logs(): NumberedLog[] {
+    return this.frames[0] ?? []
   }
 
-  private transfer(from: Uint8Array, to: Uint8Array, value: bigint): void {
-    this.capture([TRANSFER_ADDRESS, [TRANSFER_TOPIC, word(from), word(to)], valueWord(value)])
+  onEnter(msg: Message): void {
+    this.frames.push([])
+    if (this.traceTransfers && msg.value > 0n && msg.kind !== CallKind.delegatecall && msg.kind !== CallKind.callcode) {
+      this.transfer(msg.caller, msg.to, msg.value)
+    }
+  }
+
+  onExit(msg: Message, result: CallResult): void {
+    const ok = result.status === Status.success
+    const d = this.destruct
+    if (d !== undefined && d.frame.msg === msg) {
+      this.destruct = undefined
+      if (ok) this.transfer(d.from, d.to, d.value)
+    }
+    if (msg.depth === 0) {
+      this.callEnd = result
+      if (!ok) this.frames[0] = []
+      return
+    }
+    if (this.frames.length <= 1) return
+    const frame = this.frames.pop()!
+    if (ok) this.frames[this.frames.length - 1]!.push(...frame)
+  }
+
+  onLog(log: Log): void {
+    this.capture(log)
+  }
+
+  private step(frame: Frame, op: number): void {
+    if (op !== SELFDESTRUCT) return
+    const value = frame.account.balance
+    if (value > 0n) this.destruct = { frame, from: frame.msg.to, to: frame.stack[frame.sp - 1]! & ADDRESS_MASK, value }
+  }
+
+  private transfer(from: bigint, to: bigint, value: bigint): void {
+    this.capture({ address: TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, from, to], data: wordToBytes(value) })
   }
 
   private capture(log: Log): void {
-    const frame = this.frames[this.frames.length - 1]
-    if (frame !== undefined) frame.push({ log, index: this.count })
+    this.frames[this.frames.length - 1]?.push({ log, index: this.count })
     this.count++
   }
 }

@@ -3,6 +3,7 @@ import { devAccounts } from '../chain/dev.js'
 import { LOOP_FOREVER } from '../testing/asm.js'
 import { laneTakes, movableClock } from '../testing/lane.js'
 import { type TestNode, devGenesisWith, startTestNode } from '../testing/testNode.js'
+import { WsClient } from '../testing/wsClient.js'
 
 // Admission by cost (issue 21, item 3): what the serving thread answers from the store is never refused because the
 // EVM lane is full, and no client holds more than its share of that lane while another wants it. A client is a
@@ -141,5 +142,45 @@ describe('a client past its share of the EVM lane', () => {
     expect(a!.replies.map((r) => r.error)).toEqual(Array(3).fill(TIMED_OUT))
     expect(b!.replies.map((r) => r.error)).toEqual([TIMED_OUT])
     expect(c!.replies.map((r) => r.error?.code)).toEqual([-32000, -32000, -32005, -32005])
+  })
+})
+
+describe('a flood of looping calls over many connections', () => {
+  // Issue 29: while one client flooded looping eth_calls over 50 WebSocket connections (50 clients to the lane), another
+  // client's single eth_call waited behind all of them (3.9–5.0 s, or timed out). A cheap call now runs on the serving
+  // thread (calls/threadCalls.ts): it is answered while every flooding call still holds its place in the lane.
+  let m: TestNode
+  let clock: ReturnType<typeof movableClock>
+  beforeAll(async () => {
+    m = await startTestNode({
+      genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }),
+      workers: 1,
+      evmTimeoutMs: LIMIT_MS,
+      gasCap: 2n ** 62n,
+    })
+    clock = movableClock()
+  })
+  afterAll(async () => {
+    clock.restore()
+    await m.close()
+  })
+
+  it("answers another client's call at once, whatever the flood holds", async () => {
+    const url = `ws://127.0.0.1:${m.node.httpPort}`
+    const sockets = await Promise.all(Array.from({ length: 50 }, () => WsClient.open(url)))
+    const lane = m.node.lanes.public
+    const taken = laneTakes(lane, 'call')
+    const flood = sockets.map((s) => s.call('eth_call', [RUNAWAY, 'latest']))
+    await taken
+    const held = lane.stats.inFlight
+    expect(held).toBeGreaterThan(0)
+    const address = devAccounts()[0]!.address
+    for (let i = 0; i < 5; i++)
+      expect((await m.batchFrom(OTHER, [['eth_call', [{ to: address }, 'latest']]])).replies[0]).toMatchObject({ result: '0x' })
+    // Nothing of the flood was answered meanwhile: its calls are still held (their time has not run out).
+    expect(lane.stats.inFlight).toBeGreaterThanOrEqual(held)
+    clock.pass(LIMIT_MS)
+    for (const r of await Promise.all(flood)) expect(r.error?.code).toBe(-32000)
+    for (const s of sockets) s.ws.close()
   })
 })

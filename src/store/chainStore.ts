@@ -257,6 +257,14 @@ export class ChainStore {
     return true
   }
 
+  /**
+   * A trie node or code in LMDB's read buffer: valid until the next read, indexable up to its length only (lmdb-js
+   * reports the value's length on a buffer that is longer). For walks that read a node and move on (trie/trieRead.ts).
+   */
+  trieNodeView(key: Uint8Array): Uint8Array | undefined {
+    return this.dbs.trie.getBinaryFast(key)
+  }
+
   getTrieNode(key: Uint8Array): Uint8Array | undefined {
     return this.dbs.trie.getBinary(key)
   }

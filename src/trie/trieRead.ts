@@ -1,51 +1,63 @@
-import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { equalBytes } from '../util/hex.js'
 import { MissingTrieNodeError, type NodeLoader } from './trieBatch.js'
 
 // A value read out of a stored Merkle-Patricia trie by walking it from the root, synchronously (LMDB's reads are):
 // what the EVM's state sources read older states with, and what eth_getProof collects its proofs from. Keys are the
-// trie's own keys (already hashed for a secure trie).
-
-type Raw = Uint8Array | Raw[]
+// trie's own keys (already hashed for a secure trie). Nodes are read in place, as RLP, never decoded whole: a branch
+// is sixteen children and a value of which the walk needs one (decoding every item was most of a trace's time).
 
 /**
  * The value stored under `key` in the trie with root `root` (undefined when absent). With `proof`, every node the walk
  * read is appended to it, in order from the root: EIP-1186's proof (a node inlined in its parent is not a proof
- * entry: its parent holds it). Throws MissingTrieNodeError when the store lacks a node the trie references.
+ * entry: its parent holds it). Throws MissingTrieNodeError when the store lacks a node the trie references. `load`
+ * may hand out a transient view of each node (valid until it is asked for the next): the value returned is then a
+ * view of the last node too, to read before anything else reads the store; proof entries are copies.
  */
 export function trieGet(root: Uint8Array, key: Uint8Array, load: NodeLoader, proof?: Uint8Array[]): Uint8Array | undefined {
   if (equalBytes(root, KECCAK256_RLP)) return undefined
-  let node = loadNode(root, load, proof)
-  // The key's nibbles, read in place: nibble i is the high or low half of byte i >> 1.
-  const nibbles = key.length * 2
+  let b = loadNode(root, load, proof)
+  // The node being read: the list at `at` in `b` (an inline child is a list inside its parent's bytes).
   let at = 0
+  const nibbles = key.length * 2
+  let depth = 0
   for (;;) {
-    if (node.length === 17) {
-      if (at === nibbles) return nonEmpty(node[16] as Uint8Array)
-      const child = node[nibbleAt(key, at)]!
-      at++
-      const next = follow(child, load, proof)
-      if (next === undefined) return undefined
-      node = next
+    const first = listStart(b, at)
+    const second = skip(b, first)
+    const end = listEnd
+    const branch = skip(b, second) !== end
+    let child: number
+    if (branch) {
+      if (depth === nibbles) return nonEmpty(b, itemAt(b, first, 16))
+      child = itemAt(b, first, nibbleAt(key, depth))
+      depth++
+    } else {
+      stringAt(b, first)
+      const ps = itemStart
+      const pe = itemEnd
+      const flag = b[ps]! >> 4
+      // The path's nibbles after the flag nibble (and the odd nibble that shares its byte).
+      let i = (flag & 1) === 1 ? 1 : 2
+      const last = (pe - ps) * 2
+      for (; i < last; i++, depth++) {
+        if (depth >= nibbles) return undefined
+        const n = (i & 1) === 0 ? b[ps + (i >> 1)]! >> 4 : b[ps + (i >> 1)]! & 15
+        if (n !== nibbleAt(key, depth)) return undefined
+      }
+      if ((flag & 2) !== 0) return depth === nibbles ? nonEmpty(b, second) : undefined
+      child = second
+    }
+    // A child: a hash to load, an inline node (a list here), or nothing.
+    if (b[child]! >= 0xc0) {
+      at = child
       continue
     }
-    if (node.length !== 2) throw new Error(`trie node with ${node.length} items`)
-    const path = node[0] as Uint8Array
-    const flag = path[0]! >> 4
-    const leaf = (flag & 2) !== 0
-    // The path's nibbles after the flag nibble (and the odd nibble that shares its byte).
-    let i = (flag & 1) === 1 ? 1 : 2
-    const end = path.length * 2
-    for (; i < end; i++, at++) {
-      if (at >= nibbles) return undefined
-      const n = (i & 1) === 0 ? path[i >> 1]! >> 4 : path[i >> 1]! & 15
-      if (n !== nibbleAt(key, at)) return undefined
-    }
-    if (leaf) return at === nibbles ? nonEmpty(node[1] as Uint8Array) : undefined
-    const next = follow(node[1]!, load, proof)
-    if (next === undefined) return undefined
-    node = next
+    stringAt(b, child)
+    const len = itemEnd - itemStart
+    if (len === 0) return undefined
+    if (len !== 32) throw new Error(`trie reference of ${len} bytes`)
+    b = loadNode(b.subarray(itemStart, itemEnd), load, proof)
+    at = 0
   }
 }
 
@@ -54,21 +66,78 @@ function nibbleAt(key: Uint8Array, i: number): number {
   return (i & 1) === 0 ? b >> 4 : b & 15
 }
 
-function nonEmpty(v: Uint8Array): Uint8Array | undefined {
-  return v.length === 0 ? undefined : v
-}
-
-/** A child reference: a 32-byte hash to load, an inline node (already decoded), or empty. */
-function follow(ref: Raw, load: NodeLoader, proof: Uint8Array[] | undefined): Raw[] | undefined {
-  if (Array.isArray(ref)) return ref
-  if (ref.length === 0) return undefined
-  if (ref.length === 32) return loadNode(ref, load, proof)
-  throw new Error(`trie reference of ${ref.length} bytes`)
-}
-
-function loadNode(hash: Uint8Array, load: NodeLoader, proof: Uint8Array[] | undefined): Raw[] {
+function loadNode(hash: Uint8Array, load: NodeLoader, proof: Uint8Array[] | undefined): Uint8Array {
   const encoded = load(hash)
   if (encoded === undefined) throw new MissingTrieNodeError(`trie node ${Buffer.from(hash).toString('hex')} missing from the store`)
-  proof?.push(encoded)
-  return RLP.decode(encoded) as Raw[]
+  if (proof !== undefined) {
+    listStart(encoded, 0)
+    proof.push(Uint8Array.prototype.slice.call(encoded, 0, listEnd))
+  }
+  return encoded
+}
+
+// --- RLP in place. Module state, no object per item: the last string's payload, the last list's end.
+
+let itemStart = 0
+let itemEnd = 0
+let listEnd = 0
+
+/** The list at `at`: where its first item starts; its end goes to listEnd. */
+function listStart(b: Uint8Array, at: number): number {
+  const p = b[at]!
+  if (p < 0xc0) throw new Error('trie node is not a list')
+  if (p <= 0xf7) {
+    listEnd = at + 1 + p - 0xc0
+    return at + 1
+  }
+  const n = p - 0xf7
+  let len = 0
+  for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
+  listEnd = at + 1 + n + len
+  return at + 1 + n
+}
+
+/** The string at `at` into itemStart/itemEnd. */
+function stringAt(b: Uint8Array, at: number): void {
+  const p = b[at]!
+  if (p < 0x80) {
+    itemStart = at
+    itemEnd = at + 1
+  } else if (p <= 0xb7) {
+    itemStart = at + 1
+    itemEnd = itemStart + p - 0x80
+  } else if (p < 0xc0) {
+    const n = p - 0xb7
+    let len = 0
+    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
+    itemStart = at + 1 + n
+    itemEnd = itemStart + len
+  } else throw new Error('trie node: a list where a string was expected')
+}
+
+/** Where the item after the one at `at` starts. */
+function skip(b: Uint8Array, at: number): number {
+  const p = b[at]!
+  if (p < 0x80) return at + 1
+  if (p <= 0xb7) return at + 1 + p - 0x80
+  if (p < 0xc0 || p > 0xf7) {
+    const n = p < 0xc0 ? p - 0xb7 : p - 0xf7
+    let len = 0
+    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
+    return at + 1 + n + len
+  }
+  return at + 1 + p - 0xc0
+}
+
+/** Where item `index` of the list whose items start at `first` starts. */
+function itemAt(b: Uint8Array, first: number, index: number): number {
+  let at = first
+  for (let i = 0; i < index; i++) at = skip(b, at)
+  return at
+}
+
+/** The string at `at` as a value, undefined when empty. */
+function nonEmpty(b: Uint8Array, at: number): Uint8Array | undefined {
+  stringAt(b, at)
+  return itemEnd === itemStart ? undefined : b.subarray(itemStart, itemEnd)
 }

@@ -64,7 +64,7 @@ export function decodeAccount(rlp: Uint8Array): StoredAccount {
   at = stringAt(rlp, at)
   const balance = beToBigInt(rlp, itemStart, itemEnd)
   at = stringAt(rlp, at)
-  const storageRoot = rlp.slice(itemStart, itemEnd)
+  const storageRoot = copy(rlp, itemStart, itemEnd)
   stringAt(rlp, at)
   const codeHash = sameOrCopy(rlp, itemStart, itemEnd)
   return { nonce, balance, storageRoot, codeHash }
@@ -87,7 +87,14 @@ function sameOrCopy(b: Uint8Array, start: number, end: number): Uint8Array {
       }
     if (same) return EMPTY_CODE_HASH
   }
-  return b.slice(start, end)
+  return copy(b, start, end)
+}
+
+/** A copy of bytes[start, end): a Buffer's slice is a view, and the bytes may be LMDB's read buffer. */
+function copy(b: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start)
+  for (let i = 0; i < out.length; i++) out[i] = b[start + i]!
+  return out
 }
 
 export function isEmptyTrie(root: Uint8Array): boolean {

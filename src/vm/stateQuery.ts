@@ -70,7 +70,8 @@ function wordHex(v: bigint): string {
  * zero code hash and storage hash (geth's state reads them so).
  */
 function proofOf(store: ChainStore, stateRoot: Uint8Array, q: Extract<StateQuery, { kind: 'proof' }>): ProofAnswer {
-  const load = (hash: Uint8Array) => store.getTrieNode(hash)
+  // Views of LMDB's buffer: each value is decoded before the next read (the proof's nodes are copied).
+  const load = (hash: Uint8Array) => store.trieNodeView(hash)
   const accountProof: Uint8Array[] = []
   const rlp = trieGet(stateRoot, keccak256(q.address), load, accountProof)
   const account = rlp === undefined ? undefined : decodeAccount(rlp)

@@ -79,10 +79,11 @@ export class TrieStateSource implements StoredStateSource {
 
   constructor(
     private readonly stateRoot: Uint8Array,
-    store: Pick<ChainStore, 'getTrieNode'>,
+    store: Pick<ChainStore, 'trieNodeView'>,
     private readonly codes: CodeCache,
   ) {
-    this.load = (hash) => store.getTrieNode(hash)
+    // Views of LMDB's buffer: each value is decoded before the next read.
+    this.load = (hash) => store.trieNodeView(hash)
   }
 
   account(address: bigint): AccountData | undefined {

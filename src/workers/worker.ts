@@ -65,7 +65,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'traceCall':
       return runCallTask(task)
     case 'simulate':
-      return simulate(spec, store, await blockExecutor(), task.input)
+      return simulate(evmConfig, task.input, evmDeadline)
     case 'recoverSenders': {
       recoverRawSenders(task.slots, task.transactions, spec.commonAt(BigInt(task.number), BigInt(task.timestamp)))
       return null

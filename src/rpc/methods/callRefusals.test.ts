@@ -31,8 +31,9 @@ describe('EthereumJS refusals as the client hears them', () => {
       code: -32000,
       message: `failed with 16777216 gas: ${TOO_LARGE}`,
     })
+    // eth_simulateV1's, as its applyMessageWithEVM words them: the gas is the block's (the dev genesis's 36M).
     const sim = await n.http('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, input: INIT_CODE }] }] }, 'latest'])
-    expect(sim.error).toEqual({ code: -38025, message: TOO_LARGE })
+    expect(sim.error).toEqual({ code: -38025, message: `err: ${TOO_LARGE} (supplied gas 36000000)` })
   })
 
   it('a fee cap under the base fee in a validating simulation: -38012', async () => {

@@ -1,5 +1,14 @@
+import { createHash } from 'node:crypto'
+import { createTx } from '@ethereumjs/tx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type TestNode, startTestNode } from '../../testing/testNode.js'
+import { devAccounts } from '../../chain/dev.js'
+import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME } from '../../chain/multicall3.js'
+import { checksumAddress } from '../../crypto/checksum.js'
+import { keccak256 } from '../../crypto/keccak.js'
+import { REVERT_NOPE, assemble } from '../../testing/asm.js'
+import { type RpcReply, type TestNode, startTestNode } from '../../testing/testNode.js'
+import { uint256 } from '../../testing/words.js'
+import { bytesToHex, hexToBytes } from '../../util/hex.js'
 
 // eth_simulateV1 on the dev chain: blocks built on the head's state, chained, with the spec's errors.
 
@@ -24,6 +33,8 @@ interface SimBlock {
   hash: string
   parentHash: string
   timestamp: string
+  blobGasUsed: string
+  excessBlobGas: string
   transactions: unknown[]
   calls: {
     status: string
@@ -128,5 +139,279 @@ describe('eth_simulateV1', () => {
   it('without validation, a call paying less than an overridden base fee runs free (as geth)', async () => {
     const r = await simulate({ blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0xa' }, calls: [{ from: B, to: B, maxFeePerGas: '0x0' }] }] })
     expect(r.result![0]).toMatchObject({ baseFeePerGas: '0xa', calls: [{ status: '0x1' }] })
+  })
+})
+
+// What the issue asked of eth_simulateV1, each checked against geth's code (internal/ethapi/simulate.go, logtracer.go,
+// override/override.go, core/state_transition.go, core/vm/evm.go).
+describe('eth_simulateV1 as geth runs it', () => {
+  const E = '0xc400000000000000000000000000000000000000'
+  const X = '0xc500000000000000000000000000000000000000'
+  const SHA256 = '0x0000000000000000000000000000000000000002'
+  const ECRECOVER = '0x0000000000000000000000000000000000000001'
+  const MAX_NONCE = '0xffffffffffffffff'
+  /** Runtime: returns 42. */
+  const RETURNS_42 = assemble(['0x2a', 'PUSH0', 'MSTORE', '0x20', 'PUSH0', 'RETURN'])
+  const ONE_ETHER = '0xde0b6b3a7640000'
+  const full = <T>(payload: object) =>
+    simulate({ ...payload, returnFullTransactions: true }) as Promise<RpcReply<(Omit<SimBlock, 'transactions'> & { transactions: T[] })[]>>
+
+  it('runs blob transactions: BLOBHASH, the header’s blob gas and the next excess, the type-3 transaction geth encodes', async () => {
+    // Runtime: returns BLOBHASH(0).
+    const code = assemble(['PUSH0', 'BLOBHASH', 'PUSH0', 'MSTORE', '0x20', 'PUSH0', 'RETURN'])
+    const hashes = Array.from({ length: 6 }, (_, i) => `0x01${(i + 1).toString(16).padStart(62, '0')}`)
+    const call = { from: A, to: D, gas: '0x100000', blobVersionedHashes: hashes }
+    const r = await full<{ type: string; hash: string; nonce: string; maxFeePerBlobGas: string; blobVersionedHashes: string[] }>({
+      blockStateCalls: [{ stateOverrides: { [A]: { balance: ONE_ETHER }, [D]: { code } }, calls: [call, call] }, {}],
+    })
+    expect(r.error).toBeUndefined()
+    const [first, second] = r.result!
+    expect(first!.calls.map((c) => [c.status, c.returnData])).toEqual([
+      ['0x1', hashes[0]],
+      ['0x1', hashes[0]],
+    ])
+    // Twelve blobs' gas; the next block's excess is what passes the target of six (geth's CalcExcessBlobGas).
+    expect(first!.blobGasUsed).toBe(`0x${(12 * 131072).toString(16)}`)
+    expect(second!.excessBlobGas).toBe(`0x${(6 * 131072).toString(16)}`)
+    const tx = first!.transactions[0]!
+    expect(tx).toMatchObject({ type: '0x3', maxFeePerBlobGas: '0x0', blobVersionedHashes: hashes, nonce: '0x0' })
+    // The hash of the unsigned transaction as geth's ToTransaction makes it (v, r, s zero), by EthereumJS's codec.
+    const reference = createTx(
+      {
+        type: 3,
+        chainId: node.spec.chainId,
+        nonce: 0n,
+        maxPriorityFeePerGas: 0n,
+        maxFeePerGas: 0n,
+        gasLimit: 0x100000n,
+        to: D,
+        value: 0n,
+        data: '0x',
+        accessList: [],
+        maxFeePerBlobGas: 0n,
+        blobVersionedHashes: hashes,
+        v: 0n,
+        r: 0n,
+        s: 0n,
+      } as never,
+      { common: node.spec.common },
+    )
+    expect(tx.hash).toBe(bytesToHex(reference.hash()))
+  })
+
+  it('runs a contract calling itself: the sender keeps its code (geth skips EIP-3607 for simulated calls)', async () => {
+    const r = await simulate({ blockStateCalls: [{ stateOverrides: { [E]: { code: RETURNS_42 } }, calls: [{ from: E, to: E }] }] })
+    expect(r.result![0]!.calls[0]).toMatchObject({ status: '0x1', returnData: uint256(42) })
+    const validated = await simulate({
+      blockStateCalls: [
+        {
+          stateOverrides: { [E]: { code: RETURNS_42, balance: ONE_ETHER } },
+          calls: [{ from: E, to: E, gas: '0x10000', maxFeePerGas: '0x174876e800' }],
+        },
+      ],
+      validation: true,
+    })
+    expect(validated.result![0]!.calls[0]).toMatchObject({ status: '0x1', returnData: uint256(42) })
+  })
+
+  it('answers a reverted call with empty returnData and the revert data in its error (geth’s result.Return())', async () => {
+    const r = await simulate({ blockStateCalls: [{ stateOverrides: { [E]: { code: assemble(REVERT_NOPE) } }, calls: [{ from: A, to: E }] }] })
+    const c = r.result![0]!.calls[0]!
+    expect(c).toMatchObject({ status: '0x0', returnData: '0x', error: { code: 3, message: 'execution reverted: nope' } })
+    expect((c.error as { data?: string }).data).toMatch(/^0x08c379a0/)
+  })
+
+  it('takes nonces up to 2^64-1, wraps a sender’s at it, and fails a creation there (ErrNonceUintOverflow)', async () => {
+    const given = await full<{ nonce: string }>({ blockStateCalls: [{ calls: [{ from: A, to: B, nonce: MAX_NONCE }] }] })
+    expect(given.result![0]!.transactions[0]!.nonce).toBe(MAX_NONCE)
+    expect((await simulate({ blockStateCalls: [{ calls: [{ from: A, to: B, nonce: '0x10000000000000000' }] }] })).error?.code).toBe(-32602)
+    expect((await simulate({ blockStateCalls: [{ stateOverrides: { [A]: { nonce: '0x10000000000000000' } } }] })).error?.code).toBe(-32602)
+    // A call from an account at 2^64-1 moves its nonce on to 0 (geth's uint64 SetNonce(n+1)).
+    const wrapped = await full<{ nonce: string }>({
+      blockStateCalls: [
+        {
+          stateOverrides: { [A]: { nonce: MAX_NONCE } },
+          calls: [
+            { from: A, to: B },
+            { from: A, to: B },
+          ],
+        },
+      ],
+    })
+    expect(wrapped.result![0]!.transactions.map((t) => t.nonce)).toEqual([MAX_NONCE, '0x0'])
+    // A creation from it fails in its frame, the nonce untouched and only the intrinsic gas used (53,000 + 4 + 2).
+    const created = await full<{ nonce: string }>({
+      blockStateCalls: [
+        {
+          stateOverrides: { [A]: { nonce: MAX_NONCE } },
+          calls: [
+            { from: A, input: '0x00' },
+            { from: A, to: B },
+          ],
+        },
+      ],
+    })
+    const [create, next] = created.result![0]!.calls
+    expect(create).toMatchObject({
+      status: '0x0',
+      gasUsed: '0xcf0e',
+      maxUsedGas: '0xcf0e',
+      error: { code: -32015, message: 'nonce uint64 overflow' },
+    })
+    expect(next).toMatchObject({ status: '0x1' })
+    expect(created.result![0]!.transactions.map((t) => t.nonce)).toEqual([MAX_NONCE, MAX_NONCE])
+    // With validation the state transition refuses it (ErrNonceMax).
+    const refused = await simulate({
+      blockStateCalls: [
+        { stateOverrides: { [A]: { nonce: MAX_NONCE, balance: ONE_ETHER } }, calls: [{ from: A, to: B, maxFeePerGas: '0x174876e800' }] },
+      ],
+      validation: true,
+    })
+    expect(refused.error?.message).toBe(
+      `err: nonce has max value: address ${checksumAddress(hexToBytes(A))}, nonce: 18446744073709551615 (supplied gas 36000000)`,
+    )
+  })
+
+  it('moves two precompiles to one address as geth does: the later in address order is there', async () => {
+    const r = await simulate({
+      blockStateCalls: [
+        {
+          stateOverrides: { [ECRECOVER]: { movePrecompileToAddress: X }, [SHA256]: { movePrecompileToAddress: X } },
+          calls: [{ from: A, to: X, input: '0x1234' }],
+        },
+      ],
+    })
+    expect(r.error).toBeUndefined()
+    expect(r.result![0]!.calls[0]).toMatchObject({
+      status: '0x1',
+      returnData: `0x${createHash('sha256').update(Buffer.from('1234', 'hex')).digest('hex')}`,
+    })
+    // Code put at a precompile's address runs there: the override takes the precompile away.
+    const coded = await simulate({ blockStateCalls: [{ stateOverrides: { [SHA256]: { code: RETURNS_42 } }, calls: [{ from: A, to: SHA256 }] }] })
+    expect(coded.result![0]!.calls[0]).toMatchObject({ status: '0x1', returnData: uint256(42) })
+  })
+
+  it('charges a moved precompile as geth: cold at its new address, the old one warm and empty', async () => {
+    /** Runtime: STATICCALL(GAS, target, 0, 0, 0, 0), then stops. */
+    const caller = (target: string) => assemble(['PUSH0', 'PUSH0', 'PUSH0', 'PUSH0', target as `0x${string}`, 'GAS', 'STATICCALL', 'STOP'])
+    const gasOf = async (stateOverrides: object) => {
+      const r = await simulate({ blockStateCalls: [{ stateOverrides, calls: [{ from: A, to: E }] }] })
+      expect(r.error).toBeUndefined()
+      return Number(r.result![0]!.calls[0]!.gasUsed)
+    }
+    const warm = await gasOf({ [E]: { code: caller(SHA256) } })
+    const moved = await gasOf({ [E]: { code: caller(X) }, [SHA256]: { movePrecompileToAddress: X } })
+    const left = await gasOf({ [E]: { code: caller(SHA256) }, [SHA256]: { movePrecompileToAddress: X } })
+    // EIP-2929: 2,600 for the cold address against 100 for a precompile's; the address left behind is still warm and
+    // runs nothing (sha256 of no input costs 60).
+    expect(moved - warm).toBe(2500)
+    expect(warm - left).toBe(60)
+  })
+
+  it('refuses overrides as geth’s StateOverride.Apply does, with the calls’ error kinds', async () => {
+    const refused = await simulate({
+      blockStateCalls: [{ stateOverrides: { [ECRECOVER]: { movePrecompileToAddress: B }, [B]: { balance: '0x1' } } }],
+    })
+    expect(refused.error).toEqual({ code: -32000, message: `account ${checksumAddress(hexToBytes(B))} is already overridden` })
+    const notPrecompile = await simulate({ blockStateCalls: [{ stateOverrides: { [B]: { movePrecompileToAddress: A } } }] })
+    expect(notPrecompile.error).toEqual({ code: -32000, message: `account ${checksumAddress(hexToBytes(B))} is not a precompile` })
+  })
+
+  it('numbers logs as geth’s tracer does: a reverted frame’s logs count, and are left out', async () => {
+    // E: LOG0 then REVERT. X: CALL(E), then LOG0.
+    const logThenRevert = assemble(['PUSH0', 'PUSH0', 'LOG0', 'PUSH0', 'PUSH0', 'REVERT'])
+    const callThenLog = assemble([
+      'PUSH0',
+      'PUSH0',
+      'PUSH0',
+      'PUSH0',
+      'PUSH0',
+      E as `0x${string}`,
+      'GAS',
+      'CALL',
+      'POP',
+      'PUSH0',
+      'PUSH0',
+      'LOG0',
+      'STOP',
+    ])
+    const r = await simulate({
+      blockStateCalls: [
+        {
+          stateOverrides: { [E]: { code: logThenRevert }, [X]: { code: callThenLog } },
+          calls: [
+            { from: A, to: X },
+            { from: A, to: X },
+          ],
+        },
+      ],
+    })
+    expect(r.result![0]!.calls.map((c) => c.logs.map((l) => [l.address, l.logIndex]))).toEqual([[[X, '0x1']], [[X, '0x3']]])
+  })
+
+  it('keeps a stored contract’s code hash while other accounts are read (the flat table’s reads share a buffer)', async () => {
+    // Runtime: EXTCODEHASH(Multicall3), BALANCE of a dev account, EXTCODEHASH(Multicall3) again: both words returned.
+    const target = MULTICALL3_ADDRESS as `0x${string}`
+    const other = devAccounts()[3]!.address as `0x${string}`
+    const code = assemble([
+      target,
+      'EXTCODEHASH',
+      'PUSH0',
+      'MSTORE',
+      other,
+      'BALANCE',
+      'POP',
+      target,
+      'EXTCODEHASH',
+      '0x20',
+      'MSTORE',
+      '0x40',
+      'PUSH0',
+      'RETURN',
+    ])
+    const r = await simulate({ blockStateCalls: [{ stateOverrides: { [E]: { code } }, calls: [{ from: A, to: E }] }] })
+    const hash = bytesToHex(keccak256(hexToBytes(MULTICALL3_RUNTIME)))
+    expect(r.result![0]!.calls[0]!.returnData).toBe(`${hash}${hash.slice(2)}`)
+  })
+
+  it('answers BLOCKHASH of the simulated blocks before it', async () => {
+    const head = (await node.http<{ hash: string }>('eth_getBlockByNumber', ['latest', false])).result!
+    // Runtime: returns BLOCKHASH(NUMBER - 1).
+    const code = assemble(['0x01', 'NUMBER', 'SUB', 'BLOCKHASH', 'PUSH0', 'MSTORE', '0x20', 'PUSH0', 'RETURN'])
+    const r = await simulate({
+      blockStateCalls: [{ stateOverrides: { [E]: { code } }, calls: [{ from: A, to: E }] }, { calls: [{ from: A, to: E }] }],
+    })
+    const [first, second] = r.result!
+    expect(first!.calls[0]!.returnData).toBe(head.hash)
+    expect(second!.calls[0]!.returnData).toBe(first!.hash)
+  })
+
+  it('spends one --rpc.gascap budget across the simulation, and says so when it capped a failing call', async () => {
+    const burn = { from: A, to: E, gas: `0x${(18_000_000).toString(16)}` }
+    const r = await simulate({
+      blockStateCalls: [{ stateOverrides: { [E]: { code: assemble(['INVALID']) } }, calls: [burn, burn] }, { calls: [{ from: A, to: E }] }],
+    })
+    expect(r.error).toBeUndefined()
+    // 36M of the 50M used: the third call gets the 14M left, not the block's 36M.
+    const capped = r.result![1]!.calls[0]!
+    expect(capped).toMatchObject({
+      status: '0x0',
+      gasUsed: `0x${(14_000_000).toString(16)}`,
+      error: { code: -32015, message: "invalid opcode: INVALID (gas limit was capped by the RPC server's global gas cap)" },
+    })
+  })
+
+  it('lists an unsigned legacy transaction as geth does (its v of 0 derives chain id 2^63-18)', async () => {
+    const r = await full<{ type: string; chainId?: string; v: string; gasPrice: string }>({
+      blockStateCalls: [{ calls: [{ from: A, to: B, gasPrice: '0x0' }] }],
+    })
+    expect(r.result![0]!.transactions[0]).toMatchObject({ type: '0x0', chainId: '0x7fffffffffffffee', v: '0x0', gasPrice: '0x0' })
+  })
+
+  it('refuses what geth refuses before simulating: no blocks, too many blocks or calls', async () => {
+    expect((await simulate({ blockStateCalls: [] })).error?.code).toBe(-32602)
+    expect((await simulate({ blockStateCalls: Array.from({ length: 257 }, () => ({})) })).error?.code).toBe(-38026)
+    const calls = Array.from({ length: 5001 }, () => ({ from: A, to: B }))
+    expect((await simulate({ blockStateCalls: [{ calls }] })).error?.code).toBe(-38026)
   })
 })
