@@ -1,4 +1,5 @@
 import { Hardfork } from '@ethereumjs/common'
+import type { ForkName } from './forks.js'
 
 // The forks Sponge's EVM runs, in order. Rules compare with `>=` (fork >= Fork.cancun), so a number per fork keeps that
 // one integer comparison on the hot path. Forks that change nothing the EVM executes run as the fork before them: the
@@ -27,31 +28,8 @@ export const Fork = {
 } as const
 export type Fork = (typeof Fork)[keyof typeof Fork]
 
-const BY_NAME: Readonly<Record<string, Fork>> = {
-  // The execution-spec-tests' names (and the legacy tests' EIP150, EIP158, ConstantinopleFix).
-  Frontier: Fork.frontier,
-  Homestead: Fork.homestead,
-  EIP150: Fork.tangerineWhistle,
-  TangerineWhistle: Fork.tangerineWhistle,
-  EIP158: Fork.spuriousDragon,
-  SpuriousDragon: Fork.spuriousDragon,
-  Byzantium: Fork.byzantium,
-  Constantinople: Fork.constantinople,
-  ConstantinopleFix: Fork.petersburg,
-  Petersburg: Fork.petersburg,
-  Istanbul: Fork.istanbul,
-  MuirGlacier: Fork.istanbul,
-  Berlin: Fork.berlin,
-  London: Fork.london,
-  ArrowGlacier: Fork.london,
-  GrayGlacier: Fork.london,
-  Paris: Fork.paris,
-  Merge: Fork.paris,
-  Shanghai: Fork.shanghai,
-  Cancun: Fork.cancun,
-  Prague: Fork.prague,
-  Osaka: Fork.osaka,
-  // A chain spec's (src/chain/forks.ts).
+/** The fork each name of a chain spec (src/chain/forks.ts) runs as. */
+const BY_SPEC_NAME: Readonly<Record<ForkName | 'frontier', Fork>> = {
   frontier: Fork.frontier,
   homestead: Fork.homestead,
   dao: Fork.homestead,
@@ -76,6 +54,38 @@ const BY_NAME: Readonly<Record<string, Fork>> = {
   bpo3: Fork.osaka,
   bpo4: Fork.osaka,
   bpo5: Fork.osaka,
+}
+
+const BY_NAME: Readonly<Record<string, Fork>> = {
+  // The execution-spec-tests' names (and the legacy tests' EIP150, EIP158, ConstantinopleFix).
+  Frontier: Fork.frontier,
+  Homestead: Fork.homestead,
+  EIP150: Fork.tangerineWhistle,
+  TangerineWhistle: Fork.tangerineWhistle,
+  EIP158: Fork.spuriousDragon,
+  SpuriousDragon: Fork.spuriousDragon,
+  Byzantium: Fork.byzantium,
+  Constantinople: Fork.constantinople,
+  ConstantinopleFix: Fork.petersburg,
+  Petersburg: Fork.petersburg,
+  Istanbul: Fork.istanbul,
+  MuirGlacier: Fork.istanbul,
+  Berlin: Fork.berlin,
+  London: Fork.london,
+  ArrowGlacier: Fork.london,
+  GrayGlacier: Fork.london,
+  Paris: Fork.paris,
+  Merge: Fork.paris,
+  Shanghai: Fork.shanghai,
+  Cancun: Fork.cancun,
+  Prague: Fork.prague,
+  Osaka: Fork.osaka,
+  ...BY_SPEC_NAME,
+}
+
+/** The fork Sponge's EVM runs a chain spec's fork as: every fork has one. */
+export function evmFork(name: ForkName | 'frontier'): Fork {
+  return BY_SPEC_NAME[name]
 }
 
 /** A fork by its name in a chain spec (`cancun`, `dao`) or in the state tests (`Cancun`, `EIP150`); undefined if unknown. */
