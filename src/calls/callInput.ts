@@ -58,6 +58,3 @@ export interface AccessListEntry {
   address: string
   storageKeys: string[]
 }
-
-/** The block the call is not in: undefined when the store does not have it. */
-export class UnknownCallBlockError extends Error {}

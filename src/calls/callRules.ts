@@ -1,6 +1,4 @@
 import { Fork } from '../chain/evmFork.js'
-import type { ForkName } from '../chain/forks.js'
-import { FORK_INDEX } from '../chain/forks.js'
 import { precompileAt } from '../evm/precompiles/index.js'
 import type { Precompile } from '../evm/precompiles/types.js'
 import { bytesToWord } from '../evm/words.js'
@@ -11,27 +9,19 @@ import { OverrideError } from './errors.js'
 
 // What geth checks of a call's fields and overrides before it runs one.
 
-/** Whether `fork` (an EVM fork, or the chain's fork name for one the EVM does not run) is at least `since`. */
-function atLeast(fork: Fork | ForkName | 'frontier', since: ForkName): boolean {
-  if (typeof fork === 'number') return fork >= EVM_FORK[since]!
-  return fork !== 'frontier' && FORK_INDEX[fork] >= FORK_INDEX[since]
-}
-
-const EVM_FORK: Partial<Record<ForkName, Fork>> = { berlin: Fork.berlin, london: Fork.london, cancun: Fork.cancun, prague: Fork.prague }
-
 /**
  * geth refuses a call whose fields need a fork the call's block does not have (the type field itself is ignored):
  * 1559 fee fields before London, an access list before Berlin, blob fields before Cancun, authorizations before
  * Prague — with its messages, as -32000.
  */
-export function checkFieldsActive(c: CallRequest, fork: Fork | ForkName | 'frontier'): void {
-  if ((c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined) && !atLeast(fork, 'london'))
+export function checkFieldsActive(c: CallRequest, fork: Fork): void {
+  if ((c.maxFeePerGas !== undefined || c.maxPriorityFeePerGas !== undefined) && fork < Fork.london)
     throw new TxRejectedError('maxFeePerGas and maxPriorityFeePerGas are not valid before London is active', 'txTypeNotSupported')
-  if (c.authorizationList !== undefined && !atLeast(fork, 'prague'))
+  if (c.authorizationList !== undefined && fork < Fork.prague)
     throw new TxRejectedError('transaction type not supported: setcode tx', 'txTypeNotSupported')
-  if ((c.blobVersionedHashes !== undefined || c.maxFeePerBlobGas !== undefined) && !atLeast(fork, 'cancun'))
+  if ((c.blobVersionedHashes !== undefined || c.maxFeePerBlobGas !== undefined) && fork < Fork.cancun)
     throw new TxRejectedError('transaction type not supported: blob tx', 'txTypeNotSupported')
-  if (c.accessList !== undefined && !atLeast(fork, 'berlin'))
+  if (c.accessList !== undefined && fork < Fork.berlin)
     throw new TxRejectedError('transaction type not supported: access list tx', 'txTypeNotSupported')
 }
 

@@ -18,11 +18,6 @@ import { applyStateOverrides } from './overrides.js'
 
 const CALL = { call: true } as const
 
-/** The EVM's fork cannot run this block (before Berlin): the call goes to EthereumJS's VM. */
-export class UnsupportedForkError extends Error {
-  override readonly name = 'UnsupportedForkError'
-}
-
 /**
  * A call ready to run, as many times as an estimate needs: its block context, its state with the overrides applied
  * (reads stay cached from run to run; each run's own changes are dropped after it) and its message.
@@ -66,7 +61,7 @@ export function outcomeOf(o: TxOutcome): CallOutcome {
 
 /**
  * Prepares a call at its block; null when the store does not have the block. `deadline` (performance.now(), 0 for
- * none) stops the EVM with EvmAbortedError. Throws UnsupportedForkError for a block before Berlin.
+ * none) stops the EVM with EvmAbortedError.
  */
 export function prepareCall(config: EvmConfig, input: CallInput, deadline = 0): PreparedCall | null {
   const header = config.header(input.blockHash)
@@ -84,10 +79,6 @@ export function prepareCall(config: EvmConfig, input: CallInput, deadline = 0): 
     ...(fees.gasPrice === 0n ? { baseFee: 0n } : o?.baseFeePerGas === undefined ? {} : { baseFee: o.baseFeePerGas }),
     ...(c.maxFeePerBlobGas === 0n || (c.maxFeePerBlobGas === undefined && c.blobVersionedHashes !== undefined) ? { blobBaseFee: 0n } : {}),
   })
-  if (ctx === undefined) {
-    checkFieldsActive(c, config.spec.forkAt(o?.number ?? header.number, o?.time ?? header.timestamp))
-    throw new UnsupportedForkError(`no EVM for the fork at block ${header.number}`)
-  }
   checkFieldsActive(c, ctx.fork)
   const state = new WorldState(config.stateAt(header.stateRoot))
   const moves = movedPrecompiles(input.stateOverrides, ctx.fork)

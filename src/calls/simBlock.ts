@@ -77,8 +77,10 @@ const ZERO32 = new Uint8Array(32)
 const ZERO_NONCE = new Uint8Array(8)
 const NO_BYTES = new Uint8Array()
 const GAS_PER_BLOB = 131_072n
-/** Constantinople's block reward, what ethash pays a pre-merge block's coinbase from Berlin on (all Sponge's EVM runs). */
-const BLOCK_REWARD = 2_000_000_000_000_000_000n
+/** What ethash pays a pre-merge block's coinbase: 5 ether, 3 from Byzantium (EIP-649), 2 from Constantinople (EIP-1234). */
+function blockReward(fork: Fork): bigint {
+  return fork >= Fork.constantinople ? 2_000_000_000_000_000_000n : fork >= Fork.byzantium ? 3_000_000_000_000_000_000n : 5_000_000_000_000_000_000n
+}
 
 export function simulateBlock(sim: Simulation, planned: PlannedBlock, parent: SimParent): { result: SimBlockResult; parent: SimParent } {
   const { config, state } = sim
@@ -86,8 +88,6 @@ export function simulateBlock(sim: Simulation, planned: PlannedBlock, parent: Si
   const { number, time, block } = planned
   const o = block.blockOverrides ?? {}
   const fork = evmForkAt(spec, number, time)
-  if (fork === undefined)
-    throw new SimulationError(`block ${number} at ${time} is of a fork before Berlin, which Sponge's EVM does not run`, 'invalidBlockOverrides')
   const cancun = fork >= Fork.cancun
   const blobs = spec.blobParamsAt(time)
   const excessBlobGas = cancun
@@ -187,7 +187,7 @@ export function simulateBlock(sim: Simulation, planned: PlannedBlock, parent: Si
       withdrawals.map((w) => ({ address: bytesToWord(w.address), amount: w.amount })),
     )
   if (header.difficulty !== 0n) {
-    state.addBalance(state.get(env.coinbase), BLOCK_REWARD)
+    state.addBalance(state.get(env.coinbase), blockReward(fork))
     state.endTransaction()
   }
 

@@ -1,7 +1,7 @@
 import { EvmAbortedError } from '../evm/interpreter.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import type { CallInput, CallOutcome } from './callInput.js'
-import { runCall, UnsupportedForkError } from './callRunner.js'
+import { runCall } from './callRunner.js'
 import { type EstimateOutcome, estimateGas } from './estimate.js'
 import { type AccessListResult, createAccessList } from './accessList.js'
 import { type BlockTraces, type TraceAnswer, traceBlock, traceCall } from './traceRunner.js'
@@ -129,10 +129,6 @@ export class ThreadCalls {
         key ??= keyOf()
         this.remember(key, { until: performance.now() + waitMs, waitMs })
         this.counts.abandoned++
-        return undefined
-      }
-      if (e instanceof UnsupportedForkError) {
-        this.counts.lane++
         return undefined
       }
       throw e

@@ -11,7 +11,7 @@ import { applyBlockStart } from '../vm/blockStart.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import { storedTransactions } from '../vm/storedTransactions.js'
 import type { CallInput } from './callInput.js'
-import { gasLimitOf, prepareCall, UnsupportedForkError } from './callRunner.js'
+import { gasLimitOf, prepareCall } from './callRunner.js'
 import type { TraceOptions } from './traceOptions.js'
 
 // debug_traceTransaction, debug_traceBlockBy* and debug_traceCall on Sponge's EVM: a stored block re-executed from its
@@ -54,7 +54,7 @@ export function traceCall(config: EvmConfig, input: CallInput, opts: TraceOption
 
 /**
  * The traces of a stored block's transactions (all, or the one at `only`), each with its hash; undefined when the
- * block or its parent is not stored. Throws UnsupportedForkError for a block the EVM does not run.
+ * block or its parent is not stored.
  */
 export function traceBlock(config: EvmConfig, blockHash: Uint8Array, opts: TraceOptions, only?: number, deadline = 0): BlockTraces | undefined {
   const header = config.header(blockHash)
@@ -63,7 +63,6 @@ export function traceBlock(config: EvmConfig, blockHash: Uint8Array, opts: Trace
   const parent = HeaderView.read(store, header.parentHash)
   if (parent === undefined) return undefined
   const ctx = config.blockContext(header, blockHash)
-  if (ctx === undefined) throw new UnsupportedForkError(`no EVM for the fork at block ${header.number}`)
   const txs = storedTransactions(store, blockHash)
   if (txs === undefined) return undefined
   const state = new WorldState(config.stateAt(parent.stateRoot))

@@ -49,7 +49,9 @@ export function applyAuthorizations(evm: Evm, list: readonly Authorization[]): v
     const acc = state.get(signer)
     if (acc.codeHash !== EMPTY_CODE_HASH && delegationTarget(state.codeOf(acc)) === undefined) continue
     if (acc.nonce !== a.nonce) continue
-    if (acc.exists && !acc.isEmpty()) state.addRefund(REFUND_EXISTING)
+    // An authority already in the state gets back the new-account part of what the intrinsic gas charged, empty or not
+    // (execution-specs' account_exists, geth's StateDB.Exist).
+    if (acc.exists) state.addRefund(REFUND_EXISTING)
     if (a.address === 0n) state.setCode(acc, EMPTY_CODE, EMPTY_CODE_HASH)
     else {
       const code = new Uint8Array(23)

@@ -48,7 +48,10 @@ export interface CallResult {
   gasLeft: number
   gasBase: bigint
   output: Uint8Array
-  /** Why the call halted exceptionally or was refused (depth, balance); undefined when it returned or reverted. */
+  /**
+   * Why the call halted exceptionally or was refused (depth, balance); undefined when it returned or reverted. Also
+   * set on Frontier's create whose code deposit could not be paid, which succeeds all the same (`codeStoreOutOfGas`).
+   */
   halt: Halt | undefined
   /** geth's words for `halt` (a precompile's own reason for its refusal). */
   error: string | undefined

@@ -76,6 +76,12 @@ describe('the interpreter', () => {
     expect(state.getStorage(state.get(CONTRACT), 0n)).toBe(gasLimit - 21000n - 2n)
   })
 
+  it('stops a frame whose memory would pass 2^32 bytes as out of gas, even with the gas to pay for it', () => {
+    // PUSH1 1 PUSH4 0xffffffff MSTORE: memory to 2^32 + 31 bytes, about 2^45 gas, which a 2^60-gas transaction has.
+    const { out } = run(Fork.berlin, '0x600163ffffffff52', { type: 0, gasLimit: 1n << 60n, gasPrice: 7n, maxFeePerGas: 7n, maxPriorityFeePerGas: 7n })
+    expect([out.status, out.error]).toEqual([2, 'out of gas'])
+  })
+
   it("undoes a reverted frame's storage writes", () => {
     // PUSH1 1 PUSH1 0 SSTORE PUSH1 0 PUSH1 0 REVERT
     const { out, state } = run(Fork.prague, '0x600160005560006000fd', {})
@@ -98,6 +104,21 @@ describe('the interpreter', () => {
     // PUSH1 0 SLOAD PUSH1 0 SLOAD: the second read is the cache's.
     applyTransaction(new Evm({ fork: Fork.cancun, block, state }), tx({}), { maxBlobsPerBlock: 6 })
     expect(reads).toEqual(['account a11ce found', 'account c0de found', 'slot c0de[0] = 0', 'account c0ffee absent'])
+  })
+
+  it("halts a call to a failing precompile with the precompile's words", () => {
+    // A value transfer to BLAKE2F with no input: its length refused, as geth says it.
+    const blake = run(Fork.osaka, '0x', { to: 9n, value: 1n })
+    expect([blake.out.status, blake.out.error]).toEqual([2, 'invalid input length'])
+    expect(blake.state.get(9n).balance).toBe(0n) // the transfer reverted with the call
+    // Too little gas for BN254's addition: plain out of gas.
+    const add = run(Fork.osaka, '0x', { to: 6n, gasLimit: 21000n + 149n })
+    expect([add.out.status, add.out.error]).toEqual([2, 'out of gas'])
+    // From inside a contract, passing on the wei it was given: the CALL's own result carries it (CALL(GAS, 9, 1, 0, 0, 0, 0)).
+    const errors: (string | undefined)[] = []
+    const tracer: EvmTracer = { onExit: (msg, r) => void (msg.depth === 1 && errors.push(r.error)) }
+    run(Fork.osaka, '0x6000600060006000600160095af100', { value: 1n }, tracer)
+    expect(errors).toEqual(['invalid input length'])
   })
 
   it('runs 1,024 nested calls without growing the JavaScript stack', () => {

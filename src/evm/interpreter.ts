@@ -5,7 +5,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
 import type { BlockEnv, TxEnv } from './env.js'
 import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
-import { Memory, memoryCost } from './memory.js'
+import { MAX_MEMORY_BYTES, Memory, memoryCost } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
@@ -106,6 +106,9 @@ export class Evm {
     const scratch = o.scratch ?? newScratch()
     this.stacks = scratch.stacks
     this.memories = scratch.memories
+    // EIP-161 (Spurious Dragon): touched empty accounts go at the transaction's end. Set here so that whoever ends the
+    // transaction on this state (state.endTransaction()) applies the rules of the fork that ran it.
+    o.state.clearsEmptyAccounts = o.fork >= Fork.spuriousDragon
   }
 
   /** The precompile at an address in this EVM's fork, after any moves. */
@@ -185,10 +188,14 @@ export class Evm {
     const to = state.get(msg.to)
     const precompile = this.precompileAt(msg.codeAddress)
     if (msg.kind === CallKind.call) {
-      if (!to.exists && precompile === undefined && msg.value === 0n) {
-        // Nothing to run and nothing created (EIP-161); touched only.
-        state.touch(to)
-        return result(Status.success, msg.gas, msg.gasBase, EMPTY)
+      if (!to.exists) {
+        if (this.fork >= Fork.spuriousDragon) {
+          if (precompile === undefined && msg.value === 0n) {
+            // Nothing to run and nothing created (EIP-161); touched only.
+            state.touch(to)
+            return result(Status.success, msg.gas, msg.gasBase, EMPTY)
+          }
+        } else state.ensureExists(to) // before EIP-161 a call creates the account it names, even with no value
       }
       if (msg.value > 0n) {
         state.subBalance(caller, msg.value)
@@ -221,11 +228,11 @@ export class Evm {
     const state = this.state
     if (msg.depth > MAX_DEPTH) return refused(msg, Halt.depth)
     const to = state.get(msg.to)
-    state.warmAddress(msg.to)
+    if (this.fork >= Fork.berlin) state.warmAddress(msg.to)
     if (state.collides(to)) return result(Status.error, 0, 0n, EMPTY, Halt.addressCollision)
     const checkpoint = state.checkpoint()
     state.createContract(to)
-    state.setNonce(to, 1n)
+    if (this.fork >= Fork.spuriousDragon) state.setNonce(to, 1n) // EIP-161: a contract's nonce starts at 1
     const caller = state.get(msg.caller)
     if (msg.value > 0n) state.subBalance(caller, msg.value)
     state.addBalance(to, msg.value)
@@ -238,16 +245,28 @@ export class Evm {
   /** A create's end: the returned code checked, paid for and stored. */
   private deposit(msg: Message, code: Uint8Array, gasLeft: number, gasBase: bigint, checkpoint: number): CallResult {
     const state = this.state
+    const fork = this.fork
     let halt: Halt | undefined
-    if (code.length > MAX_CODE_SIZE) halt = Halt.maxCodeSize
-    else if (code.length > 0 && code[0] === 0xef) halt = Halt.invalidCode
-    else if (gasBase === 0n && gasLeft < code.length * 200) halt = Halt.codeStoreOutOfGas
+    // geth's order (initNewContract): EIP-3541's prefix, the deposit's gas, EIP-170's size.
+    if (fork >= Fork.london && code.length > 0 && code[0] === 0xef) halt = Halt.invalidCode
+    else if (gasBase === 0n && gasLeft < code.length * 200) {
+      if (fork < Fork.homestead) {
+        // Frontier: a deposit it cannot pay for leaves the contract without code, its state and gas kept. A CREATE
+        // gets the address; the halt is named all the same, and a transaction that ends so failed (geth, EthereumJS).
+        const r = result(Status.success, gasLeft, gasBase, EMPTY, Halt.codeStoreOutOfGas)
+        r.created = msg.to
+        return r
+      }
+      halt = Halt.codeStoreOutOfGas
+    } else if (fork >= Fork.spuriousDragon && code.length > MAX_CODE_SIZE) halt = Halt.maxCodeSize
     if (halt !== undefined) {
       state.revertTo(checkpoint)
       return result(Status.error, 0, 0n, EMPTY, halt)
     }
     state.setCode(state.get(msg.to), code)
-    const r = result(Status.success, gasLeft - code.length * 200, gasBase, EMPTY)
+    // The code is the create's output, as geth returns it (eth_call of a creation, a call tracer's output); a CREATE
+    // opcode's caller sees none of it (its return data stays empty).
+    const r = result(Status.success, gasLeft - code.length * 200, gasBase, code)
     r.created = msg.to
     return r
   }
@@ -294,6 +313,38 @@ export class Evm {
     const n = Math.min(f.retSize, r.output.length)
     if (n > 0) f.memory.buf.set(r.output.subarray(0, n), f.retOffset)
     st[f.sp++] = r.status === Status.success ? 1n : 0n
+  }
+
+  /** SSTORE's gas for writing `value` over `current` under the fork's metering, its refunds added (journaled). */
+  private sstoreCost(account: Account, slot: bigint, current: bigint, value: bigint): number {
+    const fork = this.fork
+    const state = this.state
+    if (fork < Fork.istanbul && fork !== Fork.constantinople) {
+      // The first metering, by the current value alone (Petersburg took Constantinople's EIP-1283 back out).
+      if (current === 0n) return value === 0n ? 5000 : 20000
+      if (value === 0n) state.addRefund(15000)
+      return 5000
+    }
+    // Net metering: EIP-1283 (Constantinople), EIP-2200 (Istanbul), with EIP-2929's cold slots (Berlin) and EIP-3529's
+    // smaller refund (London). A no-op or a write to a slot already written costs what reading it costs.
+    const berlin = fork >= Fork.berlin
+    const cost = berlin && !state.warmSlot(account, slot) ? COLD_SLOAD : 0
+    const dirty = berlin ? WARM_READ : fork >= Fork.istanbul ? 800 : 200
+    const clean = berlin ? 5000 - COLD_SLOAD : 5000
+    const clears = fork >= Fork.london ? 4800 : 15000
+    if (current === value) return cost + dirty
+    const original = state.committedStorage(account, slot)
+    if (original === current) {
+      if (original === 0n) return cost + 20000
+      if (value === 0n) state.addRefund(clears)
+      return cost + clean
+    }
+    if (original !== 0n) {
+      if (current === 0n) state.subRefund(clears)
+      else if (value === 0n) state.addRefund(clears)
+    }
+    if (original === value) state.addRefund(original === 0n ? 20000 - dirty : clean - dirty)
+    return cost + dirty
   }
 
   // --- the loop
@@ -396,7 +447,7 @@ export class Evm {
         case 0x0a: {
           sp--
           const e = st[sp - 1]!
-          const cost = 50 * byteLength(e)
+          const cost = (fork >= Fork.spuriousDragon ? 50 : 10) * byteLength(e) // EIP-160
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           st[sp - 1] = expMod256(st[sp]!, e)
@@ -500,9 +551,11 @@ export class Evm {
           break
         case 0x31: {
           const a = st[sp - 1]! & ADDRESS_MASK
-          const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          if (fork >= Fork.berlin) {
+            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
+            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
+            gas -= cost
+          }
           st[sp - 1] = state.get(a).balance
           break
         }
@@ -548,9 +601,11 @@ export class Evm {
           break
         case 0x3b: {
           const a = st[sp - 1]! & ADDRESS_MASK
-          const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          if (fork >= Fork.berlin) {
+            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
+            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
+            gas -= cost
+          }
           st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
           break
         }
@@ -560,7 +615,7 @@ export class Evm {
           const memOffset = st[sp + 2]!
           const codeOffset = st[sp + 1]!
           const size = st[sp]!
-          const cost = copyCost(size) + (state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
+          const cost = copyCost(size) + (fork < Fork.berlin ? 0 : state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           gas = chargeMemory(mem, memOffset, size, gas)
@@ -573,9 +628,11 @@ export class Evm {
           break
         case 0x3f: {
           const a = st[sp - 1]! & ADDRESS_MASK
-          const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          if (fork >= Fork.berlin) {
+            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
+            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
+            gas -= cost
+          }
           const acc = state.get(a)
           st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
           break
@@ -646,36 +703,23 @@ export class Evm {
         }
         case 0x54: {
           const slot = st[sp - 1]!
-          const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          if (fork >= Fork.berlin) {
+            const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
+            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
+            gas -= cost
+          }
           st[sp - 1] = state.getStorage(account, slot)
           break
         }
         case 0x55: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          if (gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, Halt.outOfGas)
+          // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
+          if (fork >= Fork.istanbul && gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, Halt.outOfGas)
           sp -= 2
           const slot = st[sp + 1]!
           const value = st[sp]!
-          let cost = state.warmSlot(account, slot) ? 0 : COLD_SLOAD
           const current = state.getStorage(account, slot)
-          const clears = fork >= Fork.london ? 4800 : 15000
-          if (current === value) cost += WARM_READ
-          else {
-            const original = state.committedStorage(account, slot)
-            if (original === current) {
-              cost += original === 0n ? 20000 : 5000 - COLD_SLOAD
-              if (value === 0n) state.addRefund(clears)
-            } else {
-              cost += WARM_READ
-              if (original !== 0n) {
-                if (current === 0n) state.subRefund(clears)
-                else if (value === 0n) state.addRefund(clears)
-              }
-              if (original === value) state.addRefund(original === 0n ? 20000 - WARM_READ : 5000 - COLD_SLOAD - WARM_READ)
-            }
-          }
+          const cost = this.sstoreCost(account, slot, current, value)
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           if (current !== value) state.setStorage(account, slot, value)
@@ -778,13 +822,15 @@ export class Evm {
             st[sp++] = 0n
             break
           }
-          let childGas = gas - Math.floor(gas / 64)
+          // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
+          let childGas = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
           let childBase = 0n
           if (gasBase === 0n) gas -= childGas
           else {
             const whole = wholeGas(gas, gasBase)
-            const c = splitGas(whole - whole / 64n)
-            const p = splitGas(whole / 64n)
+            const kept = fork >= Fork.tangerineWhistle ? whole / 64n : 0n
+            const c = splitGas(whole - kept)
+            const p = splitGas(kept)
             childGas = c.gas
             childBase = c.base
             gas = p.gas
@@ -828,13 +874,13 @@ export class Evm {
           gas = chargeMemory(mem, inOffset, inSize, gas)
           if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
           if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-          let cost = state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
-          if (value > 0n) {
-            cost += 9000
-            if (op === 0xf1) {
-              const target = state.get(to)
-              if (!target.exists || target.isEmpty()) cost += 25000
-            }
+          let cost = fork < Fork.berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
+          if (value > 0n) cost += 9000
+          if (op === 0xf1 && (value > 0n || fork < Fork.spuriousDragon)) {
+            // A CALL that makes an account pays for it: from EIP-161 one moving value to an empty account, before it
+            // any call to an account that does not exist (which the call then creates).
+            const target = state.get(to)
+            if (!target.exists || (fork >= Fork.spuriousDragon && target.isEmpty())) cost += 25000
           }
           if (fork >= Fork.prague) {
             const target = delegationTarget(state.codeOf(state.get(to)))
@@ -845,13 +891,17 @@ export class Evm {
           let childGas: number
           let childBase = 0n
           if (gasBase === 0n) {
-            const cap = gas - Math.floor(gas / 64)
-            childGas = requested < BigInt(cap) ? Number(requested) : cap
+            // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
+            const cap = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
+            if (requested < BigInt(cap)) childGas = Number(requested)
+            else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
+            else return halt(f, pc, sp, Halt.outOfGas)
             gas -= childGas
             if (value > 0n) childGas += CALL_STIPEND
           } else {
             const whole = wholeGas(gas, gasBase)
-            const cap = whole - whole / 64n
+            const cap = fork >= Fork.tangerineWhistle ? whole - whole / 64n : whole
+            if (fork < Fork.tangerineWhistle && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
             const child = requested < cap ? requested : cap
             const p = splitGas(whole - child)
             gas = p.gas
@@ -884,9 +934,12 @@ export class Evm {
         case 0xff: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const beneficiary = st[--sp]! & ADDRESS_MASK
-          let cost = state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
+          let cost = fork < Fork.berlin || state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
           const b = state.get(beneficiary)
-          if ((!b.exists || b.isEmpty()) && account.balance > 0n) cost += 25000
+          // EIP-150 charges for the account the balance makes: from EIP-161 an empty one given a balance, before it
+          // any that does not exist.
+          if (fork >= Fork.spuriousDragon ? (!b.exists || b.isEmpty()) && account.balance > 0n : fork >= Fork.tangerineWhistle && !b.exists)
+            cost += 25000
           if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
           const balance = account.balance
@@ -993,6 +1046,7 @@ function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): n
   if (offset > MAX_MEMORY_BIG || size > MAX_MEMORY_BIG) return -1
   const end = Number(offset) + Number(size)
   if (end <= mem.size) return gas
+  if (end > MAX_MEMORY_BYTES) return -1
   const cost = memoryCost(Math.ceil(end / 32)) - memoryCost(mem.size / 32)
   if (gas < cost) return -1
   mem.grow(end)

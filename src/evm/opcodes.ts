@@ -1,7 +1,9 @@
 import { Fork } from '../chain/evmFork.js'
 
 // Each opcode's static gas and stack shape per fork; -1 for an opcode the fork does not have. The interpreter checks
-// the stack and charges the static gas from these tables before an opcode's own work.
+// the stack and charges the static gas from these tables before an opcode's own work. Before Berlin the state reads
+// (SLOAD, BALANCE, EXTCODE*, CALL*) cost a fixed price, which sits here; from Berlin their price is warm or cold, charged
+// by the opcode itself, and their static gas here is 0.
 
 export interface OpTable {
   /** Static gas, or -1: not an opcode in this fork. */
@@ -39,11 +41,9 @@ function define(fork: Fork): OpTable {
     [0x17, 3],
     [0x18, 3],
     [0x1a, 3],
-    [0x1b, 3],
-    [0x1c, 3],
-    [0x1d, 3],
   ] as const)
     op(c, g, 2, 1)
+  if (fork >= Fork.constantinople) for (const c of [0x1b, 0x1c, 0x1d]) op(c, 3, 2, 1)
   op(0x08, 8, 3, 1)
   op(0x09, 8, 3, 1)
   op(0x0a, 10, 2, 1)
@@ -52,7 +52,15 @@ function define(fork: Fork): OpTable {
   if (fork >= Fork.osaka) op(0x1e, 5, 1, 1) // CLZ, EIP-7939
   op(0x20, 30, 2, 1)
   op(0x30, 2, 0, 1)
-  op(0x31, 0, 1, 1)
+  // EIP-150 (Tangerine Whistle) and EIP-1884 (Istanbul) repriced the state reads; EIP-2929 (Berlin) made them warm or cold.
+  const berlin = fork >= Fork.berlin
+  const eip150 = fork >= Fork.tangerineWhistle
+  const istanbul = fork >= Fork.istanbul
+  const balance = berlin ? 0 : istanbul ? 700 : eip150 ? 400 : 20
+  const extCode = berlin ? 0 : eip150 ? 700 : 20
+  const sload = berlin ? 0 : istanbul ? 800 : eip150 ? 200 : 50
+  const call = berlin ? 0 : eip150 ? 700 : 40
+  op(0x31, balance, 1, 1)
   op(0x32, 2, 0, 1)
   op(0x33, 2, 0, 1)
   op(0x34, 2, 0, 1)
@@ -62,14 +70,19 @@ function define(fork: Fork): OpTable {
   op(0x38, 2, 0, 1)
   op(0x39, 3, 3, 0)
   op(0x3a, 2, 0, 1)
-  op(0x3b, 0, 1, 1)
-  op(0x3c, 0, 4, 0)
-  op(0x3d, 2, 0, 1)
-  op(0x3e, 3, 3, 0)
-  op(0x3f, 0, 1, 1)
+  op(0x3b, extCode, 1, 1)
+  op(0x3c, extCode, 4, 0)
+  if (fork >= Fork.byzantium) {
+    op(0x3d, 2, 0, 1)
+    op(0x3e, 3, 3, 0)
+  }
+  if (fork >= Fork.constantinople) op(0x3f, berlin ? 0 : istanbul ? 700 : 400, 1, 1)
   op(0x40, 20, 1, 1)
-  for (const c of [0x41, 0x42, 0x43, 0x44, 0x45, 0x46]) op(c, 2, 0, 1)
-  op(0x47, 5, 0, 1)
+  for (const c of [0x41, 0x42, 0x43, 0x44, 0x45]) op(c, 2, 0, 1)
+  if (istanbul) {
+    op(0x46, 2, 0, 1)
+    op(0x47, 5, 0, 1)
+  }
   if (fork >= Fork.london) op(0x48, 2, 0, 1)
   if (fork >= Fork.cancun) {
     op(0x49, 3, 1, 1)
@@ -79,7 +92,7 @@ function define(fork: Fork): OpTable {
   op(0x51, 3, 1, 1)
   op(0x52, 3, 2, 0)
   op(0x53, 3, 2, 0)
-  op(0x54, 0, 1, 1)
+  op(0x54, sload, 1, 1)
   op(0x55, 0, 2, 0)
   op(0x56, 8, 1, 0)
   op(0x57, 10, 2, 0)
@@ -98,14 +111,16 @@ function define(fork: Fork): OpTable {
   for (let n = 1; n <= 16; n++) op(0x8f + n, 3, n + 1, n + 1)
   for (let n = 0; n <= 4; n++) op(0xa0 + n, 375 * (n + 1), n + 2, 0)
   op(0xf0, 32000, 3, 1)
-  op(0xf1, 0, 7, 1)
-  op(0xf2, 0, 7, 1)
+  op(0xf1, call, 7, 1)
+  op(0xf2, call, 7, 1)
   op(0xf3, 0, 2, 0)
-  op(0xf4, 0, 6, 1)
-  op(0xf5, 32000, 4, 1)
-  op(0xfa, 0, 6, 1)
-  op(0xfd, 0, 2, 0)
-  op(0xff, 5000, 1, 0)
+  if (fork >= Fork.homestead) op(0xf4, call, 6, 1)
+  if (fork >= Fork.constantinople) op(0xf5, 32000, 4, 1)
+  if (fork >= Fork.byzantium) {
+    op(0xfa, call, 6, 1)
+    op(0xfd, 0, 2, 0)
+  }
+  op(0xff, eip150 ? 5000 : 0, 1, 0)
   return { gas, pops, growth }
 }
 

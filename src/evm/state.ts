@@ -6,6 +6,7 @@ import { keccak256 } from '../crypto/keccak.js'
 // end those that are empty or destroyed go, the others' storage becomes the next transaction's committed values.
 
 export const EMPTY_CODE = new Uint8Array(0)
+const RIPEMD160_ADDRESS = 3n
 export const EMPTY_CODE_HASH = keccak256(EMPTY_CODE)
 
 export interface AccountData {
@@ -105,9 +106,18 @@ export class WorldState {
   private readonly created = new Set<Account>()
   /** Accounts changed since the block began, for `changes()`. */
   private readonly blockDirty = new Set<Account>()
+  /** Touches of RIPEMD-160's address, which no revert undoes (below). */
+  private readonly stickyTouches = new Set<Account>()
+  /** The account at RIPEMD-160's address once read: touch() compares identities, not addresses. */
+  private ripemd: Account | undefined = undefined
   refund = 0
   logs: Log[] = []
   observer: StateObserver | undefined = undefined
+  /**
+   * EIP-161 (Spurious Dragon on): the touched accounts that are empty are deleted at the transaction's end. Before it
+   * they stay. The Evm that runs on this state sets it for its fork.
+   */
+  clearsEmptyAccounts = true
 
   constructor(readonly source: StateSource) {}
 
@@ -124,6 +134,7 @@ export class WorldState {
         a.codeHash = sameAsEmpty(d.codeHash)
       }
       this.accounts.set(address, a)
+      if (address === RIPEMD160_ADDRESS) this.ripemd = a
     }
     return a
   }
@@ -226,6 +237,15 @@ export class WorldState {
 
   touch(a: Account): void {
     this.record(Entry.touch, a, 0n, undefined)
+    // Mainnet block 2,675,119 cleared the empty account at 0x03 (RIPEMD-160) though the call that touched it ran out of
+    // gas: clients then kept that touch through the revert, and the rule stayed (geth's journal, execution-specs'
+    // incorporate_child_on_error). Only a precompile's account can be touched, empty, in a frame that fails this way.
+    if (a === this.ripemd) this.stickyTouches.add(a)
+  }
+
+  /** Brings an account into the state as it is (empty, if it did not exist): what a call did before EIP-161. */
+  ensureExists(a: Account): void {
+    this.exist(a)
   }
 
   setBalance(a: Account, balance: bigint): void {
@@ -380,10 +400,15 @@ export class WorldState {
    */
   endTransaction(): Log[] {
     const touched = new Set<Account>()
-    for (const e of this.journal) if (e.account !== undefined) touched.add(e.account)
+    if (this.stickyTouches.size > 0) for (const a of this.stickyTouches) touched.add(a)
+    // A warm slot or a transient write names its account only to undo itself: neither touches it (geth's
+    // accessListAddSlotChange and transientStorageChange dirty nothing), so an empty account named in an access list
+    // with storage keys stays.
+    for (const e of this.journal) if (e.account !== undefined && e.kind !== Entry.warmSlot && e.kind !== Entry.transient) touched.add(e.account)
+    const clears = this.clearsEmptyAccounts
     for (const a of touched) {
       this.blockDirty.add(a)
-      if (this.destructed.has(a) || (a.exists && a.isEmpty())) {
+      if (this.destructed.has(a) || (clears && a.exists && a.isEmpty())) {
         a.exists = false
         a.nonce = 0n
         a.balance = 0n
@@ -406,6 +431,7 @@ export class WorldState {
     this.transient.clear()
     this.destructed.clear()
     this.created.clear()
+    if (this.stickyTouches.size > 0) this.stickyTouches.clear()
     this.refund = 0
     return logs
   }
@@ -437,6 +463,7 @@ export class WorldState {
   /** Drops a transaction that was not applied (an invalid one): everything since the last `endTransaction`. */
   abortTransaction(): void {
     this.revertTo(0)
+    if (this.stickyTouches.size > 0) this.stickyTouches.clear()
     this.endTransaction()
   }
 

@@ -2,13 +2,13 @@ import { Fork } from '../chain/evmFork.js'
 import type { BlockEnv } from './env.js'
 import { TxRejectedError } from './errors.js'
 import { delegationTarget } from './code.js'
-import { CallKind, type Status } from './frame.js'
+import { CallKind, Status } from './frame.js'
 import { createAddress, type Evm } from './interpreter.js'
 import { splitGas, wholeGas } from './wideGas.js'
 import { precompileAddresses } from './precompiles/index.js'
 import { type Log, EMPTY_CODE_HASH } from './state.js'
 import { applyAuthorizations, type Authorization } from './authorization.js'
-import type { Halt } from './halts.js'
+import { Halt } from './halts.js'
 
 // A transaction on the state, as geth's state transition does it: the checks in geth's order (each refusal a
 // TxRejectedError kind, the state untouched), the fee bought, the access sets warmed, EIP-7702 authorizations applied,
@@ -55,7 +55,10 @@ export interface CallMode {
 
 export interface TxOutcome {
   status: Status
-  /** Gas the block counts (after refunds and EIP-7623's floor). */
+  /**
+   * Gas the block counts (after refunds and EIP-7623's floor); exact below 2^53, which a block's gas always is (the
+   * fees are reckoned exactly whatever it is).
+   */
   gasUsed: number
   /** The refund granted (geth's peak gas use is gasUsed plus this, before the floor). */
   refund: number
@@ -76,7 +79,7 @@ const PER_EMPTY_ACCOUNT_COST = 25000
 const MAX_NONCE = 0xffffffffffffffffn
 const MAX_UINT256 = (1n << 256n) - 1n
 /** The fork each transaction type arrived in. */
-const TYPE_FORK: readonly Fork[] = [Fork.berlin, Fork.berlin, Fork.london, Fork.cancun, Fork.prague]
+const TYPE_FORK: readonly Fork[] = [Fork.frontier, Fork.berlin, Fork.london, Fork.cancun, Fork.prague]
 
 /** The gas a transaction pays before running, and EIP-7623's floor (0 before Prague). */
 export function intrinsicGas(tx: EvmTransaction, fork: Fork): { gas: number; floor: number } {
@@ -84,7 +87,9 @@ export function intrinsicGas(tx: EvmTransaction, fork: Fork): { gas: number; flo
   const data = tx.data
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   const nonZeros = data.length - zeros
-  let gas = (tx.to === undefined ? TX_CREATE_GAS : TX_GAS) + zeros * 4 + nonZeros * 16
+  // A creation pays for its contract from Homestead (EIP-2); a non-zero byte of data 68 until Istanbul's EIP-2028.
+  const base = tx.to === undefined && fork >= Fork.homestead ? TX_CREATE_GAS : TX_GAS
+  let gas = base + zeros * 4 + nonZeros * (fork >= Fork.istanbul ? 16 : 68)
   if (tx.to === undefined && fork >= Fork.shanghai) gas += 2 * Math.ceil(data.length / 32)
   for (const e of tx.accessList) gas += 2400 + 1900 * e.storageKeys.length
   gas += PER_EMPTY_ACCOUNT_COST * tx.authorizations.length
@@ -181,15 +186,17 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
   state.subBalance(sender, tx.gasLimit * price + blobGas * block.blobBaseFee)
   const start = splitGas(tx.gasLimit - BigInt(intrinsic))
 
-  // The access sets (EIP-2929, EIP-2930, EIP-3651).
-  state.warmAddress(tx.sender)
-  if (tx.to !== undefined) state.warmAddress(tx.to)
-  for (const a of precompileAddresses(fork)) state.warmAddress(a)
-  if (fork >= Fork.shanghai) state.warmAddress(block.coinbase)
-  for (const e of tx.accessList) {
-    state.warmAddress(e.address)
-    const acc = state.get(e.address)
-    for (const k of e.storageKeys) state.warmSlot(acc, k)
+  // The access sets (EIP-2929, EIP-2930, EIP-3651), from Berlin.
+  if (fork >= Fork.berlin) {
+    state.warmAddress(tx.sender)
+    if (tx.to !== undefined) state.warmAddress(tx.to)
+    for (const a of precompileAddresses(fork)) state.warmAddress(a)
+    if (fork >= Fork.shanghai) state.warmAddress(block.coinbase)
+    for (const e of tx.accessList) {
+      state.warmAddress(e.address)
+      const acc = state.get(e.address)
+      for (const k of e.storageKeys) state.warmSlot(acc, k)
+    }
   }
 
   evm.tx = { origin: tx.sender, gasPrice: price, blobHashes: tx.blobHashes }
@@ -221,20 +228,24 @@ export function applyTransaction(evm: Evm, tx: EvmTransaction, limits: BlockLimi
     depth: 0,
   })
 
-  // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor.
-  let gasUsed = Number(tx.gasLimit - wholeGas(result.gasLeft, result.gasBase))
-  const refund = Math.min(Math.max(state.refund, 0), Math.floor(gasUsed / (fork >= Fork.london ? 5 : 2)))
+  // Refunds (EIP-3529: a fifth of the gas used from London), then EIP-7623's floor. In bigints: an older fork's
+  // transaction may burn more than 2^53 gas, and every unit of it is paid for.
+  let gasUsed = tx.gasLimit - wholeGas(result.gasLeft, result.gasBase)
+  const counter = BigInt(Math.max(state.refund, 0))
+  const cap = gasUsed / (fork >= Fork.london ? 5n : 2n)
+  const refund = counter < cap ? counter : cap
   gasUsed -= refund
-  if (gasUsed < floor) gasUsed = floor
-  state.addBalance(sender, (tx.gasLimit - BigInt(gasUsed)) * price)
+  if (gasUsed < BigInt(floor)) gasUsed = BigInt(floor)
+  state.addBalance(sender, (tx.gasLimit - gasUsed) * price)
   if (!free) {
     const tip = fork >= Fork.london ? price - block.baseFee : price
-    state.addBalance(state.get(block.coinbase), BigInt(gasUsed) * tip)
+    state.addBalance(state.get(block.coinbase), gasUsed * tip)
   }
   return {
-    status: result.status,
-    gasUsed,
-    refund,
+    // Frontier's unpaid code deposit keeps the creation but fails the transaction (its receipt, geth's eth_call).
+    status: result.halt === Halt.codeStoreOutOfGas ? Status.error : result.status,
+    gasUsed: Number(gasUsed),
+    refund: Number(refund),
     logs: state.logs,
     output: result.output,
     created: result.created,

@@ -1,5 +1,5 @@
 import { blobBaseFee } from '../chain/blobFee.js'
-import { type Fork, forkByName } from '../chain/evmFork.js'
+import { type Fork, evmFork } from '../chain/evmFork.js'
 import type { ChainSpec } from '../chain/spec.js'
 import type { BlockEnv } from '../evm/env.js'
 import type { BlockLimits } from '../evm/transaction.js'
@@ -28,14 +28,14 @@ export interface BlockEnvOverrides {
   blobBaseFee?: bigint
 }
 
-/** The fork Sponge's EVM runs a block of this number and time in; undefined for forks it does not execute. */
-export function evmForkAt(spec: ChainSpec, number: bigint, timestamp: bigint): Fork | undefined {
-  return forkByName(spec.forkAt(number, timestamp))
+/** The fork Sponge's EVM runs a block of this number and time in. */
+export function evmForkAt(spec: ChainSpec, number: bigint, timestamp: bigint): Fork {
+  return evmFork(spec.forkAt(number, timestamp))
 }
 
 /**
- * The context of the block `header` (whose hash is `hash`), with any overrides; undefined when the EVM does not run
- * its fork. BLOCKHASH answers from the header's own ancestors, re-anchored on it.
+ * The context of the block `header` (whose hash is `hash`), with any overrides. BLOCKHASH answers from the header's
+ * own ancestors, re-anchored on it.
  */
 export function blockContextOf(
   spec: ChainSpec,
@@ -43,11 +43,10 @@ export function blockContextOf(
   hash: Uint8Array,
   ancestors: AncestorView,
   o: BlockEnvOverrides = {},
-): BlockContext | undefined {
+): BlockContext {
   const number = o.number ?? header.number
   const timestamp = o.time ?? header.timestamp
   const fork = evmForkAt(spec, number, timestamp)
-  if (fork === undefined) return undefined
   ancestors.advance(hash, header.number, header.parentHash)
   const blobs = spec.blobParamsAt(timestamp)
   const excess = header.excessBlobGas

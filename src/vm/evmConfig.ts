@@ -15,7 +15,7 @@ import { stateSourceAt, type StoredStateSource } from './stateSources.js'
 
 interface KeptBlock {
   header: HeaderView
-  contexts: Map<bigint, BlockContext | undefined>
+  contexts: Map<bigint, BlockContext>
 }
 
 /** Blocks whose header and contexts are kept (calls mostly name the head, over and over). */
@@ -62,19 +62,21 @@ export class EvmConfig {
   private last: { hash: Uint8Array; entry: KeptBlock } | undefined
 
   /**
-   * The context of a stored block (with overrides); undefined when Sponge's EVM does not run its fork. Contexts
-   * without overrides other than the base fee are kept with the header: the same object for every call at a block.
+   * The context of a stored block (with overrides). Contexts without overrides other than the base fee are kept with
+   * the header: the same object for every call at a block.
    */
-  blockContext(header: HeaderView, hash: Uint8Array, overrides?: BlockEnvOverrides): BlockContext | undefined {
+  blockContext(header: HeaderView, hash: Uint8Array, overrides?: BlockEnvOverrides): BlockContext {
     const onlyBaseFee = overrides === undefined || Object.keys(overrides).every((k) => k === 'baseFee')
     const kept = onlyBaseFee ? this.kept(hash) : undefined
     if (kept === undefined || kept.header !== header) return blockContextOf(this.spec, header, hash, this.ancestors, overrides)
     const baseFee = overrides?.baseFee ?? -1n
-    if (!kept.contexts.has(baseFee)) {
+    let ctx = kept.contexts.get(baseFee)
+    if (ctx === undefined) {
       if (kept.contexts.size >= 4) kept.contexts.clear()
-      kept.contexts.set(baseFee, blockContextOf(this.spec, header, hash, this.ancestors, overrides))
+      ctx = blockContextOf(this.spec, header, hash, this.ancestors, overrides)
+      kept.contexts.set(baseFee, ctx)
     } else this.ancestors.advance(hash, header.number, header.parentHash)
-    return kept.contexts.get(baseFee)
+    return ctx
   }
 
   /** The state with this root, as the EVM reads it: from the flat table when it holds it, else from the tries. */

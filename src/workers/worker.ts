@@ -3,16 +3,12 @@ import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { guardNativeCalls } from '../crypto/nativeCalls.js'
 import { buildPayload } from '../payload/builder.js'
-import { EthereumjsCallRunner } from '../calls/ethereumjsCallRunner.js'
-import { UnknownCallBlockError } from '../calls/callInput.js'
-import { createAccessList as createAccessListLegacy, estimateGas as estimateGasLegacy } from '../calls/ethereumjsEstimate.js'
 import { createAccessList } from '../calls/accessList.js'
-import { runCall, UnsupportedForkError } from '../calls/callRunner.js'
+import { runCall } from '../calls/callRunner.js'
 import { estimateGas } from '../calls/estimate.js'
 import { warmUpCalls } from '../calls/warmUp.js'
 import { EvmAbortedError } from '../evm/interpreter.js'
 import { EvmConfig } from '../vm/evmConfig.js'
-import { EthereumjsTraceRunner } from '../calls/ethereumjsTraceRunner.js'
 import { traceBlock, traceCall } from '../calls/traceRunner.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { importPayload } from '../payload/payloadImport.js'
@@ -24,7 +20,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { answerStateQuery } from '../vm/stateQuery.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
 import { crossingError } from './errors.js'
-import type { Batch, SingleTask, TaskMap, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
+import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -60,10 +56,13 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'validateTx':
       return validateRawTx(spec, store, evmConfig, task.raw, task.headHash)
     case 'call':
+      return runCall(evmConfig, task.input, evmDeadline)
     case 'estimate':
+      return estimateGas(evmConfig, task.input, evmDeadline)
     case 'accessList':
+      return createAccessList(evmConfig, task.input, evmDeadline)
     case 'traceCall':
-      return runCallTask(task)
+      return traceCall(evmConfig, task.input, task.opts, evmDeadline)
     case 'simulate':
       return simulate(evmConfig, task.input, evmDeadline)
     case 'recoverSenders': {
@@ -73,24 +72,8 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'logs':
       return queryLogs(store, task.scope, task.criteria, { maxResults: task.maxResults, maxBytes: task.maxBytes }, task.removed)
     case 'trace':
-      return runTraceTask(task)
+      return traceBlock(evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
   }
-}
-
-/** EthereumJS's VM for what Sponge's EVM does not run yet (blocks before Berlin, access lists, traced calls). */
-let legacyCalls: Promise<EthereumjsCallRunner> | undefined
-
-/** EthereumJS's VM for blocks Sponge's EVM does not run yet (before Berlin): made on the first such trace. */
-let legacyTraces: Promise<EthereumjsTraceRunner> | undefined
-
-async function runTraceTask(task: Extract<SingleTask, { op: 'trace' }>): Promise<TaskMap['trace']['out']> {
-  try {
-    return traceBlock(evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
-  } catch (e) {
-    if (!(e instanceof UnsupportedForkError)) throw e
-  }
-  const traces = await (await (legacyTraces ??= EthereumjsTraceRunner.create(spec, store))).traceBlock(task.blockHash, task.opts, task.only)
-  return traces?.map((t) => ({ txHash: t.txHash, trace: { value: t.result } })) ?? null
 }
 
 // Every module is loaded (the native bindings' start-up among them): the lane may stop this thread from now on.
@@ -101,29 +84,6 @@ const warmHead = store.getLabel('head') ?? store.getLabel('genesis')
 if (warmHead !== undefined) warmUpCalls(evmConfig, warmHead)
 // Its snapshot goes with it, as a task's does (run below): an idle worker holding one keeps the pages freed since.
 store.refreshSnapshot()
-
-/** eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall; null when the block is unknown. */
-async function runCallTask(task: Extract<SingleTask, { op: 'call' | 'estimate' | 'accessList' | 'traceCall' }>): Promise<unknown> {
-  try {
-    if (task.op === 'call') return runCall(evmConfig, task.input, evmDeadline)
-    if (task.op === 'estimate') return estimateGas(evmConfig, task.input, evmDeadline)
-    if (task.op === 'traceCall') return traceCall(evmConfig, task.input, task.opts, evmDeadline)
-    if (task.op === 'accessList') return createAccessList(evmConfig, task.input, evmDeadline)
-  } catch (e) {
-    if (!(e instanceof UnsupportedForkError)) throw e
-  }
-  const runner = await (legacyCalls ??= EthereumjsCallRunner.create(spec, store))
-  try {
-    if (task.op === 'traceCall') return { value: await runner.trace(task.input, task.opts) }
-    if (task.op === 'estimate') return await estimateGasLegacy(runner, task.input)
-    if (task.op === 'accessList') return await createAccessListLegacy(runner, task.input)
-    const block = await runner.prepare(task.input)
-    return await runner.run(task.input, block, runner.gasLimitOf(task.input, block))
-  } catch (e) {
-    if (e instanceof UnknownCallBlockError) return null
-    throw e
-  }
-}
 
 /**
  * Every task's outcome, in order: a batch's tasks fail one by one, never together. A call whose deadline passed

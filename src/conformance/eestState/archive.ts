@@ -102,6 +102,12 @@ export function openFixtures(archive = DEFAULT_ARCHIVE, cacheRoot = DEFAULT_CACH
   return { dir, files: JSON.parse(readFileSync(join(dir, INDEX), 'utf8')) as IndexedFile[] }
 }
 
+/** The fixtures in an unpacked directory (the legacy tests, say), indexed in memory: nothing is written. */
+export function openDirectory(dir: string): Fixtures {
+  if (!existsSync(dir)) throw new Error(`no such fixtures directory: ${dir}`)
+  return { dir, files: buildIndex(dir) }
+}
+
 /** The cases of the index, one key each, in index order. */
 export function allCases(files: readonly IndexedFile[]): CaseKey[] {
   return files.flatMap((f) => f.cases.map(([test, fork, index]) => ({ file: f.file, test, fork, index })))

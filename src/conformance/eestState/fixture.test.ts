@@ -1,3 +1,5 @@
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { createTxFromRLP } from '@ethereumjs/tx'
 import { describe, expect, it } from 'vitest'
 import { Fork } from '../../chain/evmFork.js'
 import { bytesToHex } from '../../util/hex.js'
@@ -99,7 +101,7 @@ describe('state test fixtures', () => {
       '0x1ad41edb9130201ba8476168bcbf9bafe279f89d',
     ])
     expect(c.expect.exception).toBe('TransactionException.INTRINSIC_GAS_TOO_LOW')
-    expect([...c.expect.state.keys()]).toEqual(['0x2adc25665018aa1fe0e6bc666dac8fc2697ff9ba'])
+    expect([...c.expect.state!.keys()]).toEqual(['0x2adc25665018aa1fe0e6bc666dac8fc2697ff9ba'])
   })
 
   it('runs a BPO fork as Osaka with that fork’s blob schedule', () => {
@@ -117,11 +119,37 @@ describe('state test fixtures', () => {
     expect([env.baseFee, env.blob, env.difficulty, bytesToHex(env.prevRandao)]).toEqual([undefined, undefined, 0n, `0x${'00'.repeat(32)}`])
   })
 
+  it('reads the legacy tests: the old forks by their names, no config, no post state, a transaction to sign', () => {
+    expect([forkOf('Frontier'), forkOf('EIP150'), forkOf('EIP158'), forkOf('ConstantinopleFix'), forkOf('Istanbul')]).toEqual([
+      Fork.frontier,
+      Fork.tangerineWhistle,
+      Fork.spuriousDragon,
+      Fork.petersburg,
+      Fork.istanbul,
+    ])
+    const { config: _, ...noConfig } = test
+    const { sender: __, ...unsigned } = test.transaction
+    const { txbytes: ___, state: ____, ...bare } = post({ data: 0, gas: 0, value: 0 })
+    const legacy: FixtureFile = { [NAME]: { ...noConfig, transaction: unsigned, post: { Frontier: [bare] } } }
+    const c = buildCase(legacy, { file: FILE, test: NAME, fork: 'Frontier', index: 0 })
+    expect(c.input.fork).toBe(Fork.frontier)
+    expect(c.input.env.chainId).toBe(1n)
+    // The sender is the secret key's, and the transaction is signed with it as the test was filled (no chain id).
+    expect(c.input.tx.sender).toBe(test.transaction.sender)
+    const signed = createTxFromRLP(c.input.tx.raw, { common: new Common({ chain: Mainnet, hardfork: Hardfork.Chainstart }) })
+    expect([signed.getSenderAddress().toString(), signed.gasLimit]).toEqual([test.transaction.sender, 0x4c4b40n])
+    expect(signed.v === 27n || signed.v === 28n).toBe(true)
+    expect(c.expect.state).toBeUndefined()
+    // No post entry marks its exception: a refusal is expected where the post root is the pre-state's.
+    expect(c.expect.preIfUnmarked?.size).toBe(2)
+    expect(buildCase(file, { file: FILE, test: NAME, fork: 'Cancun', index: 0 }).expect.preIfUnmarked).toBeUndefined()
+  })
+
   it('refuses what it cannot run, naming why', () => {
     const typed = { [NAME]: { ...test, transaction: { ...test.transaction, maxFeePerGas: '0x0a', maxPriorityFeePerGas: '0x01' } } }
     expect(() => buildCase(typed, { file: FILE, test: NAME, fork: 'Cancun', index: 0 })).toThrow(/txbytes are of type 0.*type 2/)
-    const old = { [NAME]: { ...test, post: { Istanbul: [post({ data: 0, gas: 0, value: 0 })] } } }
-    expect(() => buildCase(old, { file: FILE, test: NAME, fork: 'Istanbul', index: 0 })).toThrow(FixtureError)
+    const unknown = { [NAME]: { ...test, post: { Olympic: [post({ data: 0, gas: 0, value: 0 })] } } }
+    expect(() => buildCase(unknown, { file: FILE, test: NAME, fork: 'Olympic', index: 0 })).toThrow(FixtureError)
     const outside = { [NAME]: { ...test, post: { Cancun: [post({ data: 2, gas: 0, value: 0 })] } } }
     expect(() => buildCase(outside, { file: FILE, test: NAME, fork: 'Cancun', index: 0 })).toThrow(/indexes.data 2/)
   })

@@ -1,13 +1,22 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js'
 import typia from 'typia'
 import { type Fork, forkByName, Fork as Forks } from '../../chain/evmFork.js'
+import { keccak256 } from '../../crypto/keccak.js'
 import { blobBaseFee } from '../../fees/feeMath.js'
 import type { PlainAccount, PlainState } from '../../state/accountsRoot.js'
-import { type Hex, hexToBytes } from '../../util/hex.js'
+import { signRawTx } from '../../testing/rawTx.js'
+import { type Hex, bytesToHex, hexToBytes } from '../../util/hex.js'
 import type { AccessListEntry, Address, Authorization, StateTestEnv, StateTestInput, StateTestTx } from './types.js'
 
 // The execution-spec-tests state test format (test/fixtures/eest-state/README.md): a file is an object of named tests,
 // each with its env, config, pre-state, one transaction with lists where it varies, and per fork the post entries —
 // the cases. Here the JSON is checked (typia) and a case turned into the executor's plain values.
+//
+// The legacy tests (ethereum/legacytests, filled by retesteth for Frontier to Cancun) are the same format less a few
+// members, read here too: no `config` (chain id 1, and Cancun's mainnet blob schedule), no post `state` (the root
+// alone is checked), and in the older snapshots no `sender` and no `txbytes` (the transaction is signed here with
+// its `secretKey`, without replay protection, as they were filled) and no `expectException` (an invalid transaction's
+// post root is the pre-state's).
 
 export interface FixtureAccount {
   nonce: string
@@ -63,22 +72,26 @@ export interface FixtureTransaction {
   maxFeePerBlobGas?: string
   blobVersionedHashes?: string[]
   authorizationList?: FixtureAuthorization[]
-  sender: string
+  /** Absent in the older legacy tests: the signer of `secretKey`. */
+  sender?: string
   secretKey?: string
 }
 
 export interface FixturePost {
   hash: string
   logs: string
-  txbytes: string
+  /** Absent in the older legacy tests: the transaction is signed from its `secretKey`. */
+  txbytes?: string
   indexes: { data: number; gas: number; value: number }
   expectException?: string
-  state: Record<string, FixtureAccount>
+  /** Absent in the legacy tests. */
+  state?: Record<string, FixtureAccount>
 }
 
 export interface FixtureTest {
   env: FixtureEnv
-  config: { chainid: string; blobSchedule?: Record<string, FixtureBlobParams> }
+  /** Absent in the legacy tests. */
+  config?: { chainid: string; blobSchedule?: Record<string, FixtureBlobParams> }
   pre: Record<string, FixtureAccount>
   transaction: FixtureTransaction
   post: Record<string, FixturePost[]>
@@ -119,8 +132,13 @@ export interface Expectation {
   logsHash: Uint8Array
   /** Present: the transaction is invalid (the fixture's exception names, `|`-separated alternatives). */
   exception: string | undefined
-  /** The post accounts the fixture lists, for naming what differs. */
-  state: PlainState
+  /**
+   * The pre-state, for a fixture that marks no exceptions (the older legacy tests): a transaction refused there is
+   * expected when the post root is this state's. Undefined for fixtures that mark them.
+   */
+  preIfUnmarked?: PlainState | undefined
+  /** The post accounts the fixture lists, for naming what differs (undefined: it lists none, as the legacy tests). */
+  state: PlainState | undefined
 }
 
 export interface StateTestCase {
@@ -134,7 +152,8 @@ export class FixtureError extends Error {
   override readonly name = 'FixtureError'
 }
 
-const big = (v: string): bigint => BigInt(v)
+/** A number of the fixture; the legacy tests write one too large for its field (to be refused) as `0x:bigint 0x…`. */
+const big = (v: string): bigint => BigInt(v.startsWith('0x:bigint ') ? v.slice(10) : v)
 const address = (v: string): Address => {
   const a = v.toLowerCase()
   if (!/^0x[0-9a-f]{40}$/.test(a)) throw new FixtureError(`not an address: ${v}`)
@@ -156,12 +175,15 @@ export function plainState(accounts: Record<string, FixtureAccount>): PlainState
   return state
 }
 
-/** A fixture fork name as Sponge's EVM fork: Berlin … Osaka, and the BPO forks as Osaka. */
+/** A fixture fork name as Sponge's EVM fork: Frontier … Osaka (EIP150, EIP158, ConstantinopleFix), the BPO forks as Osaka. */
 export function forkOf(name: string): Fork {
   const fork = forkByName(name) ?? forkByName(name.toLowerCase())
-  if (fork === undefined) throw new FixtureError(`fork ${name} is not one this runner executes (Berlin to Osaka, BPO)`)
+  if (fork === undefined) throw new FixtureError(`fork ${name} is not one this runner executes (Frontier to Osaka, BPO)`)
   return fork
 }
+
+/** Cancun's mainnet blob schedule (EIP-4844), for the legacy tests, which carry none. */
+const CANCUN_BLOBS: FixtureBlobParams = { target: '0x03', max: '0x06', baseFeeUpdateFraction: '0x32f0ed' }
 
 /** A 32-byte word from a hex value of up to 32 bytes (currentRandom may come unpadded). */
 function word32(hex: string): Uint8Array {
@@ -174,7 +196,7 @@ export function envOf(test: FixtureTest, forkName: string, fork: Fork): StateTes
   const e = test.env
   let blob: StateTestEnv['blob']
   if (fork >= Forks.cancun) {
-    const schedule = test.config.blobSchedule?.[forkName]
+    const schedule = test.config === undefined && fork === Forks.cancun ? CANCUN_BLOBS : test.config?.blobSchedule?.[forkName]
     if (schedule === undefined) throw new FixtureError(`config.blobSchedule has no entry for ${forkName}`)
     const excessBlobGas = big(e.currentExcessBlobGas ?? '0x0')
     const fraction = big(schedule.baseFeeUpdateFraction)
@@ -189,7 +211,7 @@ export function envOf(test: FixtureTest, forkName: string, fork: Fork): StateTes
   if (fork >= Forks.london && e.currentBaseFee === undefined) throw new FixtureError(`env has no currentBaseFee for ${forkName}`)
   if (fork >= Forks.paris && e.currentRandom === undefined) throw new FixtureError(`env has no currentRandom for ${forkName}`)
   return {
-    chainId: big(test.config.chainid),
+    chainId: big(test.config?.chainid ?? '0x01'),
     coinbase: address(e.currentCoinbase),
     number: big(e.currentNumber),
     timestamp: big(e.currentTimestamp),
@@ -201,12 +223,15 @@ export function envOf(test: FixtureTest, forkName: string, fork: Fork): StateTes
   }
 }
 
-/** The EIP-2718 type the transaction's fields make (as the test fillers choose it). */
-function typeOf(t: FixtureTransaction): StateTestTx['type'] {
+/**
+ * The EIP-2718 type the transaction's fields make (as the test fillers choose it) for the variant of data index
+ * `data`: the legacy tests give some variants a null access list, which makes them legacy transactions.
+ */
+function typeOf(t: FixtureTransaction, data: number): StateTestTx['type'] {
   if (t.authorizationList !== undefined) return 4
   if (t.blobVersionedHashes !== undefined) return 3
   if (t.maxFeePerGas !== undefined) return 2
-  if (t.accessLists !== undefined) return 1
+  if (t.accessLists !== undefined && t.accessLists[data] !== null) return 1
   return 0
 }
 
@@ -215,12 +240,46 @@ function pick<T>(list: readonly T[], i: number, what: string): T {
   return list[i]!
 }
 
+const senders = new Map<string, Address>()
+
+/** The address of a secret key (32 bytes, hex): the signer of the older legacy tests' transactions. */
+function senderOf(secretKey: string): Address {
+  let a = senders.get(secretKey)
+  if (a === undefined) {
+    const pub = secp256k1.getPublicKey(hexToBytes(secretKey), false)
+    a = bytesToHex(keccak256(pub.subarray(1)).subarray(12))
+    senders.set(secretKey, a)
+  }
+  return a
+}
+
+/** The signed bytes of a legacy test's variant that gives none: signed with its secret key, no chain id. */
+function signedLegacy(t: FixtureTransaction, post: FixturePost): Uint8Array {
+  if (t.secretKey === undefined) throw new FixtureError('neither txbytes nor a secretKey to sign with')
+  if (typeOf(t, post.indexes.data) !== 0) throw new FixtureError('no txbytes for a typed transaction')
+  const raw = signRawTx(
+    {
+      type: 0,
+      chainId: undefined,
+      nonce: big(t.nonce),
+      maxFee: big(t.gasPrice ?? '0x00'),
+      gasLimit: big(pick(t.gasLimit, post.indexes.gas, 'gas')),
+      to: t.to === '' ? undefined : t.to,
+      value: big(pick(t.value, post.indexes.value, 'value')),
+      data: hexToBytes(pick(t.data, post.indexes.data, 'data')),
+    },
+    hexToBytes(t.secretKey),
+  )
+  return hexToBytes(raw)
+}
+
 /** The transaction variant a post entry's indexes choose, with its signed bytes. */
 export function txOf(t: FixtureTransaction, post: FixturePost): StateTestTx {
-  const type = typeOf(t)
-  const raw = hexToBytes(post.txbytes)
+  const type = typeOf(t, post.indexes.data)
+  const raw = post.txbytes === undefined ? signedLegacy(t, post) : hexToBytes(post.txbytes)
   const rawType = raw.length > 0 && raw[0]! <= 0x7f ? raw[0]! : 0
   if (rawType !== type) throw new FixtureError(`txbytes are of type ${rawType}, the transaction's fields make type ${type}`)
+  if (t.sender === undefined && t.secretKey === undefined) throw new FixtureError('neither a sender nor a secretKey')
   const accessList: AccessListEntry[] = []
   if (t.accessLists !== undefined) {
     for (const entry of pick(t.accessLists, post.indexes.data, 'data') ?? []) {
@@ -239,7 +298,7 @@ export function txOf(t: FixtureTransaction, post: FixturePost): StateTestTx {
   const opt = (v: string | undefined) => (v === undefined ? undefined : big(v))
   return {
     type,
-    sender: address(t.sender),
+    sender: t.sender === undefined ? senderOf(t.secretKey!) : address(t.sender),
     nonce: big(t.nonce),
     gasLimit: big(pick(t.gasLimit, post.indexes.gas, 'gas')),
     to: t.to === '' ? undefined : address(t.to),
@@ -256,6 +315,12 @@ export function txOf(t: FixtureTransaction, post: FixturePost): StateTestTx {
   }
 }
 
+/** Whether a test marks its invalid transactions (`expectException`): the older legacy tests, without txbytes, do not. */
+function marksExceptions(test: FixtureTest): boolean {
+  for (const posts of Object.values(test.post)) for (const p of posts) if (p.txbytes === undefined) return false
+  return true
+}
+
 /** One case of a parsed file: the executor's input and the fixture's verdict. Throws FixtureError when malformed. */
 export function buildCase(file: FixtureFile, key: CaseKey): StateTestCase {
   const test = file[key.test]
@@ -270,7 +335,8 @@ export function buildCase(file: FixtureFile, key: CaseKey): StateTestCase {
       stateRoot: hexToBytes(post.hash),
       logsHash: hexToBytes(post.logs),
       exception: post.expectException,
-      state: plainState(post.state),
+      preIfUnmarked: marksExceptions(test) ? undefined : plainState(test.pre),
+      state: post.state === undefined ? undefined : plainState(post.state),
     },
   }
 }

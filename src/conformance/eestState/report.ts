@@ -12,10 +12,14 @@ export interface Tally {
 const folderOf = (file: string): string => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.')
 const topOf = (file: string): string => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '.')
 
-function tallies(results: readonly CaseResult[], by: (file: string) => string): Map<string, Tally> {
+function tallies(
+  results: readonly CaseResult[],
+  by: (file: string) => string,
+  key: (r: CaseResult) => string = (r) => r.key.file,
+): Map<string, Tally> {
   const out = new Map<string, Tally>()
   for (const r of results) {
-    const k = by(r.key.file)
+    const k = by(key(r))
     const t = out.get(k) ?? { passed: 0, failed: 0 }
     if (r.reason === undefined) t.passed++
     else t.failed++
@@ -31,7 +35,7 @@ const order = (a: CaseResult, b: CaseResult): number => {
 }
 
 /** The report's lines; the last is exactly `N passed, M failed`. */
-export function reportLines(results: readonly CaseResult[], opts: { show: number; folders: boolean; slowest?: number }): string[] {
+export function reportLines(results: readonly CaseResult[], opts: { show: number; folders: boolean; forks?: boolean; slowest?: number }): string[] {
   const lines: string[] = []
   const byFolder = tallies(results, folderOf)
   const failures = results.filter((r) => r.reason !== undefined).sort(order)
@@ -45,6 +49,15 @@ export function reportLines(results: readonly CaseResult[], opts: { show: number
   if (opts.folders) {
     lines.push('per folder:')
     for (const [folder, t] of byFolder) lines.push(`  ${folder}: ${t.passed}/${t.passed + t.failed} passed`)
+  }
+  if (opts.forks === true) {
+    lines.push('per fork:')
+    for (const [fork, t] of tallies(
+      results,
+      (f) => f,
+      (r) => r.key.fork,
+    ))
+      lines.push(`  ${fork}: ${t.passed}/${t.passed + t.failed} passed`)
   }
   if ((opts.slowest ?? 0) > 0) {
     lines.push('slowest:')

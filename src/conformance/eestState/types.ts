@@ -87,7 +87,7 @@ export interface StateTestTx {
 export interface StateTestInput {
   /** The rules: BPO forks run as Osaka (their blob schedule is in `env.blob`). */
   fork: Fork
-  /** The fork as the fixture names it: Berlin … Osaka (or a BPO fork). */
+  /** The fork as the fixture names it: Frontier … Osaka (EIP150, EIP158, ConstantinopleFix, or a BPO fork). */
   forkName: string
   env: StateTestEnv
   pre: PlainState

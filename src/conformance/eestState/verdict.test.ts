@@ -57,6 +57,13 @@ describe('judge', () => {
     expect(judge(invalid, { kind: 'rejected', reason: 'not enough funds' })).toBeUndefined()
   })
 
+  it('passes a refusal where a fixture marking no exceptions (the legacy tests) wants the pre-state kept', () => {
+    const unmarked: Expectation = { ...valid, preIfUnmarked: post, state: undefined }
+    expect(judge(unmarked, { kind: 'rejected', reason: 'intrinsic gas too low' })).toBeUndefined()
+    const changed: Expectation = { ...unmarked, preIfUnmarked: new Map([...post].slice(1)) }
+    expect(judge(changed, { kind: 'rejected', reason: 'intrinsic gas too low' })).toBe('rejected (intrinsic gas too low), want executed')
+  })
+
   it('says what differed', () => {
     expect(judge(invalid, { kind: 'root', stateRoot: root, logs: [] })).toBe(
       'executed, want rejected (TransactionException.INSUFFICIENT_ACCOUNT_FUNDS)',

@@ -28,12 +28,14 @@ describe('blake2f (0x09)', () => {
     )
   })
   it('fails on a length other than 213, a final flag other than 0 or 1, or too little gas', () => {
-    const fail = (gas: number): unknown => ({ ok: false, gasUsed: gas, output: new Uint8Array() })
-    expect(blake2f(input(12, '01').subarray(1), 100)).toEqual(fail(100))
-    expect(blake2f(hexToBytes(`0x${Buffer.from(input(12, '01')).toString('hex')}00`), 100)).toEqual(fail(100))
-    expect(blake2f(new Uint8Array(), 100)).toEqual(fail(100))
-    expect(blake2f(input(12, '02'), 100)).toEqual(fail(100))
-    expect(blake2f(input(12, '01'), 11)).toEqual(fail(11))
+    // geth's words, and its order: the length (such an input is priced at 0), the gas, the flag.
+    const fail = (gas: number, error: string): unknown => ({ ok: false, gasUsed: gas, output: new Uint8Array(), error })
+    expect(blake2f(input(12, '01').subarray(1), 100)).toEqual(fail(100, 'invalid input length'))
+    expect(blake2f(hexToBytes(`0x${Buffer.from(input(12, '01')).toString('hex')}00`), 100)).toEqual(fail(100, 'invalid input length'))
+    expect(blake2f(new Uint8Array(), 0)).toEqual(fail(0, 'invalid input length'))
+    expect(blake2f(input(12, '02'), 100)).toEqual(fail(100, 'invalid final flag'))
+    expect(blake2f(input(12, '01'), 11)).toEqual(fail(11, 'out of gas'))
+    expect(blake2f(input(12, '02'), 11)).toEqual(fail(11, 'out of gas'))
   })
   it('agrees with EthereumJS, rounds past a 10-round cycle and large words included', async () => {
     const inputs = [input(0, '00'), input(1, '01'), input(10, '00'), input(25, '01'), input(12, '02'), input(12, '01').subarray(0, 212)]

@@ -1,4 +1,4 @@
-import { failure, success } from './result.js'
+import { failure, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 // EIP-152: BLAKE2b's compression function F with a caller-chosen number of rounds. 64-bit words are held as (low,
@@ -87,13 +87,16 @@ function readWord32(input: Uint8Array, offset: number): number {
   return input[offset]! | (input[offset + 1]! << 8) | (input[offset + 2]! << 16) | (input[offset + 3]! << 24)
 }
 
-/** 0x09: gas is the number of rounds; the input must be exactly 213 bytes with a final-block flag of 0 or 1. */
+/**
+ * 0x09: gas is the number of rounds; the input must be exactly 213 bytes with a final-block flag of 0 or 1. geth's
+ * order of refusals: a bad length first (it prices such an input at 0), then the gas, then the flag.
+ */
 export function blake2f(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (input.length !== INPUT_LENGTH) return failure(gasLimit)
+  if (input.length !== INPUT_LENGTH) return failure(gasLimit, 'invalid input length')
   const rounds = ((input[0]! << 24) | (input[1]! << 16) | (input[2]! << 8) | input[3]!) >>> 0
-  if (gasLimit < rounds) return failure(gasLimit)
+  if (gasLimit < rounds) return outOfGas(gasLimit)
   const final = input[212]!
-  if (final > 1) return failure(gasLimit)
+  if (final > 1) return failure(gasLimit, 'invalid final flag')
   for (let i = 0; i < 16; i++) h[i] = readWord32(input, 4 + 4 * i)
   for (let i = 0; i < 32; i++) m[i] = readWord32(input, 68 + 4 * i)
   v.set(h)

@@ -1,13 +1,15 @@
 import { unprefixedHexToBytes } from '../../util/hex.js'
-import { isZeroRange } from './bytes.js'
+import { isZeroRange, lessThan } from './bytes.js'
 import { type Fp2, type Fr, type G1, type G2, loadMcl, type Mcl } from './mcl.js'
-import { readFp, readG1 as readCodecG1, writeFp, writeG1 as writeCodecG1 } from './mclCodec.js'
-import { failure, success } from './result.js'
+import { NON_CANONICAL, readFp, readG1 as readCodecG1, writeFp, writeG1 as writeCodecG1 } from './mclCodec.js'
+import { failure, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 // EIP-2537 (Prague): BLS12-381 at 0x0b-0x11. A field element is 64 bytes, 16 zeros then 48 big-endian below p; a point
 // is x then y, an Fp2 element c0 then c1; all zeros is the point at infinity. Addition takes any point on the curve;
-// MSM and pairing also require the order-q subgroup.
+// MSM and pairing also require the order-q subgroup. A refusal says why in geth's words, in geth's order: the gas,
+// the input's length, then each point's coordinates in turn (padding, then range), its curve, and for MSM and pairing
+// its subgroup (a pairing decodes both points of a pair before checking either's subgroup).
 
 export const G1ADD_GAS = 375
 export const G2ADD_GAS = 600
@@ -62,33 +64,41 @@ ONE.setInt(1)
 const ONE2 = new mcl.Fp2()
 ONE2.setInt(1, 0)
 
-function readFp2(input: Uint8Array, offset: number): Fp2 | undefined {
+const INVALID_LENGTH = 'invalid input length'
+const NOT_ON_CURVE = 'invalid point: not on curve'
+const G1_SUBGROUP = 'g1 point is not on correct subgroup'
+const G2_SUBGROUP = 'g2 point is not on correct subgroup'
+
+function readFp2(input: Uint8Array, offset: number): Fp2 | string {
   const c0 = readFp(mcl, input, offset, 64, P)
+  if (typeof c0 === 'string') return c0
   const c1 = readFp(mcl, input, offset + 64, 64, P)
-  if (c0 === undefined || c1 === undefined) return undefined
+  if (typeof c1 === 'string') return c1
   const element = new mcl.Fp2()
   element.set_a(c0)
   element.set_b(c1)
   return element
 }
 
-function readG1(input: Uint8Array, offset: number, subgroup: boolean): G1 | undefined {
-  const point = readCodecG1(mcl, input, offset, 64, P, ONE)
-  // The point at infinity is in every subgroup.
-  return point === undefined || !subgroup || point.isZero() || point.isValidOrder() ? point : undefined
-}
+/** A point on G1's curve, or why not (its subgroup is checked apart). */
+const readG1 = (input: Uint8Array, offset: number): G1 | string => readCodecG1(mcl, input, offset, 64, P, ONE, NOT_ON_CURVE)
 
-function readG2(input: Uint8Array, offset: number, subgroup: boolean): G2 | undefined {
+/** A point on G2's curve, or why not (its subgroup is checked apart). */
+function readG2(input: Uint8Array, offset: number): G2 | string {
   const point = new mcl.G2()
   if (isZeroRange(input, offset, offset + G2_LENGTH)) return point
   const x = readFp2(input, offset)
+  if (typeof x === 'string') return x
   const y = readFp2(input, offset + 128)
-  if (x === undefined || y === undefined) return undefined
+  if (typeof y === 'string') return y
   point.setX(x)
   point.setY(y)
   point.setZ(ONE2)
-  return point.isValid() && (!subgroup || point.isValidOrder()) ? point : undefined
+  return point.isValid() ? point : NOT_ON_CURVE
 }
+
+/** Whether a point on the curve is in the order-q subgroup (the point at infinity is in every subgroup). */
+const inSubgroup = (point: G1 | G2): boolean => point.isZero() || point.isValidOrder()
 
 const writeG1 = (point: G1): Uint8Array => writeCodecG1(point, 64)
 
@@ -129,7 +139,9 @@ interface Group<P> {
   msmPair: number
   addGas: number
   msmGas(length: number): number
-  read(input: Uint8Array, offset: number, subgroup: boolean): P | undefined
+  read(input: Uint8Array, offset: number): P | string
+  /** geth's words for a point of the group outside its subgroup. */
+  subgroupError: string
   write(point: P): Uint8Array
   /** The point at infinity. */
   zero(): P
@@ -143,6 +155,7 @@ const G1_GROUP: Group<G1> = {
   addGas: G1ADD_GAS,
   msmGas: g1MsmGas,
   read: readG1,
+  subgroupError: G1_SUBGROUP,
   write: writeG1,
   zero: () => new mcl.G1(),
   add: (a, b) => mcl.add(a, b),
@@ -155,6 +168,7 @@ const G2_GROUP: Group<G2> = {
   addGas: G2ADD_GAS,
   msmGas: g2MsmGas,
   read: readG2,
+  subgroupError: G2_SUBGROUP,
   write: writeG2,
   zero: () => new mcl.G2(),
   add: (a, b) => mcl.add(a, b),
@@ -163,24 +177,28 @@ const G2_GROUP: Group<G2> = {
 
 /** The sum of two points of the group (any point on the curve). */
 function addPoints<P>(g: Group<P>, input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < g.addGas || input.length !== 2 * g.length) return failure(gasLimit)
-  const a = g.read(input, 0, false)
-  const b = g.read(input, g.length, false)
-  if (a === undefined || b === undefined) return failure(gasLimit)
+  if (gasLimit < g.addGas) return outOfGas(gasLimit)
+  if (input.length !== 2 * g.length) return failure(gasLimit, INVALID_LENGTH)
+  const a = g.read(input, 0)
+  if (typeof a === 'string') return failure(gasLimit, a)
+  const b = g.read(input, g.length)
+  if (typeof b === 'string') return failure(gasLimit, b)
   return success(g.addGas, g.write(g.add(a, b)))
 }
 
 /** The sum of k points of the group's subgroup times their scalars (a point then a 32-byte scalar each, k ≥ 1). */
-function msm<P>(g: Group<P>, input: Uint8Array, gasLimit: number): PrecompileResult {
+function msm<P extends G1 | G2>(g: Group<P>, input: Uint8Array, gasLimit: number): PrecompileResult {
   const pair = g.msmPair
   const gas = g.msmGas(input.length)
-  if (gasLimit < gas || input.length === 0 || input.length % pair !== 0) return failure(gasLimit)
+  if (gasLimit < gas) return outOfGas(gasLimit)
+  if (input.length === 0 || input.length % pair !== 0) return failure(gasLimit, INVALID_LENGTH)
   let sum = g.zero()
   const points: P[] = []
   const scalars: Fr[] = []
   for (let offset = 0; offset < input.length; offset += pair) {
-    const point = g.read(input, offset, true)
-    if (point === undefined) return failure(gasLimit)
+    const point = g.read(input, offset)
+    if (typeof point === 'string') return failure(gasLimit, point)
+    if (!inSubgroup(point)) return failure(gasLimit, g.subgroupError)
     points.push(point)
     scalars.push(scalarAt(input, offset + g.length))
     if (points.length === MSM_CHUNK) {
@@ -209,12 +227,16 @@ export function blsPairingGas(length: number): number {
 /** 0x0f: whether the product of the pairings of k (G1, G2) pairs is one (384 bytes a pair, k ≥ 1). */
 export function blsPairingCheck(input: Uint8Array, gasLimit: number): PrecompileResult {
   const gas = blsPairingGas(input.length)
-  if (gasLimit < gas || input.length === 0 || input.length % PAIRING_PAIR !== 0) return failure(gasLimit)
+  if (gasLimit < gas) return outOfGas(gasLimit)
+  if (input.length === 0 || input.length % PAIRING_PAIR !== 0) return failure(gasLimit, INVALID_LENGTH)
   let product: ReturnType<Mcl['millerLoop']> | undefined
   for (let offset = 0; offset < input.length; offset += PAIRING_PAIR) {
-    const g1 = readG1(input, offset, true)
-    const g2 = readG2(input, offset + G1_LENGTH, true)
-    if (g1 === undefined || g2 === undefined) return failure(gasLimit)
+    const g1 = readG1(input, offset)
+    if (typeof g1 === 'string') return failure(gasLimit, g1)
+    const g2 = readG2(input, offset + G1_LENGTH)
+    if (typeof g2 === 'string') return failure(gasLimit, g2)
+    if (!inSubgroup(g1)) return failure(gasLimit, G1_SUBGROUP)
+    if (!inSubgroup(g2)) return failure(gasLimit, G2_SUBGROUP)
     if (g1.isZero() || g2.isZero()) continue // a factor of one, its points checked all the same
     const loop = mcl.millerLoop(g1, g2)
     product = product === undefined ? loop : mcl.mul(product, loop)
@@ -226,16 +248,54 @@ export function blsPairingCheck(input: Uint8Array, gasLimit: number): Precompile
 
 /** 0x10: a field element mapped to G1 (64 bytes in). */
 export function blsMapFpToG1(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < MAP_FP_TO_G1_GAS || input.length !== 64) return failure(gasLimit)
+  if (gasLimit < MAP_FP_TO_G1_GAS) return outOfGas(gasLimit)
+  if (input.length !== 64) return failure(gasLimit, INVALID_LENGTH)
   const element = readFp(mcl, input, 0, 64, P)
-  if (element === undefined) return failure(gasLimit)
+  if (typeof element === 'string') return failure(gasLimit, element)
   return success(MAP_FP_TO_G1_GAS, writeG1(element.mapToG1()))
 }
 
 /** 0x11: an Fp2 element mapped to G2 (128 bytes in). */
 export function blsMapFp2ToG2(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < MAP_FP2_TO_G2_GAS || input.length !== 128) return failure(gasLimit)
+  if (gasLimit < MAP_FP2_TO_G2_GAS) return outOfGas(gasLimit)
+  if (input.length !== 128) return failure(gasLimit, INVALID_LENGTH)
   const element = readFp2(input, 0)
-  if (element === undefined) return failure(gasLimit)
+  if (typeof element === 'string') return failure(gasLimit, element)
   return success(MAP_FP2_TO_G2_GAS, writeG2(element.mapToG2()))
+}
+
+// --- compressed G1 points (EIP-4844's commitments and proofs)
+
+const FLAGS = 0xe0
+const COMPRESSED = 0x80
+const COMPRESSED_LARGEST_Y = 0xa0
+const COMPRESSED_INFINITY = 0xc0
+const UNCOMPRESSED = 0x00
+const UNCOMPRESSED_INFINITY = 0x40
+const FOUR = new mcl.Fp()
+FOUR.setInt(4)
+
+/**
+ * Why a 48-byte compressed G1 point (the zcash encoding: three flag bits, then x) is not a point of the subgroup, in
+ * the words of gnark-crypto's SetBytes, which geth's KZG (go-eth-kzg) decodes with; undefined when it is one. The
+ * flags of the 96-byte uncompressed form ask for more bytes than there are; the sign of y does not change whether the
+ * point is on the curve or in the subgroup, so only x is decoded.
+ */
+export function compressedG1Problem(point: Uint8Array): string | undefined {
+  const flags = point[0]! & FLAGS
+  if (flags === UNCOMPRESSED || flags === UNCOMPRESSED_INFINITY) return 'short buffer'
+  if (flags === COMPRESSED_INFINITY) return (point[0]! & ~FLAGS) === 0 && isZeroRange(point, 1, 48) ? undefined : 'invalid infinity point encoding'
+  if (flags !== COMPRESSED && flags !== COMPRESSED_LARGEST_Y) return 'invalid point encoding'
+  const bytes = point.slice(0, 48)
+  bytes[0] = bytes[0]! & ~FLAGS
+  if (!lessThan(bytes, 0, P)) return NON_CANONICAL
+  const x = new mcl.Fp()
+  x.setBigEndianMod(bytes)
+  const [found, y] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), FOUR))
+  if (!found) return "invalid compressed coordinate: square root doesn't exist"
+  const g1 = new mcl.G1()
+  g1.setX(x)
+  g1.setY(y)
+  g1.setZ(ONE)
+  return g1.isValidOrder() ? undefined : 'invalid point: subgroup check failed'
 }

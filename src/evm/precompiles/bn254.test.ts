@@ -66,7 +66,12 @@ describe('BN254 precompiles: known answers (go-ethereum vectors chfast1, cdetrio
   })
   it('is true for the empty product and fails on a G2 point outside the subgroup', () => {
     expect(shown(bn254Pairing(new Uint8Array(), 45000))).toEqual({ ok: true, gasUsed: 45000, output: word(1n) })
-    expect(bn254Pairing(hex(g1(G1(3n)) + twistPointOutsideSubgroup()), 100000)).toEqual({ ok: false, gasUsed: 100000, output: new Uint8Array() })
+    expect(bn254Pairing(hex(g1(G1(3n)) + twistPointOutsideSubgroup()), 100000)).toEqual({
+      ok: false,
+      gasUsed: 100000,
+      output: new Uint8Array(),
+      error: 'point is not in correct subgroup',
+    })
   })
 })
 
@@ -133,9 +138,41 @@ describe('BN254 precompiles: the same outputs and gas as EthereumJS on edge inpu
     mul: () => 6000,
     pairing: (input) => 45000 + 34000 * Math.floor(input.length / 192),
   }
+  // EIP-196/197's own prices, before EIP-1108.
+  const needByzantium: Record<string, (input: Uint8Array) => number> = {
+    add: () => 500,
+    mul: () => 40000,
+    pairing: (input) => 100000 + 80000 * Math.floor(input.length / 192),
+  }
   for (const [name, [address, inputs]] of Object.entries(cases)) {
     it(name, async () => {
       expect(await disagreements(BigInt(address), Fork.osaka, ours[name]!, inputs.map(hex), need[name]!)).toEqual([])
     })
+    it(`${name} at Byzantium's prices`, async () => {
+      expect(await disagreements(BigInt(address), Fork.byzantium, ours[name]!, inputs.map(hex), needByzantium[name]!)).toEqual([])
+    })
   }
+})
+
+describe('BN254 precompiles: refusals in geth’s words (gnark-crypto’s for points)', () => {
+  const a = G1(7n)
+  const why = (p: Precompile, input: string, gas = 1_000_000) => p(hex(input), gas, Fork.osaka).error
+  it('names too little gas, a coordinate past the modulus, a point off the curve or outside the subgroup, a bad length', () => {
+    expect(why(bn254Add, g1(a) + g1(a), 149)).toBe('out of gas')
+    expect(why(bn254Mul, g1(a), 5999)).toBe('out of gas')
+    expect(why(bn254Pairing, '00'.repeat(191), 44999)).toBe('out of gas') // priced by whole pairs (none), then its length checked
+    expect(why(bn254Pairing, '00'.repeat(191))).toBe('bad elliptic curve pairing size')
+    expect(why(bn254Add, word(P) + word(2n) + g1(a))).toBe('invalid fp.Element encoding')
+    expect(why(bn254Add, g1(a) + word(1n) + word(P))).toBe('invalid fp.Element encoding')
+    expect(why(bn254Add, g1(a) + word(1n) + word(3n))).toBe('point is not on curve')
+    expect(why(bn254Mul, word(1n) + word(3n) + word(2n))).toBe('point is not on curve')
+    // G2: each coordinate in the order written (the imaginary part of x first), then the twist, then the subgroup.
+    const g2Good = g2(G2(5n))
+    expect(why(bn254Pairing, g1(a) + word(P) + g2Good.slice(64))).toBe('invalid fp.Element encoding')
+    expect(why(bn254Pairing, g1(a) + g2Good.slice(0, 192) + word(P))).toBe('invalid fp.Element encoding')
+    expect(why(bn254Pairing, g1(a) + word(1n) + word(1n) + word(1n) + word(1n))).toBe('point is not on curve')
+    expect(why(bn254Pairing, g1(a) + twistPointOutsideSubgroup())).toBe('point is not in correct subgroup')
+    // The first refused point of the first bad pair names the failure.
+    expect(why(bn254Pairing, word(1n) + word(3n) + twistPointOutsideSubgroup())).toBe('point is not on curve')
+  })
 })

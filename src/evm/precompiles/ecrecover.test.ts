@@ -37,7 +37,7 @@ describe('ecrecover (0x01)', () => {
       expect(shown(ecrecover(hex(bad), 3000))).toEqual(nothing)
   })
   it('fails with less than 3000 gas', () => {
-    expect(ecrecover(hex(valid), 2999)).toEqual({ ok: false, gasUsed: 2999, output: new Uint8Array() })
+    expect(ecrecover(hex(valid), 2999)).toEqual({ ok: false, gasUsed: 2999, output: new Uint8Array(), error: 'out of gas' })
   })
   it('agrees with EthereumJS on edge inputs', async () => {
     const highS = (BigInt(`0x${N}`) - BigInt(`0x${S}`)).toString(16).padStart(64, '0')

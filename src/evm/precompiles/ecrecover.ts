@@ -2,7 +2,7 @@ import { keccak256 } from '../../crypto/keccak.js'
 import { recoverPublicKey } from '../../crypto/secp256k1.js'
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange, lessThan } from './bytes.js'
-import { EMPTY, failure, success } from './result.js'
+import { EMPTY, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 export const ECRECOVER_GAS = 3000
@@ -16,7 +16,7 @@ const padded = new Uint8Array(128)
  * v must be exactly 27 or 28 (no EIP-155 form) and r, s in [1, n); s above n/2 is accepted (no EIP-2 rule here).
  */
 export function ecrecover(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < ECRECOVER_GAS) return failure(gasLimit)
+  if (gasLimit < ECRECOVER_GAS) return outOfGas(gasLimit)
   padded.fill(0)
   padded.set(input.length > 128 ? input.subarray(0, 128) : input)
   const v = padded[63]!

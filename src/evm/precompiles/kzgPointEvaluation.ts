@@ -2,7 +2,9 @@ import { nativeKzg } from '../../crypto/kzg.js'
 import { nativeCalls } from '../../crypto/nativeCalls.js'
 import { sha256 } from '../../crypto/sha256.js'
 import { unprefixedHexToBytes } from '../../util/hex.js'
-import { failure, success } from './result.js'
+import { compressedG1Problem } from './bls12381.js'
+import { lessThan } from './bytes.js'
+import { failure, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 export const POINT_EVALUATION_GAS = 50000
@@ -11,27 +13,44 @@ const VERSIONED_HASH_VERSION_KZG = 0x01
 
 /** FIELD_ELEMENTS_PER_BLOB (4096) and BLS_MODULUS, each a 32-byte big-endian word. */
 const OUTPUT = unprefixedHexToBytes(`${'1000'.padStart(64, '0')}73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001`)
+const BLS_MODULUS = OUTPUT.subarray(32)
+
+// geth's words (core/vm/contracts.go); past the versioned hash, its KZG library's (go-eth-kzg, whose points gnark-crypto
+// decodes) after "error verifying kzg proof: ".
+const VERIFY_FAILED = 'error verifying kzg proof: '
+const NON_CANONICAL_SCALAR = 'scalar is not canonical when interpreted as a big integer in big-endian'
+
+/**
+ * Why a proof does not verify, checked in go-eth-kzg's order (c-kzg answers only that it does not): the claimed value y,
+ * the point z, the commitment, the proof, and only then the pairing.
+ */
+function verificationProblem(input: Uint8Array): string | undefined {
+  if (!lessThan(input, 64, BLS_MODULUS) || !lessThan(input, 32, BLS_MODULUS)) return NON_CANONICAL_SCALAR
+  const point = compressedG1Problem(input.subarray(96, 144)) ?? compressedG1Problem(input.subarray(144, 192))
+  if (point !== undefined) return point
+  const kzg = nativeKzg()
+  let valid: boolean
+  nativeCalls.enter()
+  try {
+    valid = kzg.verifyKzgProof(input.subarray(96, 144), input.subarray(32, 64), input.subarray(64, 96), input.subarray(144, 192))
+  } catch {
+    valid = false // every input c-kzg refuses is refused above; kept as a failure all the same
+  } finally {
+    nativeCalls.leave()
+  }
+  return valid ? undefined : "can't verify opening proof"
+}
 
 /**
  * 0x0a (Cancun, EIP-4844): checks that the blob committed to by `commitment` (and named by `versioned_hash`) takes the
  * value y at z. Input: versioned_hash(32) z(32) y(32) commitment(48) proof(48). Any check failing is a failure.
  */
 export function kzgPointEvaluation(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < POINT_EVALUATION_GAS || input.length !== 192) return failure(gasLimit)
-  const commitment = input.subarray(96, 144)
-  const hash = sha256(commitment)
-  if (input[0] !== VERSIONED_HASH_VERSION_KZG) return failure(gasLimit)
-  for (let i = 1; i < 32; i++) if (input[i] !== hash[i]) return failure(gasLimit)
-  const kzg = nativeKzg()
-  let valid: boolean
-  nativeCalls.enter()
-  try {
-    // Throws on a z or y not below the field modulus, or a commitment or proof that is not a valid G1 point.
-    valid = kzg.verifyKzgProof(commitment, input.subarray(32, 64), input.subarray(64, 96), input.subarray(144, 192))
-  } catch {
-    valid = false
-  } finally {
-    nativeCalls.leave()
-  }
-  return valid ? success(POINT_EVALUATION_GAS, OUTPUT.slice()) : failure(gasLimit)
+  if (gasLimit < POINT_EVALUATION_GAS) return outOfGas(gasLimit)
+  if (input.length !== 192) return failure(gasLimit, 'invalid input length')
+  const hash = sha256(input.subarray(96, 144))
+  if (input[0] !== VERSIONED_HASH_VERSION_KZG) return failure(gasLimit, 'mismatched versioned hash')
+  for (let i = 1; i < 32; i++) if (input[i] !== hash[i]) return failure(gasLimit, 'mismatched versioned hash')
+  const problem = verificationProblem(input)
+  return problem === undefined ? success(POINT_EVALUATION_GAS, OUTPUT.slice()) : failure(gasLimit, VERIFY_FAILED + problem)
 }

@@ -1,6 +1,6 @@
 import { Fork } from '../../chain/evmFork.js'
 import { bytesToBigInt, hexToBytes } from '../../util/hex.js'
-import { EMPTY, failure, success } from './result.js'
+import { EMPTY, failure, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 // Lengths and gas are doubles. A length of 2^53 or more reads as Infinity, and any price that large is more gas than a
@@ -32,7 +32,7 @@ function headBitLength(input: Uint8Array, expStart: number, expLen: number): num
   return 0
 }
 
-/** The gas a call costs under the fork's pricing (EIP-2565 from Berlin, EIP-7883 from Osaka). */
+/** The gas a call costs under the fork's pricing (EIP-198 from Byzantium, EIP-2565 from Berlin, EIP-7883 from Osaka). */
 export function modexpGas(input: Uint8Array, fork: Fork): number {
   return price(input, readLength(input, 0), readLength(input, 32), readLength(input, 64), fork)
 }
@@ -41,6 +41,7 @@ function price(input: Uint8Array, baseLen: number, expLen: number, modLen: numbe
   const maxLen = Math.max(baseLen, modLen)
   const expStart = 96 + baseLen
   const headBits = expStart < input.length ? headBitLength(input, expStart, expLen) : 0
+  if (fork < Fork.berlin) return eip198Price(maxLen, expLen, headBits)
   const osaka = fork >= Fork.osaka
   const words = Math.ceil(maxLen / 8)
   const complexity = osaka ? (maxLen <= 32 ? 16 : 2 * words * words) : words * words
@@ -51,14 +52,32 @@ function price(input: Uint8Array, baseLen: number, expLen: number, modLen: numbe
   return osaka ? Math.max(500, complexity * iterations) : Math.max(200, Math.floor((complexity * iterations) / 3))
 }
 
+/**
+ * EIP-198's price (Byzantium to Istanbul): floor(complexity(max length) * max(adjusted exponent length, 1) / 20), the
+ * complexity quadratic in bytes with two discounted ranges. Its products pass 2^53 well below the lengths that price a
+ * call out of reach, so they are taken as bigints; an Infinity length (2^53 or more) prices it out of reach, unless
+ * there is nothing to multiply (no base, no modulus), which is free whatever the exponent.
+ */
+function eip198Price(maxLen: number, expLen: number, headBits: number): number {
+  if (maxLen === 0) return 0
+  if (maxLen === Number.POSITIVE_INFINITY || expLen === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY
+  const x = BigInt(maxLen)
+  const complexity = x <= 64n ? x * x : x <= 1024n ? (x * x) / 4n + 96n * x - 3072n : (x * x) / 16n + 480n * x - 199680n
+  let iterations = expLen > 32 ? 8n * BigInt(expLen - 32) : 0n
+  if (headBits > 0) iterations += BigInt(headBits - 1)
+  if (iterations < 1n) iterations = 1n
+  return Number((complexity * iterations) / 20n)
+}
+
 /** 0x05: base^exponent mod modulus over big-endian operands of declared lengths (EIP-198), zeros past the input. */
 export function modexp(input: Uint8Array, gasLimit: number, fork: Fork): PrecompileResult {
   const baseLen = readLength(input, 0)
   const expLen = readLength(input, 32)
   const modLen = readLength(input, 64)
   const gas = price(input, baseLen, expLen, modLen, fork)
-  if (!(gas <= gasLimit)) return failure(gasLimit)
-  if (fork >= Fork.osaka && (baseLen > OSAKA_MAX_LENGTH || expLen > OSAKA_MAX_LENGTH || modLen > OSAKA_MAX_LENGTH)) return failure(gasLimit)
+  if (!(gas <= gasLimit)) return outOfGas(gasLimit)
+  if (fork >= Fork.osaka && (baseLen > OSAKA_MAX_LENGTH || expLen > OSAKA_MAX_LENGTH || modLen > OSAKA_MAX_LENGTH))
+    return failure(gasLimit, 'one or more of base/exponent/modulus length exceeded 1024 bytes')
   // Paid for, a nonzero modulus length bounds the others (the price grows with each); without one the output is empty.
   if (modLen === 0) return success(gas, EMPTY)
   const modulus = readOperand(input, 96 + baseLen + expLen, modLen)

@@ -2,7 +2,7 @@ import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange, lessThan } from './bytes.js'
 import { loadMcl } from './mcl.js'
 import { readFp } from './mclCodec.js'
-import { EMPTY, failure, success } from './result.js'
+import { EMPTY, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 // EIP-7951 (Osaka): ECDSA verification over secp256r1 (P-256) at 0x100. Input: the hash h, r, s, qx, qy, each 32
@@ -26,12 +26,12 @@ function scalarInRange(input: Uint8Array, offset: number): boolean {
 }
 
 export function p256Verify(input: Uint8Array, gasLimit: number): PrecompileResult {
-  if (gasLimit < P256VERIFY_GAS) return failure(gasLimit)
+  if (gasLimit < P256VERIFY_GAS) return outOfGas(gasLimit)
   if (input.length !== 160 || !scalarInRange(input, 32) || !scalarInRange(input, 64)) return notVerified()
   const qx = readFp(mcl, input, 96, 32, P)
   const qy = readFp(mcl, input, 128, 32, P)
   // (0, 0) is not on the curve either (b ≠ 0); it is named as infinity's encoding, refused as a key.
-  if (qx === undefined || qy === undefined) return notVerified()
+  if (typeof qx === 'string' || typeof qy === 'string') return notVerified()
   const key = new mcl.G1()
   key.setX(qx)
   key.setY(qy)

@@ -1,5 +1,5 @@
 import { createRIPEMD160 } from 'hash-wasm'
-import { failure, success, wordCount } from './result.js'
+import { outOfGas, success, wordCount } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 // hash-wasm's WASM RIPEMD-160 measured ~3.4× @noble/hashes and ~2-4× node:crypto here (docs/performance.md, EVM
@@ -13,7 +13,7 @@ export function ripemd160Gas(length: number): number {
 /** 0x03: RIPEMD-160 of the input, left-padded to a 32-byte word. */
 export function ripemd160(input: Uint8Array, gasLimit: number): PrecompileResult {
   const gas = ripemd160Gas(input.length)
-  if (gasLimit < gas) return failure(gasLimit)
+  if (gasLimit < gas) return outOfGas(gasLimit)
   hasher.init()
   hasher.update(input)
   const output = new Uint8Array(32)

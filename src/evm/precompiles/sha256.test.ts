@@ -11,7 +11,7 @@ describe('sha256 (0x02)', () => {
   it('hashes, at 60 gas plus 12 a word', () => {
     expect(shown(sha256(abc, 72))).toEqual({ ok: true, gasUsed: 72, output: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' })
     expect([0, 1, 32, 33].map(sha256Gas)).toEqual([60, 72, 72, 84])
-    expect(sha256(abc, 71)).toEqual({ ok: false, gasUsed: 71, output: new Uint8Array() })
+    expect(sha256(abc, 71)).toEqual({ ok: false, gasUsed: 71, output: new Uint8Array(), error: 'out of gas' })
   })
   it('agrees with EthereumJS', async () => {
     expect(await disagreements(2n, Fork.osaka, sha256, inputs, (i) => sha256Gas(i.length))).toEqual([])

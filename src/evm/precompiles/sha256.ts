@@ -1,5 +1,5 @@
 import { sha256 as digest } from '../../crypto/sha256.js'
-import { failure, success, wordCount } from './result.js'
+import { outOfGas, success, wordCount } from './result.js'
 import type { PrecompileResult } from './types.js'
 
 export function sha256Gas(length: number): number {
@@ -9,6 +9,6 @@ export function sha256Gas(length: number): number {
 /** 0x02: SHA-256 of the input. */
 export function sha256(input: Uint8Array, gasLimit: number): PrecompileResult {
   const gas = sha256Gas(input.length)
-  if (gasLimit < gas) return failure(gasLimit)
+  if (gasLimit < gas) return outOfGas(gasLimit)
   return success(gas, digest(input))
 }

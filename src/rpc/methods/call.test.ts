@@ -7,7 +7,7 @@ import { laneTakes, movableClock } from '../../testing/lane.js'
 import { type TestNode, devGenesisWith, startTestNode } from '../../testing/testNode.js'
 import { uint256 as w32, leftAligned as word } from '../../testing/words.js'
 import { hexToBytes } from '../../util/hex.js'
-import { revertReason } from './call.js'
+import { revertReason } from '../../tracers/revertReason.js'
 
 // Contracts in the genesis, each doing one thing a call must report as geth does.
 const SLOT0 = '0x00000000000000000000000000000000000c0001' // returns storage slot 0

@@ -1,8 +1,5 @@
-import type { CallOutcome } from '../../calls/callInput.js'
-import type { CallInput } from '../../calls/callInput.js'
-import type { BlockOverrides } from '../../calls/callInput.js'
-import type { AccountOverride } from '../../calls/callInput.js'
-import type { CallRequest } from '../../calls/callInput.js'
+import type { AccountOverride, BlockOverrides, CallInput, CallOutcome, CallRequest } from '../../calls/callInput.js'
+import { revertReason } from '../../tracers/revertReason.js'
 import type { NodeContext } from '../context.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { ExecutionRevertedError, InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
@@ -114,46 +111,6 @@ export function callInput(
   return input
 }
 
-/** geth's reasons for Solidity's Panic(uint256) codes. */
-const PANICS: Record<number, string> = {
-  0x00: 'generic panic',
-  0x01: 'assert(false)',
-  0x11: 'arithmetic underflow or overflow',
-  0x12: 'division or modulo by zero',
-  0x21: 'enum overflow',
-  0x22: 'invalid encoded storage byte array accessed',
-  0x31: 'out-of-bounds array access; popping on an empty array',
-  0x32: 'out-of-bounds access of an array or bytesN',
-  0x41: 'out of memory',
-  0x51: 'uninitialized function',
-}
-
-/** The reason in revert data: Error(string)'s text or Panic(uint256)'s meaning; undefined for anything else. */
-export function revertReason(data: Uint8Array): string | undefined {
-  const hex = Buffer.from(data).toString('hex')
-  if (hex.startsWith('08c379a0') && data.length >= 68) {
-    const offset = Number(BigInt(`0x${hex.slice(8, 72)}`))
-    const at = 4 + offset
-    if (at + 32 > data.length) return undefined
-    const length = Number(BigInt(`0x${Buffer.from(data.subarray(at, at + 32)).toString('hex')}`))
-    if (at + 32 + length > data.length) return undefined
-    return Buffer.from(data.subarray(at + 32, at + 32 + length)).toString('utf8')
-  }
-  if (hex.startsWith('4e487b71') && data.length === 36) {
-    const code = Number(BigInt(`0x${hex.slice(8)}`))
-    return PANICS[code] ?? `unknown panic code: 0x${code.toString(16)}`
-  }
-  return undefined
-}
-
-/** EthereumJS's halt reasons in geth's words. */
-export const HALTS: Record<string, string> = {
-  'invalid JUMP': 'invalid jump destination',
-  'static state change': 'write protection',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-}
-
 /** A failed outcome as the error geth answers: 3 with data for a revert that carries some, -32000 otherwise. */
 function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
   if (o.status === 'revert') {
@@ -161,7 +118,7 @@ function failure(o: Exclude<CallOutcome, { status: 'success' }>): Error {
     const reason = revertReason(o.returnData)
     return new ExecutionRevertedError(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, bytesToHex(o.returnData))
   }
-  return new ServerError(HALTS[o.error] ?? o.error)
+  return new ServerError(o.error)
 }
 
 /**

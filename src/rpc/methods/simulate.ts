@@ -7,7 +7,8 @@ import { ErrorCode, InvalidParamsError, ServerError } from '../errors.js'
 import { RawJson } from '../reply.js'
 import type { SimulateParams } from '../../wire/ethParams.js'
 import type { SimulatedBlockResult } from '../../wire/results.js'
-import { blockOverrides, callRequest, revertReason, stateOverrides } from './call.js'
+import { revertReason } from '../../tracers/revertReason.js'
+import { blockOverrides, callRequest, stateOverrides } from './call.js'
 import { blockIdOf } from '../blockId.js'
 
 // eth_simulateV1: the request converted and held to geth's limits here, the blocks built in the worker lane
