@@ -5,6 +5,7 @@ import { AccessListTracer, accessListExclusions } from '../tracers/accessListTra
 import type { EvmConfig } from '../vm/evmConfig.js'
 import type { AccessListEntry, CallInput, CallOutcome } from './callInput.js'
 import { gasLimitOf, outcomeOf, prepareCall } from './callRunner.js'
+import { AccessListUnsettledError } from './errors.js'
 import { addressHex, wordHex } from '../tracers/format.js'
 
 /** What eth_createAccessList answers: the list, the gas the call used with it, and its failure if it failed. */
@@ -44,7 +45,7 @@ export function createAccessList(config: EvmConfig, input: CallInput, deadline =
     }
     previous = tracer
   }
-  throw new TxRejectedError('access list did not settle', 'accessListUnsettled')
+  throw new AccessListUnsettledError()
 }
 
 function wire(e: EvmAccessListEntry): AccessListEntry {

@@ -37,5 +37,13 @@ export class SimulationError extends DomainError<SimulationKind, undefined> {
   }
 }
 
+/** eth_createAccessList's list kept changing from run to run (geth's loop has no bound; Sponge's stops). */
+export class AccessListUnsettledError extends DomainError<'accessListUnsettled', undefined> {
+  override readonly name = 'AccessListUnsettledError'
+  constructor(message = 'access list did not settle') {
+    super(message, 'accessListUnsettled', undefined)
+  }
+}
+
 /** The tracers' own (src/tracers/errors.ts): one class, whichever tracer throws it. */
 export { TraceTooLargeError } from '../tracers/errors.js'

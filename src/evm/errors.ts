@@ -41,15 +41,7 @@ export type TxRejectionKind =
   | 'invalidSender'
   /** Does not decode (geth's "rlp: …"), or its sidecar or authorization list is missing or wrong */
   | 'invalidTransaction'
-  /** Block overrides no fork schedule puts together */
-  | 'invalidBlockOverrides'
-  /** A movePrecompileToAddress override of an account that is not a precompile */
-  | 'notAPrecompile'
-  /** Two precompiles moved to one address */
-  | 'movePrecompileTwice'
-  /** eth_createAccessList's list kept growing */
-  | 'accessListUnsettled'
-  /** Refused for another reason (EthereumJS's message, without its debug suffix) */
+  /** Refused for another reason (EthereumJS's block processing: its message, without its debug suffix) */
   | 'rejected'
 
 /** A transaction (or call) that cannot be applied on some state, with geth's conventional message. */

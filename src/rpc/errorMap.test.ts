@@ -38,7 +38,6 @@ describe('domain errors to JSON-RPC codes', () => {
       ['senderNotEoa', -38024],
       ['maxInitCodeSizeExceeded', -38025],
       ['tooManyBlocks', -38026],
-      ['invalidBlockOverrides', -32602],
       ['notAPrecompile', -32000],
       ['rejected', -32015],
       ['txTypeNotSupported', -32015],

@@ -1,4 +1,4 @@
-import { OverrideError, SimulationError, type SimulationKind, TraceTooLargeError } from '../calls/errors.js'
+import { AccessListUnsettledError, OverrideError, SimulationError, type SimulationKind, TraceTooLargeError } from '../calls/errors.js'
 import { DevChainError } from '../dev/errors.js'
 import { EngineError, type EngineErrorKind } from '../engine/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
@@ -52,7 +52,6 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
   senderNotEoa: ErrorCode.senderNotEoa,
   maxInitCodeSizeExceeded: ErrorCode.maxInitCodeSizeExceeded,
   tooManyBlocks: ErrorCode.tooManyBlocks,
-  invalidBlockOverrides: ErrorCode.invalidParams,
   notAPrecompile: ErrorCode.server,
   alreadyOverridden: ErrorCode.server,
   gasLimitTooHigh: ErrorCode.vmError,
@@ -61,7 +60,6 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
   invalidTransaction: ErrorCode.vmError,
   invalidSender: ErrorCode.vmError,
   nonceMax: ErrorCode.vmError,
-  accessListUnsettled: ErrorCode.vmError,
   rejected: ErrorCode.vmError,
 }
 
@@ -69,7 +67,8 @@ const SIMULATION: Record<SimulationKind, ErrorCode> = {
 function codeOf(e: DomainError): ErrorCode | undefined {
   if (e instanceof SimulationError) return SIMULATION[e.kind]
   // geth answers every refused transaction or call -32000, whatever the reason, with its message.
-  if (e instanceof TxRejectedError || e instanceof TxPoolRejectedError || e instanceof OverrideError) return ErrorCode.server
+  if (e instanceof TxRejectedError || e instanceof TxPoolRejectedError || e instanceof OverrideError || e instanceof AccessListUnsettledError)
+    return ErrorCode.server
   // geth's "execution aborted (timeout = 5s)".
   if (e instanceof TaskTimeoutError) return ErrorCode.server
   // Limits of the node's the client ran into: a full lane (retry later), a trace too large to answer.

@@ -1,6 +1,6 @@
 import { BlockNotFoundError, StoreWriteError } from '../store/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
-import { OverrideError, SimulationError, TraceTooLargeError } from '../calls/errors.js'
+import { AccessListUnsettledError, OverrideError, SimulationError, TraceTooLargeError } from '../calls/errors.js'
 import { DomainError, type RebuildableError, type WireError, fromWire } from '../util/errors.js'
 
 // The worker hop's side of the error model (util/errors.ts): which domain errors cross from a worker whole, and the
@@ -19,6 +19,7 @@ const CROSSING: Readonly<Record<string, RebuildableError>> = {
   SimulationError,
   OverrideError,
   TraceTooLargeError,
+  AccessListUnsettledError,
   // A block the engine lane executed or built but could not store (a full disk): the client and the operator hear
   // why, not an internal error.
   StoreWriteError,
