@@ -3,13 +3,14 @@ import { MAX_BLOCKS } from '../../calls/simChain.js'
 import type { SimBlock, SimCallResult, SimulateInput } from '../../calls/simulateInput.js'
 import type { NodeContext } from '../context.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
-import { ErrorCode, InvalidParamsError, ServerError } from '../errors.js'
+import { ErrorCode, InvalidParamsError } from '../errors.js'
 import { RawJson } from '../reply.js'
 import type { SimulateParams } from '../../wire/ethParams.js'
 import type { SimulatedBlockResult } from '../../wire/results.js'
 import { revertReason } from '../../tracers/revertReason.js'
 import { blockOverrides, callRequest, stateOverrides } from './call.js'
 import { blockIdOf } from '../blockId.js'
+import { headerNotFound } from '../../store/errors.js'
 
 // eth_simulateV1: the request converted and held to geth's limits here, the blocks built in the worker lane
 // (calls/simulate.ts), the reply assembled here from the blocks' JSON and each call's result.
@@ -26,7 +27,7 @@ export async function simulateV1(
 ): Promise<RawJson<SimulatedBlockResult[]>> {
   checkLimits(payload.blockStateCalls)
   const ref = ctx.chain.resolve(blockIdOf(block))
-  if (ref === undefined) throw new ServerError('header not found')
+  if (ref === undefined) throw headerNotFound()
   const blocks: SimBlock[] = payload.blockStateCalls.map((b) => {
     const bo = blockOverrides(b.blockOverrides)
     const so = stateOverrides(b.stateOverrides)
@@ -59,7 +60,7 @@ export async function simulateV1(
   }
   const outcome = await ctx.pool.run({ op: 'simulate', input }, { timeoutMs: ctx.limits.evmTimeoutMs })
   // Why a simulation stops comes as a SimulationError: errorMap gives it the spec's code.
-  if (outcome === null) throw new ServerError('header not found')
+  if (outcome === null) throw headerNotFound()
   const parts: string[] = ['[']
   outcome.blocks.forEach((b, i) => {
     if (i > 0) parts.push(',')
