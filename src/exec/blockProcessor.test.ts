@@ -15,8 +15,8 @@ import { genesisBlock } from '../state/genesis.js'
 import { payloadToBlock } from './payloadBlock.js'
 
 // Blocks built by the node's builder, checked first by plain EthereumJS (runBlock: every transaction through runTx
-// and the interpreter, every root of the header compared), then executed by Sponge's block processor, which applies
-// plain transfers without them: execute() throws unless it arrives at the same state root, receipts root and gas.
+// and the interpreter, every root of the header compared), then executed by the block executor on Sponge's EVM:
+// execute() throws unless it arrives at the same state root, receipts root and gas.
 
 const genesis = devGenesis()
 const EMPTY = '0x00000000000000000000000000000000000000e0'
@@ -90,7 +90,7 @@ const blockOf = (built: Built): Promise<Block> =>
     executionRequests: built.executionRequests ?? [],
   })
 
-describe("the block processor's plain transfers", () => {
+describe("the block executor's plain transfers", () => {
   it('leave the state, receipts and gas exactly as the interpreter does, in every corner of a transfer', async () => {
     const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
     const coinbase = dev[1]!.address
@@ -133,14 +133,11 @@ describe("the block processor's plain transfers", () => {
     try {
       await genesisBlock(builder.spec, store)
       const executor = await BlockExecutor.create(builder.spec, store)
-      const counts: number[] = []
       for (const built of [first, second]) {
         const block = await blockOf(built)
-        const { record, result } = await executor.execute(block, readHeader(builder.spec, store, block.header.parentHash)!)
+        const { record } = await executor.execute(block, readHeader(builder.spec, store, block.header.parentHash)!)
         store.putBlockSync(record)
-        counts.push(result.plainTransfers)
       }
-      expect(counts).toEqual([8, 3])
     } finally {
       await store.close()
     }
@@ -172,8 +169,7 @@ describe("the executor's warm caches", () => {
       await run(a) // a again, after its sibling
       await expect(run(bad)).rejects.toThrow(/stateRoot/)
       await run(child) // on a's state, as it was before the failed block
-      void executor.vm // a build or simulation takes the VM: the next block must not trust the caches
-      await run(child)
+      await run(child) // again: the warm state is at the child's own root now, not its parent's
     } finally {
       await store.close()
     }

@@ -3,20 +3,20 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { EthereumJSError } from '@ethereumjs/util'
 import type { TxReceipt, VM } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
-import { blockJsonPrefix } from '../codecs/block.js'
-import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import type { OverlayTrieDB } from '../trie/trieDb.js'
+import { MissingTrieNodeError } from '../trie/trieBatch.js'
 import type { AncestorView } from '../vm/ancestors.js'
+import { EvmConfig } from '../vm/evmConfig.js'
+import { WarmState } from '../vm/warmState.js'
 import { primeRootCache } from './blockRoots.js'
 import { type ProcessedBlock, processBlock } from './blockProcessor.js'
+import { blockRecord } from './blockRecord.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
+import { executeBlockOnEvm } from './evmBlock.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
-import { materializeTransactions } from './receipts.js'
-import { blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 import { StateChangeRecorder } from '../state/stateChangeRecorder.js'
 import { createStoreVm } from './storeVm.js'
-import { equalBytes } from '../util/hex.js'
 import { checkRequestContractsExist } from './systemCalls.js'
 
 export interface ExecutedBlock {
@@ -25,100 +25,104 @@ export interface ExecutedBlock {
   result: ProcessedBlock
 }
 
+/** EthereumJS's VM over the store: what the payload builder still runs on, and the DAO fork's block. */
+export interface LegacyExecution {
+  vm: VM
+  state: MerkleStateManager
+  trieOverlay: OverlayTrieDB
+  ancestors: AncestorView
+  /** What each block writes, for the store's flat state table; builds call `begin` on it too. */
+  stateChanges: StateChangeRecorder
+}
+
+const MAX_GAS_LIMIT = 1n << 63n
+
 /**
- * Executes blocks on top of stored state with EthereumJS's VM and turns the outcome into a BlockRecord ready to
- * be stored. One executor per thread: it keeps one VM and one trie over the store, re-rooted for every block.
- *
- * A block whose parent is the block this executor executed last runs on the caches that block left warm (accounts
- * and slots it read or wrote need no trie walk): the state manager is then exactly at the parent's state. Anything
- * else clears them — another parent, a failed block, or any other user of the VM (builds, simulations), which is
- * why the VM and state are reached only through getters that forget the warm state.
+ * Executes blocks on top of stored state with Sponge's EVM through the execution seam (evmBlock.ts) and turns the
+ * outcome into a BlockRecord ready to be stored. One executor per thread. A block whose parent is the block this
+ * executor executed last runs on the state that block left warm (warmState.ts): the accounts and slots either
+ * touched are not read from the store again.
  */
 export class BlockExecutor {
-  /** The state root the caches hold, if they hold one block's post-state untouched since. */
-  private warmRoot: Uint8Array | undefined
-
-  /** What each block writes, for the store's flat state table; builds call `begin` on it too. */
-  readonly stateChanges: StateChangeRecorder
+  private readonly warm = new WarmState()
+  private legacyExecution: Promise<LegacyExecution> | undefined
 
   private constructor(
     private readonly spec: ChainSpec,
-    private readonly trieDb: OverlayTrieDB,
-    private readonly stateManager: MerkleStateManager,
-    private readonly ownVm: VM,
-    readonly ancestors: AncestorView,
-  ) {
-    this.stateChanges = new StateChangeRecorder(stateManager)
+    private readonly store: ChainStore,
+    readonly config: EvmConfig,
+  ) {}
+
+  /** `config` is the thread's execution seam, shared with its calls (its code cache and scratch); else its own. */
+  static create(spec: ChainSpec, store: ChainStore, config?: EvmConfig): Promise<BlockExecutor> {
+    return Promise.resolve(new BlockExecutor(spec, store, config ?? new EvmConfig(spec, store)))
   }
 
-  static async create(spec: ChainSpec, store: ChainStore): Promise<BlockExecutor> {
-    const { trieDb, state, vm, ancestors } = await createStoreVm(spec, store)
-    return new BlockExecutor(spec, trieDb, state, vm, ancestors)
-  }
-
-  get vm(): VM {
-    this.warmRoot = undefined
-    return this.ownVm
-  }
-
-  get state(): MerkleStateManager {
-    this.warmRoot = undefined
-    return this.stateManager
-  }
-
-  get trieOverlay(): OverlayTrieDB {
-    this.warmRoot = undefined
-    return this.trieDb
+  /** EthereumJS's VM, made on first use (a thread that only imports blocks never holds it). */
+  legacy(): Promise<LegacyExecution> {
+    this.legacyExecution ??= createStoreVm(this.spec, this.store).then(({ trieDb, state, vm, ancestors }) => ({
+      vm,
+      state,
+      trieOverlay: trieDb,
+      ancestors,
+      stateChanges: new StateChangeRecorder(state),
+    }))
+    return this.legacyExecution
   }
 
   /** Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. */
   async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
     primeRootCache(block)
-    this.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
-    this.trieDb.pending.clear()
+    if (this.isDaoForkBlock(block.header.number)) return this.executeLegacy(block, parent)
+    const header = block.header
+    try {
+      if (header.gasLimit >= MAX_GAS_LIMIT) throw new InvalidBlockError('Invalid block with gas limit greater than (2^63 - 1)')
+      // Transaction validity, transactions and withdrawals roots (primed by our trie), ommers hash.
+      await block.validateData(false, true, false)
+      // From here on synchronous: the store's snapshot, which the source reads, does not move under the block.
+      this.config.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
+      const source = this.warm.at(parent.stateRoot, this.config.stateAt(parent.stateRoot))
+      const run = executeBlockOnEvm(this.config, block, source, parent.stateRoot)
+      this.warm.advance(header.stateRoot, run.commit.accounts)
+      const result: ProcessedBlock = { receipts: run.receipts, requests: run.requests, plainTransfers: 0 }
+      return { block, result, record: blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges) }
+    } catch (e) {
+      throw classifyFailure(e)
+    }
+  }
+
+  /** The record of a block built on EthereumJS's VM (the payload builder), from what its state manager wrote. */
+  async recordOf(block: Block, result: { receipts: TxReceipt[] }): Promise<BlockRecord> {
+    const legacy = await this.legacy()
+    const record = blockRecord(block, result.receipts, new Map(legacy.trieOverlay.pending), await legacy.stateChanges.take())
+    legacy.trieOverlay.pending.clear()
+    return record
+  }
+
+  /** The DAO fork's block moves the drained accounts' balances (a one-off irregular state change). */
+  private isDaoForkBlock(number: bigint): boolean {
+    return this.spec.forks.some((f) => f.name === 'dao' && f.at === number)
+  }
+
+  private async executeLegacy(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
+    const { vm, state, trieOverlay, ancestors, stateChanges } = await this.legacy()
+    ancestors.advance(parent.hash(), parent.number, parent.parentHash)
+    trieOverlay.pending.clear()
+    const missesBefore = trieOverlay.misses
     let result: ProcessedBlock
-    const missesBefore = this.trieDb.misses
-    const warm = this.warmRoot !== undefined && equalBytes(this.warmRoot, parent.stateRoot)
-    this.warmRoot = undefined
-    const vm = this.ownVm
     try {
       vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
-      await this.stateManager.setStateRoot(parent.stateRoot, !warm)
-      this.stateChanges.begin()
+      await state.setStateRoot(parent.stateRoot, true)
+      stateChanges.begin()
       await checkRequestContractsExist(vm)
       result = await processBlock(vm, block, this.spec.depositContract)
     } catch (e) {
-      this.trieDb.pending.clear()
-      throw classifyFailure(e, this.trieDb.misses !== missesBefore)
+      trieOverlay.pending.clear()
+      if (trieOverlay.misses !== missesBefore) throw new StateUnavailableError(`state unavailable: ${e instanceof Error ? e.message : String(e)}`)
+      throw classifyFailure(e)
     }
-    this.warmRoot = block.header.stateRoot
     return { block, result, record: await this.recordOf(block, result) }
-  }
-
-  /** The record of a block executed here (by execute, or by a builder sharing this executor's state). */
-  async recordOf(block: Block, result: { receipts: TxReceipt[] }): Promise<BlockRecord> {
-    const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, result.receipts)
-    const headerRlp = block.header.serialize()
-    const body = bodyRlp(block)
-    const record: BlockRecord = {
-      hash: block.hash(),
-      number: block.header.number,
-      headerRlp,
-      bodyRlp: body,
-      txHashes,
-      blockJson: blockJsonPrefix(block, blockSize(headerRlp, body)),
-      txJson,
-      receiptJson,
-      logs: logs.length === 0 ? undefined : encodeBlockLogs(logs),
-      logKeys: blockIndexKeys(logs, block.header.number, block.hash()),
-      trieNodes: new Map(this.trieDb.pending),
-      parentHash: block.header.parentHash,
-      stateRoot: block.header.stateRoot,
-      stateChanges: await this.stateChanges.take(),
-    }
-    this.trieDb.pending.clear()
-    return record
   }
 }
 
@@ -127,8 +131,8 @@ export class BlockExecutor {
  * it throws as EthereumJSError. Anything else — state missing from the store, a TypeError, a native library failing —
  * is the node's problem and must not be remembered against the block.
  */
-function classifyFailure(e: unknown, stateMissing: boolean): Error {
-  if (stateMissing) return new StateUnavailableError(`state unavailable: ${e instanceof Error ? e.message : String(e)}`)
+function classifyFailure(e: unknown): Error {
+  if (e instanceof MissingTrieNodeError) return new StateUnavailableError(`state unavailable: ${e.message}`)
   if (e instanceof InvalidBlockError) return e
   if (e instanceof EthereumJSError) return new InvalidBlockError(e.message)
   return e instanceof Error ? e : new Error(String(e))

@@ -142,12 +142,13 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
   if (parent === undefined) throw new UnknownParentError(`unknown parent block ${input.parentHash}`)
   const number = parent.header.number + 1n
   const timestamp = BigInt(input.timestamp)
-  const vm = executor.vm
+  const legacy = await executor.legacy()
+  const vm = legacy.vm
   vm.common.setHardforkBy({ blockNumber: number, timestamp })
-  executor.trieOverlay.pending.clear()
-  await executor.state.setStateRoot(parent.header.stateRoot, true)
-  executor.stateChanges.begin()
-  executor.ancestors.advance(parent.hash(), parent.header.number, parent.header.parentHash)
+  legacy.trieOverlay.pending.clear()
+  await legacy.state.setStateRoot(parent.header.stateRoot, true)
+  legacy.stateChanges.begin()
+  legacy.ancestors.advance(parent.hash(), parent.header.number, parent.header.parentHash)
   const headerData = {
     number,
     timestamp,
@@ -191,7 +192,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
         // builder includes. A blob transaction may come without its sidecar only to an exact build.
         const valid = validTx(raw, { common: draft.common, gasLimit: draft.gasLimit }, 'optional')
         tx = valid.tx
-        checkTxAgainstState(tx, valid.sender, await executor.state.getAccount(new Address(valid.sender)), draft, true)
+        checkTxAgainstState(tx, valid.sender, await legacy.state.getAccount(new Address(valid.sender)), draft, true)
         receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact', { plainTransfers: true })).receipt)
       } catch (e) {
         if (input.mode === 'exact') throw txRejectionOf(e) ?? e
@@ -221,6 +222,6 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     await builder.revert()
     throw e
   } finally {
-    executor.trieOverlay.pending.clear()
+    legacy.trieOverlay.pending.clear()
   }
 }

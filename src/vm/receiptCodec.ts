@@ -28,10 +28,19 @@ export function logsBloom(logs: readonly Log[], into: Uint8Array = new Uint8Arra
   return into
 }
 
-/** A receipt's encoding: RLP [status, cumulative gas, bloom, logs], after the type byte for a typed transaction. */
-export function encodeReceipt(type: number, success: boolean, cumulativeGasUsed: bigint, bloom: Uint8Array, logs: readonly Log[]): Uint8Array {
+/**
+ * A receipt's encoding: RLP [status, cumulative gas, bloom, logs], after the type byte for a typed transaction. Before
+ * Byzantium the first field is the state root after the transaction (`outcome` as its 32 bytes).
+ */
+export function encodeReceipt(
+  type: number,
+  outcome: boolean | Uint8Array,
+  cumulativeGasUsed: bigint,
+  bloom: Uint8Array,
+  logs: readonly Log[],
+): Uint8Array {
   const body = RLP.encode([
-    success ? SUCCESS : NO_BYTES,
+    outcome instanceof Uint8Array ? outcome : outcome ? SUCCESS : NO_BYTES,
     bigIntToUnpaddedBytes(cumulativeGasUsed),
     bloom,
     logs.map((l) => [addressToBytes(l.address), l.topics.map(wordToBytes), l.data]),

@@ -13,10 +13,13 @@ import { EMPTY_TRIE_ROOT } from './accountCodec.js'
 /** Where an account's storage trie starts: its root in the state the changes apply to. */
 export type StorageRootOf = (address: bigint) => Uint8Array
 
+/** Each account as the state trie now holds it (its RLP, undefined when deleted), for a block's commit to record. */
+export type AccountCommitted = (change: AccountChange, rlp: Uint8Array | undefined, storageRoot: Uint8Array) => void
+
 const NO_BYTES = new Uint8Array()
 
 /** The minimal big-endian bytes of a word (empty for zero): RLP's integer form. */
-function minimal(v: bigint): Uint8Array {
+export function minimal(v: bigint): Uint8Array {
   if (v === 0n) return NO_BYTES
   const w = wordToBytes(v)
   let i = 0
@@ -30,12 +33,14 @@ export function stateRootAfter(
   storageRootOf: StorageRootOf,
   load: NodeLoader,
   sink: NodeSink = () => {},
+  committed?: AccountCommitted,
 ): Uint8Array {
   const accounts = new TrieBatch(root, load)
   for (const c of changes) {
     const key = keccak256(addressToBytes(c.address))
     if (c.account === undefined) {
       accounts.del(key)
+      committed?.(c, undefined, EMPTY_TRIE_ROOT)
       continue
     }
     let storageRoot = c.storageWiped ? EMPTY_TRIE_ROOT : storageRootOf(c.address)
@@ -49,7 +54,9 @@ export function stateRootAfter(
       storageRoot = trie.commit(sink)
     }
     const a = c.account
-    accounts.put(key, RLP.encode([minimal(a.nonce), minimal(a.balance), storageRoot, a.codeHash]))
+    const rlp = RLP.encode([minimal(a.nonce), minimal(a.balance), storageRoot, a.codeHash])
+    accounts.put(key, rlp)
+    committed?.(c, rlp, storageRoot)
   }
   return accounts.commit(sink)
 }

@@ -28,11 +28,11 @@ const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(i
 if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly === true)
-/** EthereumJS's VM over the store, for blocks (newPayload, builds, simulations): made on first use in a public worker. */
-let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true ? BlockExecutor.create(spec, store) : undefined
-const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store))
-await executor
 const evmConfig = new EvmConfig(spec, store)
+/** The block executor over the store (newPayload, builds): made on first use in a public worker. */
+let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true ? BlockExecutor.create(spec, store, evmConfig) : undefined
+const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store, evmConfig))
+await executor
 const decoder = new TextDecoder()
 /** The running call's deadline as performance.now() (0: none): Sponge's EVM stops itself there. */
 let evmDeadline = 0

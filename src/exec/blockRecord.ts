@@ -1,0 +1,33 @@
+import type { Block } from '@ethereumjs/block'
+import type { TxReceipt } from '@ethereumjs/vm'
+import { blockJsonPrefix } from '../codecs/block.js'
+import { blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
+import { blockSize, bodyRlp } from '../store/blockCodec.js'
+import type { BlockRecord } from '../store/chainStore.js'
+import { materializeTransactions } from './receipts.js'
+
+/**
+ * An executed block as the store keeps it: header, body, the replies written once (block, transactions, receipts),
+ * logs and their index, and the state it wrote — trie nodes and code, and the flat table's change list.
+ */
+export function blockRecord(block: Block, receipts: TxReceipt[], trieNodes: Map<string, Uint8Array>, stateChanges: Uint8Array): BlockRecord {
+  const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, receipts)
+  const headerRlp = block.header.serialize()
+  const body = bodyRlp(block)
+  return {
+    hash: block.hash(),
+    number: block.header.number,
+    headerRlp,
+    bodyRlp: body,
+    txHashes,
+    blockJson: blockJsonPrefix(block, blockSize(headerRlp, body)),
+    txJson,
+    receiptJson,
+    logs: logs.length === 0 ? undefined : encodeBlockLogs(logs),
+    logKeys: blockIndexKeys(logs, block.header.number, block.hash()),
+    trieNodes,
+    parentHash: block.header.parentHash,
+    stateRoot: block.header.stateRoot,
+    stateChanges,
+  }
+}

@@ -1,0 +1,73 @@
+import { RLP } from '@ethereumjs/rlp'
+import { keccak256 } from '../crypto/keccak.js'
+import type { AccountChange } from '../evm/state.js'
+import { EMPTY_CODE_HASH } from '../evm/state.js'
+import { addressToBytes, wordToBytes } from '../evm/words.js'
+import type { ChainStore } from '../store/chainStore.js'
+import { CODE_PREFIX } from '../store/layout.js'
+import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
+import { minimal, stateRootAfter } from './stateRoot.js'
+import type { StoredStateSource } from './stateSources.js'
+
+// What a block executed on Sponge's EVM writes to the store, from the EVM's change set: the new trie nodes and the
+// code it deployed (keyed as the store's `trie` database keys them: hex of the node hash, hex of CODE_PREFIX ‖ code
+// hash), the flat table's change list (store/stateChanges.ts), and the state root they make.
+
+export interface BlockCommit {
+  stateRoot: Uint8Array
+  trieNodes: Map<string, Uint8Array>
+  stateChanges: Uint8Array
+  /** Each changed account as it now is, with its storage root: what the next block's warm state starts from. */
+  accounts: CommittedAccount[]
+}
+
+export interface CommittedAccount {
+  change: AccountChange
+  storageRoot: Uint8Array
+}
+
+const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+
+export function commitBlockState(
+  parentRoot: Uint8Array,
+  changes: readonly AccountChange[],
+  source: StoredStateSource,
+  store: Pick<ChainStore, 'getTrieNode'>,
+): BlockCommit {
+  const trieNodes = new Map<string, Uint8Array>()
+  const out = new ChangeWriter()
+  const accounts: CommittedAccount[] = []
+  const codeKey = new Uint8Array(CODE_PREFIX.length + 32)
+  codeKey.set(CODE_PREFIX)
+  const stateRoot = stateRootAfter(
+    parentRoot,
+    changes,
+    (a) => source.storageRoot(a),
+    (h) => store.getTrieNode(h),
+    (hash, encoded) => trieNodes.set(hex(hash), encoded),
+    (c, rlp, storageRoot) => {
+      accounts.push({ change: c, storageRoot })
+      const address = addressToBytes(c.address)
+      // A deleted account, or one whose storage was cleared (destroyed, or created over an old address): its old
+      // slots go first, then whatever it holds now.
+      if (rlp === undefined || c.storageWiped) out.add(WIPE, address, undefined)
+      if (rlp !== undefined) {
+        for (const [slot, value] of c.storage) {
+          const key = new Uint8Array(52)
+          key.set(address, 0)
+          key.set(keccak256(wordToBytes(slot)), 20)
+          if (value !== 0n) out.add(SLOT, key, RLP.encode(minimal(value)))
+          else if (!c.storageWiped) out.add(SLOT, key, undefined)
+        }
+        const code = c.account!.code
+        if (code !== undefined && code.length > 0 && c.account!.codeHash !== EMPTY_CODE_HASH) {
+          codeKey.set(c.account!.codeHash, CODE_PREFIX.length)
+          // Code already stored (an old contract whose code the block ran) is not written again.
+          if (store.getTrieNode(codeKey) === undefined) trieNodes.set(hex(codeKey), code)
+        }
+      }
+      out.add(ACCOUNT, address, rlp)
+    },
+  )
+  return { stateRoot, trieNodes, stateChanges: out.finish(), accounts }
+}
