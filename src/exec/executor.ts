@@ -7,7 +7,10 @@ import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import type { OverlayTrieDB } from '../trie/trieDb.js'
 import { MissingTrieNodeError } from '../trie/trieBatch.js'
 import type { AncestorView } from '../vm/ancestors.js'
+import type { BlockCommit } from '../vm/blockCommit.js'
 import { EvmConfig } from '../vm/evmConfig.js'
+import type { HeaderView } from '../store/headerView.js'
+import { BlockRun } from './blockRun.js'
 import { WarmState } from '../vm/warmState.js'
 import { primeRootCache } from './blockRoots.js'
 import { type ProcessedBlock, processBlock } from './blockProcessor.js'
@@ -25,7 +28,7 @@ export interface ExecutedBlock {
   result: ProcessedBlock
 }
 
-/** EthereumJS's VM over the store: what the payload builder still runs on, and the DAO fork's block. */
+/** EthereumJS's VM over the store: what the DAO fork's block still runs on. */
 export interface LegacyExecution {
   vm: VM
   state: MerkleStateManager
@@ -36,6 +39,8 @@ export interface LegacyExecution {
 }
 
 const MAX_GAS_LIMIT = 1n << 63n
+/** A block being built has no hash; BLOCKHASH never asks for the block's own. */
+const NO_HASH_YET = new Uint8Array(32)
 
 /**
  * Executes blocks on top of stored state with Sponge's EVM through the execution seam (evmBlock.ts) and turns the
@@ -92,8 +97,23 @@ export class BlockExecutor {
     }
   }
 
-  /** The record of a block built on EthereumJS's VM (the payload builder), from what its state manager wrote. */
-  async recordOf(block: Block, result: { receipts: TxReceipt[] }): Promise<BlockRecord> {
+  /**
+   * A block to build on the stored block `parentHash` (whose header is `parent`): `header` is the block's header as far
+   * as its transactions read it (its roots, gas used and hash are not known yet).
+   */
+  startBuild(parentHash: Uint8Array, parent: HeaderView, header: HeaderView): BlockRun {
+    this.config.ancestors.advance(parentHash, parent.number, parent.parentHash)
+    const source = this.warm.at(parent.stateRoot, this.config.stateAt(parent.stateRoot))
+    return new BlockRun(this.config, header, NO_HASH_YET, source, parent.stateRoot)
+  }
+
+  /** A block built with startBuild is stored: its children run on the state it left warm. */
+  builtBlockStored(stateRoot: Uint8Array, commit: BlockCommit): void {
+    this.warm.advance(stateRoot, commit.accounts)
+  }
+
+  /** The record of a block run on EthereumJS's VM, from what its state manager wrote. */
+  private async recordOf(block: Block, result: { receipts: TxReceipt[] }): Promise<BlockRecord> {
     const legacy = await this.legacy()
     const record = blockRecord(block, result.receipts, new Map(legacy.trieOverlay.pending), await legacy.stateChanges.take())
     legacy.trieOverlay.pending.clear()

@@ -1,23 +1,28 @@
-import { type Block, createBlock } from '@ethereumjs/block'
+import { Block, createBlockHeaderFromRLP } from '@ethereumjs/block'
+import { RLP } from '@ethereumjs/rlp'
 import { NetworkWrapperType, type TypedTransaction, createMinimal4844TxFromNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
-import { Address, bytesToHex as ejsBytesToHex } from '@ethereumjs/util'
-import { Bloom, type BlockBuilder, type RunTxResult, type TxReceipt, buildBlock, encodeReceipt, runTx } from '@ethereumjs/vm'
+import { bigIntToUnpaddedBytes, createWithdrawal } from '@ethereumjs/util'
+import { Fork } from '../chain/evmFork.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { executionPayloadJson } from '../codecs/payload.js'
-import { readBlock } from '../store/blockCodec.js'
+import { bytesToWord } from '../evm/words.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
-import type { BlockExecutor } from '../exec/executor.js'
-import { transactionsRoot } from '../exec/blockRoots.js'
-import { canApplyPlainTransfers } from '../exec/blockProcessor.js'
+import { HeaderView } from '../store/headerView.js'
 import { orderedTrieRoot } from '../trie/orderedTrie.js'
+import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
+import { evmForkAt } from '../vm/blockContext.js'
+import { InvalidRequestsError } from '../vm/blockEnd.js'
+import { evmTransactionOf } from '../vm/evmTransaction.js'
+import { EMPTY_UNCLE_HASH, encodeHeader, type HeaderFields } from '../vm/headerCodec.js'
+import { INITIAL_BASE_FEE, nextBaseFee, nextExcessBlobGas } from '../vm/headerFees.js'
+import type { BlockRun } from '../exec/blockRun.js'
+import { blockRecord } from '../exec/blockRecord.js'
+import type { BlockExecutor } from '../exec/executor.js'
 import { nextGasLimit } from '../exec/gasLimit.js'
-import { type PlainTransfer, TRANSFER_GAS, applyPlainTransfer, plainTransferReceipt } from '../exec/plainTransfer.js'
+import { requestsHash } from '../exec/requests.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
-import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { checkTxAgainstState } from '../txrules/txChecks.js'
 import { validTx } from '../txrules/txRules.js'
-import { blockBuilderInternals } from '../state/ethereumjsInternals.js'
 
 export interface BuildWithdrawal {
   index: string
@@ -59,169 +64,137 @@ export interface BuiltPayload {
   executionRequests: string[]
 }
 
-/**
- * BlockBuilder.addTransaction, without its O(n²): it re-creates a block of every transaction so far (and so every
- * transaction object) for each one added — 20 s for a 400-transaction block here. We run each transaction in one
- * fixed context block and pass the cumulative gas explicitly, then let BlockBuilder.build() assemble the block.
- */
-export async function appendTransaction(
-  builder: BlockBuilder,
-  context: Block,
-  tx: TypedTransaction,
-  allowNoBlobs: boolean,
-  runOpts: { skipNonce?: boolean; plainTransfers?: boolean } = {},
-): Promise<RunTxResult> {
-  const b = blockBuilderInternals(builder)
-  const vm = b.vm
-  if (!b.checkpointed) {
-    await vm.evm.journal.checkpoint()
-    b.checkpointed = true
-  }
-  if (tx.gasLimit > context.header.gasLimit - b.gasUsed) {
-    throw new TxRejectedError('tx has a higher gas limit than the remaining gas in the block', 'blockGasLimitReached')
-  }
-  const perBlob = vm.common.param('blobGasPerBlob')
-  if (isBlob4844Tx(tx)) {
-    if (tx.blobs === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
-    const wrapperIsCellProofs = tx.networkWrapperVersion === NetworkWrapperType.EIP7594
-    if (tx.blobs !== undefined && wrapperIsCellProofs !== vm.common.isActivatedEIP(7594)) {
-      throw new TxRejectedError('blob sidecar version does not match the fork', 'invalidTransaction')
-    }
-    if (b.blobGasUsed + BigInt(tx.numBlobs()) * perBlob > vm.common.getBlobGasSchedule().maxBlobGasPerBlock) {
-      throw new TxRejectedError('block blob gas limit reached', 'blockGasLimitReached')
-    }
-  }
-  const plain = runOpts.plainTransfers === true && canApplyPlainTransfers(vm) ? await applyPlainTransfer(vm, tx, context.header) : undefined
-  const result =
-    plain !== undefined
-      ? plainTransferResult(vm, plain, b.gasUsed)
-      : await runTx(vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: b.gasUsed, skipNonce: runOpts.skipNonce })
-  let included = tx
-  if (isBlob4844Tx(tx)) {
-    b.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * perBlob
-    included = createMinimal4844TxFromNetworkWrapper(tx, { common: vm.common })
-  }
-  b.transactions.push(included)
-  b.transactionResults.push(result)
-  b.gasUsed += result.blockGasSpent
-  b._minerValue += result.minerValue
-  return result
-}
+const ZERO32 = new Uint8Array(32)
+const ZERO_NONCE = new Uint8Array(8)
+const GAS_PER_BLOB = 131_072n
 
 /**
- * BlockBuilder.build() takes the transactions and receipts roots from these two methods, each filling EthereumJS's
- * general Merkle trie one entry at a time; our ordered trie gives the same roots in one pass (as import does).
- */
-function withOrderedTries(builder: BlockBuilder): void {
-  const b = blockBuilderInternals(builder)
-  b.transactionsTrie = () => Promise.resolve(transactionsRoot(b.transactions))
-  b.receiptTrie = () => Promise.resolve(orderedTrieRoot(b.transactionResults.map((r, i) => encodeReceipt(r.receipt, b.transactions[i]!.type))))
-}
-
-/** What runTx would have returned for a plain transfer, as far as BlockBuilder and its callers read it. */
-function plainTransferResult(vm: BlockBuilder['vm'], plain: PlainTransfer, gasUsedBefore: bigint): RunTxResult {
-  const bloom = new Bloom(undefined, vm.common)
-  return {
-    execResult: { executionGasUsed: 0n, returnValue: new Uint8Array(), logs: [], gasRefund: 0n },
-    bloom,
-    amountSpent: TRANSFER_GAS * plain.gasPrice,
-    receipt: plainTransferReceipt(gasUsedBefore + TRANSFER_GAS),
-    totalGasSpent: TRANSFER_GAS,
-    blockGasSpent: TRANSFER_GAS,
-    gasRefund: 0n,
-    minerValue: plain.minerValue,
-  }
-}
-
-/**
- * Builds a block on a stored parent with EthereumJS's BlockBuilder (system calls, withdrawals and EIP-7685 requests
- * included), runs in a worker. Gas limit moves toward the target as geth's does.
+ * Builds a block on a stored parent on Sponge's EVM, through the block executor's run (the start-of-block system
+ * calls, each transaction, withdrawals and EIP-7685 requests), in a worker. The gas limit moves toward the target as
+ * geth's does. Each transaction is held to the rules the pool admitted it by (txrules), against this block: what the
+ * pool accepts, the builder includes. 'exact' (testing_buildBlockV1) fails on the first that does not apply; 'best'
+ * leaves it out.
  */
 export async function buildPayload(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): Promise<BuiltPayload> {
-  const parent = readBlock(spec, store, hexToBytes(input.parentHash))
+  const parentHash = hexToBytes(input.parentHash)
+  const parent = HeaderView.read(store, parentHash)
   if (parent === undefined) throw new UnknownParentError(`unknown parent block ${input.parentHash}`)
-  const number = parent.header.number + 1n
+  const number = parent.number + 1n
   const timestamp = BigInt(input.timestamp)
-  const legacy = await executor.legacy()
-  const vm = legacy.vm
-  vm.common.setHardforkBy({ blockNumber: number, timestamp })
-  legacy.trieOverlay.pending.clear()
-  await legacy.state.setStateRoot(parent.header.stateRoot, true)
-  legacy.stateChanges.begin()
-  legacy.ancestors.advance(parent.hash(), parent.header.number, parent.header.parentHash)
-  const headerData = {
+  const fork = evmForkAt(spec, number, timestamp)
+  const common = spec.commonAt(number, timestamp)
+  const blobs = spec.blobParamsAt(timestamp)
+  const withdrawals = fork >= Fork.shanghai ? (input.withdrawals ?? []) : undefined
+  const header: HeaderFields = {
+    parentHash,
+    uncleHash: EMPTY_UNCLE_HASH,
+    coinbase: hexToBytes(input.feeRecipient),
+    stateRoot: ZERO32,
+    transactionsRoot: ZERO32,
+    receiptsRoot: ZERO32,
+    logsBloom: new Uint8Array(256),
+    difficulty: 0n,
     number,
+    gasLimit: nextGasLimit(parent.gasLimit, BigInt(input.gasLimitTarget)),
+    gasUsed: 0n,
     timestamp,
-    coinbase: new Address(hexToBytes(input.feeRecipient)),
-    mixHash: hexToBytes(input.prevRandao),
     extraData: hexToBytes(input.extraData),
-    gasLimit: nextGasLimit(parent.header.gasLimit, BigInt(input.gasLimitTarget)),
-    ...(input.parentBeaconBlockRoot === undefined ? {} : { parentBeaconBlockRoot: hexToBytes(input.parentBeaconBlockRoot) }),
+    mixHash: hexToBytes(input.prevRandao),
+    nonce: ZERO_NONCE,
+    ...(fork >= Fork.london ? { baseFee: parent.hasBaseFee ? nextBaseFee(parent) : INITIAL_BASE_FEE } : {}),
+    ...(withdrawals === undefined ? {} : { withdrawalsRoot: ZERO32 }),
+    ...(fork >= Fork.cancun
+      ? {
+          blobGasUsed: 0n,
+          excessBlobGas: blobs === undefined ? 0n : nextExcessBlobGas(parent, blobs, fork >= Fork.osaka),
+          parentBeaconBlockRoot: input.parentBeaconBlockRoot === undefined ? ZERO32 : hexToBytes(input.parentBeaconBlockRoot),
+        }
+      : {}),
+    ...(fork >= Fork.prague ? { requestsHash: ZERO32 } : {}),
   }
-  const builder = await buildBlock(vm, {
-    parentBlock: parent,
-    headerData,
-    withdrawals: input.withdrawals?.map((w) => ({
-      index: BigInt(w.index),
-      validatorIndex: BigInt(w.validatorIndex),
-      address: hexToBytes(w.address),
-      amount: BigInt(w.amount),
-    })),
-    blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: vm.common },
-  })
-  withOrderedTries(builder)
-  // The header the transactions run in, for our own pre-checks (base fee as the builder derives it).
-  const draft = createBlock(
-    {
-      header: {
-        ...headerData,
-        parentHash: parent.hash(),
-        ...(vm.common.isActivatedEIP(1559) && parent.header.baseFeePerGas !== undefined ? { baseFeePerGas: parent.header.calcNextBaseFee() } : {}),
-      },
-    },
-    { common: vm.common },
-  ).header
-  const draftBlock = createBlock({ header: draft.toJSON() }, { common: vm.common })
+  // Nothing awaited from here on: the run reads one store snapshot.
+  const run = executor.startBuild(parentHash, parent, HeaderView.of(encodeHeader(header)))
+  const maxBlobGas = BigInt(blobs?.max ?? 0) * GAS_PER_BLOB
   const bundle: BlobsBundle = { commitments: [], proofs: [], blobs: [] }
-  const receipts: TxReceipt[] = []
+  const included: TypedTransaction[] = []
+  for (const raw of input.transactions) {
+    let tx: TypedTransaction
+    try {
+      // A blob transaction may come without its sidecar only to an exact build.
+      const valid = validTx(raw, { common, gasLimit: header.gasLimit }, 'optional')
+      tx = valid.tx
+      checkTxAgainstState(tx, valid.sender, run.state.get(bytesToWord(valid.sender)), { baseFeePerGas: header.baseFee }, true)
+      checkBlockRoom(run, tx, header.gasLimit, maxBlobGas, input.mode === 'exact', common.isActivatedEIP(7594))
+      run.apply(evmTransactionOf(tx, valid.sender))
+    } catch (e) {
+      run.state.abortTransaction()
+      if (input.mode === 'exact') throw e
+      continue
+    }
+    if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
+      bundle.blobs.push(...tx.blobs)
+      bundle.commitments.push(...(tx.kzgCommitments ?? []))
+      bundle.proofs.push(...(tx.kzgProofs ?? []))
+    }
+    included.push(isBlob4844Tx(tx) ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx)
+  }
+  const ws = withdrawals?.map((w) => ({
+    index: BigInt(w.index),
+    validatorIndex: BigInt(w.validatorIndex),
+    address: hexToBytes(w.address),
+    amount: BigInt(w.amount),
+  }))
+  let requests: Uint8Array[]
   try {
-    for (const raw of input.transactions) {
-      let tx: TypedTransaction
-      try {
-        // The rules the pool admitted the transaction by (txrules), against this block: what the pool accepts, the
-        // builder includes. A blob transaction may come without its sidecar only to an exact build.
-        const valid = validTx(raw, { common: draft.common, gasLimit: draft.gasLimit }, 'optional')
-        tx = valid.tx
-        checkTxAgainstState(tx, valid.sender, await legacy.state.getAccount(new Address(valid.sender)), draft, true)
-        receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact', { plainTransfers: true })).receipt)
-      } catch (e) {
-        if (input.mode === 'exact') throw txRejectionOf(e) ?? e
-        continue
-      }
-      if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
-        bundle.blobs.push(...tx.blobs)
-        bundle.commitments.push(...(tx.kzgCommitments ?? []))
-        bundle.proofs.push(...(tx.kzgProofs ?? []))
-      }
-    }
-    const { block, requests } = await builder.build()
-    const executionRequests = (requests ?? []).filter((r) => r.bytes.length > 1).map((r) => ejsBytesToHex(r.bytes))
-    if (input.persist) {
-      store.putBlockSync(await executor.recordOf(block, { receipts }))
-    }
-    return {
-      blockHash: bytesToHex(block.hash()),
-      blockNumber: toQuantity(number),
-      timestamp: toQuantity(timestamp),
-      executionPayload: executionPayloadJson(block as Block, 3),
-      blockValue: toQuantity(builder.minerValue),
-      blobsBundle: bundle,
-      executionRequests,
-    }
+    requests = run.finish(ws)
   } catch (e) {
-    await builder.revert()
+    // A block whose requests are invalid cannot be built (a request contract without code, or whose call fails).
+    if (e instanceof InvalidRequestsError) throw new Error(`cannot build a block: ${e.message}`)
     throw e
-  } finally {
-    legacy.trieOverlay.pending.clear()
+  }
+  const commit = run.commit()
+  const q = bigIntToUnpaddedBytes
+  header.stateRoot = commit.stateRoot
+  header.transactionsRoot = orderedTrieRoot(included.map((t) => t.serialize()))
+  header.receiptsRoot = run.receiptsRoot()
+  header.logsBloom = run.bloom
+  header.gasUsed = run.gasUsed
+  if (header.blobGasUsed !== undefined) header.blobGasUsed = run.blobGasUsed
+  if (ws !== undefined) header.withdrawalsRoot = orderedTrieRoot(ws.map((w) => RLP.encode([q(w.index), q(w.validatorIndex), w.address, q(w.amount)])))
+  if (header.requestsHash !== undefined) header.requestsHash = requestsHash(requests)
+  const block = new Block(
+    createBlockHeaderFromRLP(encodeHeader(header), { common }),
+    included,
+    [],
+    ws?.map((w) => createWithdrawal(w)),
+    { common },
+  )
+  if (input.persist) {
+    store.putBlockSync(blockRecord(block, run.receipts, commit.trieNodes, commit.stateChanges))
+    executor.builtBlockStored(commit.stateRoot, commit)
+  }
+  return {
+    blockHash: bytesToHex(block.hash()),
+    blockNumber: toQuantity(number),
+    timestamp: toQuantity(timestamp),
+    executionPayload: executionPayloadJson(block, 3),
+    blockValue: toQuantity(run.minerValue),
+    blobsBundle: bundle,
+    executionRequests: requests.filter((r) => r.length > 1).map((r) => bytesToHex(r)),
+  }
+}
+
+/** The block's own limits on one more transaction: its gas left, and for a blob transaction its sidecar and blob gas. */
+function checkBlockRoom(run: BlockRun, tx: TypedTransaction, gasLimit: bigint, maxBlobGas: bigint, allowNoBlobs: boolean, cellProofs: boolean): void {
+  if (tx.gasLimit > gasLimit - run.gasUsed) {
+    throw new TxRejectedError('tx has a higher gas limit than the remaining gas in the block', 'blockGasLimitReached')
+  }
+  if (!isBlob4844Tx(tx)) return
+  if (tx.blobs === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
+  if (tx.blobs !== undefined && (tx.networkWrapperVersion === NetworkWrapperType.EIP7594) !== cellProofs) {
+    throw new TxRejectedError('blob sidecar version does not match the fork', 'invalidTransaction')
+  }
+  if (run.blobGasUsed + BigInt(tx.blobVersionedHashes.length) * GAS_PER_BLOB > maxBlobGas) {
+    throw new TxRejectedError('block blob gas limit reached', 'blockGasLimitReached')
   }
 }
