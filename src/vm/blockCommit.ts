@@ -6,6 +6,7 @@ import { addressToBytes, wordToBytes } from '../evm/words.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { CODE_PREFIX } from '../store/layout.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
+import { equalBytes } from '../util/hex.js'
 import { minimal, stateRootAfter } from './stateRoot.js'
 import type { StoredStateSource } from './stateSources.js'
 
@@ -26,6 +27,36 @@ export interface CommittedAccount {
   storageRoot: Uint8Array
 }
 
+/**
+ * The changes that change something: a block's change set also holds what it only read (the slots of every account
+ * a transaction touched, accounts touched and left as they were), and each of those put into a trie would hash its
+ * whole path again for nothing. Compared with the parent's values, which the block read through `source` already.
+ */
+function changed(changes: readonly AccountChange[], source: StoredStateSource): AccountChange[] {
+  const out: AccountChange[] = []
+  for (const c of changes) {
+    if (c.storageWiped) {
+      out.push(c)
+      continue
+    }
+    let storage = c.storage
+    for (const [slot, value] of c.storage) {
+      if (source.storage(c.address, slot) !== value) continue
+      if (storage === c.storage) storage = new Map(c.storage)
+      storage.delete(slot)
+    }
+    const before = source.account(c.address)
+    const a = c.account
+    const same =
+      a === undefined
+        ? before === undefined
+        : before !== undefined && before.nonce === a.nonce && before.balance === a.balance && equalBytes(before.codeHash, a.codeHash)
+    if (same && storage.size === 0) continue
+    out.push(storage === c.storage ? c : { ...c, storage })
+  }
+  return out
+}
+
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
 
 export function commitBlockState(
@@ -41,7 +72,7 @@ export function commitBlockState(
   codeKey.set(CODE_PREFIX)
   const stateRoot = stateRootAfter(
     parentRoot,
-    changes,
+    changed(changes, source),
     (a) => source.storageRoot(a),
     (h) => store.getTrieNode(h),
     (hash, encoded) => trieNodes.set(hex(hash), encoded),
