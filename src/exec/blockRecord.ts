@@ -10,8 +10,14 @@ import { materializeTransactions } from './receipts.js'
  * An executed block as the store keeps it: header, body, the replies written once (block, transactions, receipts),
  * logs and their index, and the state it wrote — trie nodes and code, and the flat table's change list.
  */
-export function blockRecord(block: Block, receipts: TxReceipt[], trieNodes: Map<string, Uint8Array>, stateChanges: Uint8Array): BlockRecord {
-  const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, receipts)
+export function blockRecord(
+  block: Block,
+  receipts: TxReceipt[],
+  trieNodes: Map<string, Uint8Array>,
+  stateChanges: Uint8Array,
+  senders?: readonly Uint8Array[],
+): BlockRecord {
+  const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, receipts, senders)
   const headerRlp = block.header.serialize()
   const body = bodyRlp(block)
   return {

@@ -1,6 +1,7 @@
 import type { Block } from '@ethereumjs/block'
 import type { TxReceipt } from '@ethereumjs/vm'
 import { Fork } from '../chain/evmFork.js'
+import { keccak256 } from '../crypto/keccak.js'
 import { TxRejectedError } from '../evm/errors.js'
 import { bytesToWord } from '../evm/words.js'
 import { HeaderView } from '../store/headerView.js'
@@ -25,6 +26,8 @@ export interface EvmBlockResult {
   receipts: TxReceipt[]
   requests: Uint8Array[]
   commit: BlockCommit
+  /** Each transaction's sender. */
+  senders: Uint8Array[]
 }
 
 /** What ethash pays a block's miner: 5 ether, 3 from Byzantium (EIP-649), 2 from Constantinople (EIP-1234). */
@@ -41,11 +44,15 @@ export function executeBlockOnEvm(config: EvmConfig, block: Block, source: Store
   const h = block.header
   const run = new BlockRun(config, HeaderView.of(h.serialize()), block.hash(), source, parentRoot)
   const txs = block.transactions
+  const senders: Uint8Array[] = []
   for (let i = 0; i < txs.length; i++) {
     const tx = txs[i]!
     if (h.gasLimit < tx.gasLimit + run.gasUsed) throw new InvalidBlockError('tx has a higher gas limit than the block')
+    // The address from the recovered key with the native keccak (EthereumJS's getSenderAddress hashes in JS each time).
+    const sender = keccak256(tx.getSenderPublicKey()).subarray(12)
+    senders.push(sender)
     try {
-      run.apply(evmTransactionOf(tx, tx.getSenderAddress().bytes))
+      run.apply(evmTransactionOf(tx, sender))
     } catch (e) {
       if (e instanceof TxRejectedError) throw new InvalidBlockError(`could not apply tx ${i} [${bytesToHex(tx.hash())}]: ${e.message}`)
       throw e
@@ -79,5 +86,5 @@ export function executeBlockOnEvm(config: EvmConfig, block: Block, source: Store
   if (!equalBytes(commit.stateRoot, h.stateRoot)) {
     throw new InvalidBlockError(`invalid block stateRoot, got: ${bytesToHex(commit.stateRoot)}, want: ${bytesToHex(h.stateRoot)}`)
   }
-  return { receipts: run.receipts, requests, commit }
+  return { receipts: run.receipts, requests, commit, senders }
 }

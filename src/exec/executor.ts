@@ -29,7 +29,7 @@ export interface ExecutedBlock {
 }
 
 /** EthereumJS's VM over the store: what the DAO fork's block still runs on. */
-export interface LegacyExecution {
+interface LegacyExecution {
   vm: VM
   state: MerkleStateManager
   trieOverlay: OverlayTrieDB
@@ -64,7 +64,7 @@ export class BlockExecutor {
   }
 
   /** EthereumJS's VM, made on first use (a thread that only imports blocks never holds it). */
-  legacy(): Promise<LegacyExecution> {
+  private legacy(): Promise<LegacyExecution> {
     this.legacyExecution ??= createStoreVm(this.spec, this.store).then(({ trieDb, state, vm, ancestors }) => ({
       vm,
       state,
@@ -91,7 +91,7 @@ export class BlockExecutor {
       const run = executeBlockOnEvm(this.config, block, source, parent.stateRoot)
       this.warm.advance(header.stateRoot, run.commit.accounts)
       const result: ProcessedBlock = { receipts: run.receipts, requests: run.requests, plainTransfers: 0 }
-      return { block, result, record: blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges) }
+      return { block, result, record: blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders) }
     } catch (e) {
       throw classifyFailure(e)
     }

@@ -1,6 +1,6 @@
 import type { Block } from '@ethereumjs/block'
 import { isBlob4844Tx } from '@ethereumjs/tx'
-import { generateAddress } from '@ethereumjs/util'
+import { Address, generateAddress } from '@ethereumjs/util'
 import type { TxReceipt } from '@ethereumjs/vm'
 import { type ReceiptFacts, logJson, receiptJson } from '../codecs/receipt.js'
 import type { LogEntry } from '../store/blockLogs.js'
@@ -13,6 +13,7 @@ import { effectiveGasPrice, transactionJson } from '../codecs/transaction.js'
 export function materializeTransactions(
   block: Block,
   receipts: TxReceipt[],
+  senders?: readonly Uint8Array[],
 ): { txJson: string[]; receiptJson: string[]; txHashes: Uint8Array[]; logs: LogEntry[] } {
   const hd = block.header
   const blockHash = block.hash()
@@ -25,7 +26,8 @@ export function materializeTransactions(
   const blobGasPrice = hd.excessBlobGas !== undefined ? hd.getBlobGasPrice() : undefined
   block.transactions.forEach((tx, index) => {
     const r = receipts[index]!
-    const from = tx.getSenderAddress()
+    // EthereumJS derives an address from the key with its JS keccak at every ask: the executor's is passed in.
+    const from = senders === undefined ? tx.getSenderAddress() : new Address(senders[index]!)
     const txHash = tx.hash()
     txHashes.push(txHash)
     const ctx = {

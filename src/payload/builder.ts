@@ -117,6 +117,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
   const maxBlobGas = BigInt(blobs?.max ?? 0) * GAS_PER_BLOB
   const bundle: BlobsBundle = { commitments: [], proofs: [], blobs: [] }
   const included: TypedTransaction[] = []
+  const senders: Uint8Array[] = []
   for (const raw of input.transactions) {
     let tx: TypedTransaction
     try {
@@ -126,6 +127,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
       checkTxAgainstState(tx, valid.sender, run.state.get(bytesToWord(valid.sender)), { baseFeePerGas: header.baseFee }, true)
       checkBlockRoom(run, tx, header.gasLimit, maxBlobGas, input.mode === 'exact', common.isActivatedEIP(7594))
       run.apply(evmTransactionOf(tx, valid.sender))
+      senders.push(valid.sender)
     } catch (e) {
       run.state.abortTransaction()
       if (input.mode === 'exact') throw e
@@ -170,7 +172,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     { common },
   )
   if (input.persist) {
-    store.putBlockSync(blockRecord(block, run.receipts, commit.trieNodes, commit.stateChanges))
+    store.putBlockSync(blockRecord(block, run.receipts, commit.trieNodes, commit.stateChanges, senders))
     executor.builtBlockStored(commit.stateRoot, commit)
   }
   return {
