@@ -47,3 +47,27 @@ describe('closing a lane', () => {
     expect(stops.map((s) => s.started)).toEqual([true, true])
   })
 })
+
+describe("a call's time limit", () => {
+  it("does not count the time its worker took to start: a lane's first call is run, not timed out", async () => {
+    // Before: a call's deadline ran from when it was made, so the first calls after a start waited out the worker's
+    // start-up (its modules, the interpreter's warm-up: hundreds of milliseconds, seconds on a loaded machine) on
+    // their own clock. A dev wallet's send, whose gas estimate went to the lane, failed so ("execution aborted") on a
+    // loaded CI machine. geth's --rpc.evmtimeout bounds the call's execution.
+    const spec = new ChainSpec(devGenesis())
+    const datadir = tempDatadir('pool-first-call')
+    const store = new ChainStore(datadir)
+    const genesis = await genesisBlock(spec, store)
+    const lane = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'public', threads: 1 })
+    try {
+      // 100 ms: less than a worker takes to start (its modules alone take several hundred), more than this call takes
+      // once it runs (a few microseconds).
+      const call = { blockHash: genesis.hash(), call: { to: new Uint8Array(20).fill(7) }, gasCap: 50_000_000n }
+      const outcome = await lane.run({ op: 'call', input: call, mode: 'call' }, { timeoutMs: 100 })
+      expect(outcome).toMatchObject({ status: 'success' })
+    } finally {
+      await lane.close()
+      await store.close()
+    }
+  })
+})

@@ -274,7 +274,10 @@ export class WorkerPool implements Lane {
     this.tasksInFlight++
     const started = performance.now()
     const batch: Batch = { tasks: part.map((p) => p.task) }
-    if (part.some((p) => p.deadline !== 0)) batch.deadlines = part.map((p) => p.deadline)
+    if (part.some((p) => p.deadline !== 0)) {
+      batch.deadlines = part.map((p) => p.deadline)
+      batch.sentAt = Date.now()
+    }
     this.piscina.run(batch).then(
       (outcomes) => {
         const ms = performance.now() - started

@@ -67,6 +67,8 @@ export type SingleTask = { [K in TaskName]: { op: K } & TaskMap[K]['in'] }[TaskN
 export interface Batch {
   tasks: SingleTask[]
   deadlines?: number[]
+  /** When the lane sent it (Date.now()), with deadlines: a worker not yet started then moves them by its start-up. */
+  sentAt?: number
 }
 
 /**

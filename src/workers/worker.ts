@@ -84,6 +84,12 @@ const warmHead = store.getLabel('head') ?? store.getLabel('genesis')
 if (warmHead !== undefined) warmUpCalls(evmConfig, warmHead)
 // Its snapshot goes with it, as a task's does (run below): an idle worker holding one keeps the pages freed since.
 store.refreshSnapshot()
+/**
+ * When this worker could first run a task. A call's time limit bounds its execution, as geth's --rpc.evmtimeout:
+ * a batch sent before then waited for the thread's start-up (seconds on a loaded machine), and its deadlines move
+ * by that wait.
+ */
+const readyAt = Date.now()
 
 /**
  * Every task's outcome, in order: a batch's tasks fail one by one, never together. A call whose deadline passed
@@ -92,8 +98,10 @@ store.refreshSnapshot()
 export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]> {
   store.refreshSnapshot()
   const out: TaskOutcome<unknown>[] = []
+  const startUp = batch.sentAt === undefined ? 0 : Math.max(0, readyAt - batch.sentAt)
   for (let i = 0; i < batch.tasks.length; i++) {
-    const until = batch.deadlines?.[i] ?? 0
+    const set = batch.deadlines?.[i] ?? 0
+    const until = set === 0 ? 0 : set + startUp
     if (until === 0) {
       out.push(await settle(batch.tasks[i]!))
       continue
