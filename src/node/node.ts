@@ -12,6 +12,7 @@ import type { MethodTable, Namespace } from '../rpc/methodTable.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
+import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
@@ -106,6 +107,13 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const maxBatchReplyBytes = opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes
   // One writer per datadir: a second node (or `sponge import`) on it is refused before the store is touched.
   const lock = await lockDatadir(opts.datadir)
+  try {
+    // Before LMDB maps it: a damaged chain.mdb is an error naming the file, not a SIGSEGV or SIGBUS.
+    checkChainFile(opts.datadir)
+  } catch (e) {
+    await lock.release()
+    throw e
+  }
   const store = new ChainStore(opts.datadir)
   let genesis: Awaited<ReturnType<typeof genesisBlock>>
   try {
