@@ -26,6 +26,7 @@ import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { sharedContext } from './sharedContext.js'
+import { KeyedLock } from '../util/keyedLock.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
@@ -167,6 +168,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     builds,
     txs,
     txPool,
+    nonceLock: new KeyedLock(),
     genesisHash: genesis.hash(),
     // common.md: engine_exchangeCapabilities MUST NOT list itself.
     engineMethods: [...table].filter(([name, def]) => def.namespace === 'engine' && name !== 'engine_exchangeCapabilities').map(([name]) => name),
