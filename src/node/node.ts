@@ -13,6 +13,7 @@ import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { lockDatadir } from '../store/datadirLock.js'
+import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
@@ -106,6 +107,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const maxBatchReplyBytes = opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes
   // One writer per datadir: a second node (or `sponge import`) on it is refused before the store is touched.
   const lock = await lockDatadir(opts.datadir)
+  // Readers see it move while this process's event loop turns (the lock alone outlives a frozen node).
+  const heartbeat = startHeartbeat(opts.datadir)
   const store = new ChainStore(opts.datadir)
   let genesis: Awaited<ReturnType<typeof genesisBlock>>
   try {
@@ -115,6 +118,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
   } catch (e) {
     await store.close()
+    heartbeat.stop()
     await lock.release()
     throw e
   }
@@ -201,6 +205,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await Promise.all([lanes.engine.close(), lanes.public.close()])
       metricsServer?.close()
       await store.close()
+      heartbeat.stop()
       await lock.release()
     })())
   try {
