@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
-import { tempDatadir } from '../testing/paths.js'
+import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { type SpawnedNode, spawnNode, spawnReader } from '../testing/spawnNode.js'
 import { WsClient } from '../testing/wsClient.js'
 import { collectingLogger } from '../util/logger.js'
@@ -124,6 +124,19 @@ describe('readers that never lie', () => {
       await closed
       expect(reader.log()).toMatch(/the datadir was replaced/)
       expect(reader.log()).not.toMatch(/the node is back/)
+
+      // Made again with another chain: never served, and stale saying so.
+      await node.stop()
+      rmSync(datadir, { recursive: true, force: true })
+      node = await spawnNode(['--chain', rpcCompatPath('genesis.json'), '--datadir', datadir, '--no-mining', '--workers', '1'])
+      const other = await eventually(
+        'stale over another chain',
+        reader,
+        healthIs(reader.httpUrl, (h) => h.status === 503 && /another chain/.test(h.body.reason ?? '')),
+      )
+      expect(other.body).toMatchObject({ status: 'stale', head: 2 })
+      expect(other.body.reason).toMatch(/^the datadir was replaced by one that holds another chain: .*: serving the removed chain$/)
+      expect((await rpc(reader.httpUrl, 'eth_chainId')).result).toBe('0x539')
     } finally {
       ws?.ws.close()
       await stopAll(reader, node)
