@@ -14,6 +14,7 @@ import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
+import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
@@ -115,6 +116,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     await lock.release()
     throw e
   }
+  // Readers see it move while this process's event loop turns (the lock alone outlives a frozen node).
+  const heartbeat = startHeartbeat(opts.datadir)
   const store = new ChainStore(opts.datadir)
   let genesis: Awaited<ReturnType<typeof genesisBlock>>
   try {
@@ -124,6 +127,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
   } catch (e) {
     await store.close()
+    heartbeat.stop()
     await lock.release()
     throw e
   }
@@ -211,6 +215,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await Promise.all([lanes.engine.close(), lanes.public.close()])
       metricsServer?.close()
       await store.close()
+      heartbeat.stop()
       await lock.release()
     })())
   try {
