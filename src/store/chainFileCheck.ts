@@ -68,6 +68,8 @@ export function checkChainFile(datadir: string): void {
     throw e
   }
   try {
+    // A folder in its place is no store to check: what opens it says what is wrong (a reader: "is not a file").
+    if (!fstatSync(fd).isFile()) return
     const problem = chainFileProblem(fd)
     if (problem !== undefined) throw new DamagedStoreError(`${file} is damaged, not a store Sponge can open: ${problem}`)
   } finally {
