@@ -62,7 +62,12 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
   const log = stderrLogger(flag(args, 'log.level'))
   const opts = nodeOptions(datadir, args, log)
   const node = await startNode(spec, opts)
-  const stopSettling = settleWhenQuiet()
+  const settleEngine = () => {
+    for (let i = 0; i < node.lanes.engine.threads; i++) {
+      node.lanes.engine.run({ op: 'settle' }).catch((e: unknown) => log.debug('engine worker collection failed', { error: String(e) }))
+    }
+  }
+  const stopSettling = settleWhenQuiet(settleEngine)
   const isDev = flag(args, 'chain') === 'dev'
   if (isDev) {
     // For the person at the terminal, not for a log collector: plain text.

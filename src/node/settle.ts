@@ -1,59 +1,41 @@
 import { performance } from 'node:perf_hooks'
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { fullCollection } from '../util/fullCollection.js'
 
 /** How often the serving thread's busy share is looked at, ms. */
-const CHECK_MS = 3_000
+const CHECK_MS = 2_000
 /** Below this share of the event loop's time busy, a check's span was quiet. */
 const QUIET = 0.02
-/** Quiet checks in a row before the collection: V8 shrinks the young generation only after ~5 s of little allocation. */
-const QUIET_CHECKS = 2
-/** Collections tried in one quiet spell, a check apart, until the young generation is back to its start-up size. */
-const TRIES = 3
-/** The young generation (both semi-spaces) V8 starts with, and shrinks back to: 2 MiB. */
-const SETTLED_YOUNG_BYTES = 2 * 1024 * 1024
+/**
+ * The quiet checks of a spell at which the threads are collected: the first once the thread is quiet, the second 6 s
+ * later. V8 shrinks a young generation at a full collection only when little was allocated over the last 5 s, and
+ * counts that from its last sample of allocation, taken at a collection: the first collection takes it.
+ */
+const COLLECT_AT = [1, 4]
 
 /**
- * A full collection each time the serving thread goes quiet after work (start-up counts). Start-up and load grow its
- * young generation to 32 MiB and leave old-space garbage, and V8 collects only when something allocates: its own idle
- * collection (the memory reducer) came at its 100 s watchdog, ~90 s after the node started, and took the heap from 55
- * to 25 MiB committed. A full collection after a few quiet seconds does the same (V8 shrinks the young generation at a
- * full collection when little was allocated lately) for a ~50 ms pause while nothing waits; a thread busy again (2%
- * of its time) is collected again when next quiet. Not in workers: there a full collection grew the young generation.
- * Returns the function that stops it.
+ * Full collections each time the serving thread goes quiet after work (start-up counts), in it and through `workers`
+ * in the engine's worker threads. Start-up and load grow their young generations (32 MiB the serving thread's, 16–32 a
+ * worker's) and leave old-space garbage, and V8 collects only when something allocates: its own idle collection (the
+ * memory reducer) came at its 100 s watchdog, ~90 s after the node started, and only in the serving thread (a worker
+ * waits for tasks in Atomics.wait, where no timer of V8's runs). Two collections 6 s apart in a quiet spell do the same
+ * in ~10 s, for a ~50–100 ms pause each while nothing waits (docs/performance.md, "Idle memory"); a thread busy again
+ * (2% of its time) is collected again when next quiet. Returns the function that stops it.
  */
-export function settleWhenQuiet(): () => void {
+export function settleWhenQuiet(workers: () => void): () => void {
   const collect = fullCollection()
   let last = performance.eventLoopUtilization()
   let quietChecks = 0
-  let settled = false
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization()
     const busy = performance.eventLoopUtilization(now, last).utilization
     last = now
-    if (busy >= QUIET) {
-      quietChecks = 0
-      settled = false
-    } else if (++quietChecks >= QUIET_CHECKS && !settled) {
-      // Too soon after allocation V8 keeps the young generation as it is: again at the next check.
+    if (busy >= QUIET) quietChecks = 0
+    else if (COLLECT_AT.includes(++quietChecks)) {
       collect()
-      settled = youngGenerationBytes() <= SETTLED_YOUNG_BYTES || quietChecks >= QUIET_CHECKS + TRIES - 1
+      workers()
+      // The collection's own pause is not work: the next span starts after it.
+      last = performance.eventLoopUtilization()
     }
   }, CHECK_MS).unref()
   return () => clearInterval(timer)
-}
-
-function youngGenerationBytes(): number {
-  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0
-}
-
-/** V8's full collection, which Node exposes only under --expose-gc: taken from a context made while the flag is on. */
-function fullCollection(): () => void {
-  if (globalThis.gc !== undefined) return globalThis.gc
-  setFlagsFromString('--expose-gc')
-  try {
-    return runInNewContext('gc') as () => void
-  } finally {
-    setFlagsFromString('--no-expose-gc')
-  }
 }

@@ -58,6 +58,8 @@ describe('a lane whose threads start on demand (idleMs)', () => {
     try {
       expect(lane.running).toBe(0)
       expect(await lane.run({ op: 'ping' })).toBeNull()
+      // A full collection, as the node asks of its engine workers when quiet (node/settle.ts).
+      expect(await lane.run({ op: 'settle' })).toBeNull()
       expect(lane.running).toBeGreaterThan(0)
       await vi.waitFor(() => expect(lane.running).toBe(0), { timeout: 30_000, interval: 50 })
     } finally {
