@@ -68,12 +68,12 @@ function requireIn(context: Context, sources: Map<string, string>): (name: strin
 
 /**
  * A fresh mcl set up for one curve, loaded synchronously: the EVM calls a precompile in the middle of a call and
- * cannot wait, and a thread that never runs one of a curve's precompiles never pays for it (three curves cost ~60
- * MiB and 0.65 s per thread when every thread loaded them at import). mcl keeps its curve in module state, so each
- * curve gets its own copy of the package, evaluated in its own V8 context. mcl's init is async only because
- * WebAssembly.instantiate is; inside the context, instantiate resolves with an instance of the module compiled once
- * per thread, and the context runs its microtasks before runInContext returns (microtaskMode 'afterEvaluate'), so the
- * init has finished when this returns. ~30 ms the first curve of a thread, ~20 ms each after.
+ * cannot wait, and a thread that never runs one of a curve's precompiles never pays for it (three curves cost ~0.5 s
+ * and ~25 MiB of a node's RSS per thread when every thread loaded them at import). mcl keeps its curve in module
+ * state, so each curve gets its own copy of the package, evaluated in its own V8 context. mcl's init is async only
+ * because WebAssembly.instantiate is; inside the context, instantiate resolves with an instance of the module compiled
+ * once per thread, and the context runs its microtasks before runInContext returns (microtaskMode 'afterEvaluate'), so
+ * the init has finished when this returns: 20–70 ms a curve here.
  * Subgroup checks are left to the callers (isValidOrder), which need them for some operations and not others.
  */
 export function loadMcl(curve: (mcl: Mcl) => number): Mcl {
