@@ -16,7 +16,7 @@ afterEach(() => {
   collections.count = 0
 })
 
-/** Runs the checks, one 2 s span each busy the given share of its time; returns after which span each collection came. */
+/** Runs the checks, one 1.5 s span each busy the given share of its time; returns after which span each collection came. */
 function spans(shares: number[]): { serving: number[]; workers: number[] } {
   vi.useFakeTimers()
   let share = 0
@@ -28,7 +28,7 @@ function spans(shares: number[]): { serving: number[]; workers: number[] } {
   for (span = 1; span <= shares.length; span++) {
     share = shares[span - 1]!
     const before = collections.count
-    vi.advanceTimersByTime(2_000)
+    vi.advanceTimersByTime(1_500)
     if (collections.count > before) out.serving.push(span)
   }
   stop()
@@ -37,11 +37,11 @@ function spans(shares: number[]): { serving: number[]; workers: number[] } {
 
 describe('settleWhenQuiet', () => {
   it('collects the serving thread and the workers twice in a quiet spell, 6 s apart, and again after work', () => {
-    // Busy (start-up), then quiet for six spans, busy again, then quiet for four.
+    // Busy (start-up), then quiet for six spans, busy again, then quiet for five.
     const q = 0.001
-    const got = spans([0.5, q, q, q, q, q, q, 0.3, q, q, q, q])
-    expect(got.serving).toEqual([2, 5, 9, 12])
-    expect(got.workers).toEqual([2, 5, 9, 12])
+    const got = spans([0.5, q, q, q, q, q, q, 0.3, q, q, q, q, q])
+    expect(got.serving).toEqual([2, 6, 9, 13])
+    expect(got.workers).toEqual([2, 6, 9, 13])
   })
   it('never collects a thread that stays busy', () => {
     expect(spans([0.05, 0.2, 0.03, 0.9, 0.02, 0.5])).toEqual({ serving: [], workers: [] })

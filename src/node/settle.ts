@@ -2,15 +2,15 @@ import { performance } from 'node:perf_hooks'
 import { fullCollection } from '../util/fullCollection.js'
 
 /** How often the serving thread's busy share is looked at, ms. */
-const CHECK_MS = 2_000
+const CHECK_MS = 1_500
 /** Below this share of the event loop's time busy, a check's span was quiet. */
 const QUIET = 0.02
 /**
  * The quiet checks of a spell at which the threads are collected: the first once the thread is quiet, the second 6 s
- * later. V8 shrinks a young generation at a full collection only when little was allocated over the last 5 s, and
+ * later (a dev node is settled ~10 s after it started). V8 shrinks a young generation at a full collection only when little was allocated over the last 5 s, and
  * counts that from its last sample of allocation, taken at a collection: the first collection takes it.
  */
-const COLLECT_AT = [1, 4]
+const COLLECT_AT = [1, 5]
 
 /**
  * Full collections each time the serving thread goes quiet after work (start-up counts), in it and through `workers`
