@@ -98,6 +98,12 @@ export interface RunningNode {
 
 const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
 
+/**
+ * How long a public worker stays without a task before it stops, ms: the public lane's threads start as calls need them,
+ * so an idle node holds none (docs/performance.md, "Idle memory"); the engine's start with the node and stay.
+ */
+const PUBLIC_WORKER_IDLE_MS = 60_000
+
 /** The namespaces of the authenticated endpoint: the engine, plus the eth reads a consensus client makes. */
 const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
 
@@ -138,6 +144,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       name: 'public',
       threads: opts.workers ?? NODE_DEFAULTS.workers,
       maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+      idleMs: PUBLIC_WORKER_IDLE_MS,
     }),
   }
   const chain = new ChainReader(store)

@@ -71,3 +71,24 @@ describe("a call's time limit", () => {
     }
   })
 })
+
+describe('a lane whose threads start on demand (idleMs)', () => {
+  it('holds no thread until a call needs one, answers that call, and stops the thread once idle', async () => {
+    const spec = new ChainSpec(devGenesis())
+    const datadir = tempDatadir('pool-on-demand')
+    const store = new ChainStore(datadir)
+    await genesisBlock(spec, store)
+    const lane = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'public', threads: 2, idleMs: 100 })
+    try {
+      expect(lane.running).toBe(0)
+      expect(await lane.run({ op: 'ping' })).toBeNull()
+      // A full collection, as the node asks of its engine workers when quiet (node/settle.ts).
+      expect(await lane.run({ op: 'settle' })).toBeNull()
+      expect(lane.running).toBeGreaterThan(0)
+      await vi.waitFor(() => expect(lane.running).toBe(0), { timeout: 30_000, interval: 50 })
+    } finally {
+      await lane.close()
+      await store.close()
+    }
+  })
+})

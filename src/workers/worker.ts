@@ -16,6 +16,7 @@ import { recoverRawSenders } from '../exec/senderRecovery.js'
 import { simulate } from '../calls/simulate.js'
 import { validateRawTx } from '../txrules/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
+import { fullCollection } from '../util/fullCollection.js'
 import { ChainStore } from '../store/chainStore.js'
 import { answerStateQuery } from '../vm/stateQuery.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
@@ -34,12 +35,18 @@ const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store))
 await executor
 const evmConfig = new EvmConfig(spec, store)
 const decoder = new TextDecoder()
+/** A full collection, made on the first `settle`: most workers never get one. */
+let collect: (() => void) | undefined
 /** The running call's deadline as performance.now() (0: none): Sponge's EVM stops itself there. */
 let evmDeadline = 0
 
 async function dispatch(task: SingleTask): Promise<unknown> {
   switch (task.op) {
     case 'ping':
+      return null
+    case 'settle':
+      collect ??= fullCollection()
+      collect()
       return null
     case 'state':
       return answerStateQuery(evmConfig, task.query)
