@@ -22,12 +22,12 @@ function freePort(): Promise<number> {
   })
 }
 
-/** anvil from its npm package's platform binary, on the same genesis; resolves once it answers. */
-export async function startAnvil(genesisFile: string): Promise<{ url: string; proc: ChildProcess }> {
+/** anvil from its npm package's platform binary, on the same genesis (and `args`); resolves once it answers. */
+export async function startAnvil(genesisFile: string, args: string[] = []): Promise<{ url: string; proc: ChildProcess }> {
   const require = createRequire(import.meta.url)
   const bin = join(require.resolve('@foundry-rs/anvil-linux-amd64/package.json'), '..', 'bin', 'anvil')
   const port = await freePort()
-  const proc = spawn(bin, ['--init', genesisFile, '--port', String(port), '--silent'], { stdio: 'ignore' })
+  const proc = spawn(bin, ['--init', genesisFile, '--port', String(port), '--silent', ...args], { stdio: 'ignore' })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 200; i++) {
     try {

@@ -150,7 +150,7 @@ export const FLAGS = {
     max: MAX_WORKERS,
     default: NODE_DEFAULTS.workers,
     defaultText: 'cores - 1',
-    help: 'worker threads of the public lane: state reads, calls',
+    help: 'worker threads of the public lane: state reads, calls (sponge node starts them when calls need them)',
   },
   'workers.engine': {
     commands: NODE,

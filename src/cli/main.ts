@@ -5,6 +5,7 @@ import { indexStoredLogs } from '../logs/backfill.js'
 import { genesisBlock } from '../state/genesis.js'
 import { ImportError } from '../import/importChain.js'
 import { importFile } from '../import/importFile.js'
+import { checkChainFile } from '../store/chainFileCheck.js'
 import { ChainStore } from '../store/chainStore.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { stderrLogger } from '../util/logger.js'
@@ -32,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
       const file = args.positional[0]
       if (file === undefined || args.positional.length > 1) throw new UsageError('sponge import takes one chain file')
       const lock = await lockDatadir(datadir)
+      // Before LMDB maps it: a damaged chain.mdb is an error naming the file, not a SIGSEGV or SIGBUS.
+      checkChainFile(datadir)
       const store = new ChainStore(datadir)
       try {
         await genesisBlock(spec, store)

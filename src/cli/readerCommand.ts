@@ -3,6 +3,8 @@ import type { ChainSpec } from '../chain/spec.js'
 import { type ReaderOptions, startReader } from '../node/reader.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { type Logger, stderrLogger } from '../util/logger.js'
+import { checkChainFile } from '../store/chainFileCheck.js'
+import { datadirHeld } from '../store/datadirLock.js'
 import { type ParsedArgs, UsageError } from './args.js'
 import { flag } from './flags.js'
 
@@ -55,6 +57,7 @@ export async function runReader(spec: ChainSpec, datadir: string, args: ParsedAr
   const stop = () => stopped.abort()
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  await checkStoreOfStoppedNode(datadir)
   let reader: Awaited<ReturnType<typeof startReader>>
   try {
     reader = await startReader(spec, opts, stopped.signal)
@@ -68,4 +71,18 @@ export async function runReader(spec: ChainSpec, datadir: string, args: ParsedAr
   await reader.close()
   log.info('stopped')
   return 0
+}
+
+/**
+ * A damaged chain.mdb is an error naming the file, before LMDB maps it (as the node's and the import's), not a
+ * SIGSEGV or SIGBUS. Only while no node holds the datadir: the check reads several pages, which must be one snapshot,
+ * and a node that holds it has checked the file itself. A node that took the datadir while this looked is trusted too.
+ */
+async function checkStoreOfStoppedNode(datadir: string): Promise<void> {
+  if (await datadirHeld(datadir)) return
+  try {
+    checkChainFile(datadir)
+  } catch (e) {
+    if (!(await datadirHeld(datadir))) throw e
+  }
 }

@@ -152,13 +152,34 @@ export async function importTrial(opts: {
 }
 
 /** A second `sponge node` or `sponge import` on a datadir in use: how it ended, or that it served (a failure). */
-async function secondWriter(cli: string, command: 'node' | 'import', datadir: string): Promise<{ refused: boolean; output: string }> {
+/** Whether this machine lets us make a network namespace: the second writer then may start in one of its own. */
+let netnsAllowed: boolean | undefined
+async function canUnshare(): Promise<boolean> {
+  if (netnsAllowed === undefined) {
+    const { spawnSync } = await import('node:child_process')
+    netnsAllowed = spawnSync('unshare', ['-n', 'true']).status === 0
+  }
+  return netnsAllowed
+}
+
+/**
+ * A second `sponge node` or `sponge import` on the datadir; `otherNetns`: in a network namespace of its own (`unshare
+ * -n`), as a second container on the same volume (issue 31, item 1: the abstract-socket lock let it in).
+ */
+async function secondWriter(
+  cli: string,
+  command: 'node' | 'import',
+  datadir: string,
+  otherNetns: boolean,
+): Promise<{ refused: boolean; output: string }> {
   const { spawn } = await import('node:child_process')
   const args =
     command === 'node'
       ? ['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1', '--no-progress']
       : ['import', '--chain', 'dev', '--datadir', datadir, '--no-progress', rpcCompatPath('chain.rlp')]
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = otherNetns
+    ? spawn('unshare', ['-n', process.execPath, cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   return new Promise((resolve) => {
     const onData = (d: Buffer) => {
@@ -191,7 +212,8 @@ export async function twoWritersTrial(opts: {
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
   let refusals = 0
   const second = async () => {
-    const r = await secondWriter(opts.cli, opts.random() < 0.5 ? 'node' : 'import', opts.datadir)
+    const command = opts.random() < 0.5 ? 'node' : 'import'
+    const r = await secondWriter(opts.cli, command, opts.datadir, opts.random() < 0.5 && (await canUnshare()))
     if (!r.refused) throw new Error(`a second writer was not refused while the first ran:\n${r.output.slice(0, 600)}`)
     refusals++
   }

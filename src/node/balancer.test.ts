@@ -128,10 +128,12 @@ async function bothReadersUp(h: RunningHaproxy): Promise<void> {
 
 describe('the README recipe', () => {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+  /** The recipe's config block: where it is written, and its text. */
+  const written = /cat > (\S+) <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)
+  const shown = written?.[2]
 
   it("shows haproxyConfig's text for its ports (what the balancer tests run, with shorter checks)", () => {
-    const shown = /cat > haproxy\.cfg <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)?.[1]
-    expect(shown, "README.md has a `cat > haproxy.cfg <<'EOF'` block").toBeDefined()
+    expect(shown, "README.md has a `cat > <file> <<'EOF'` block").toBeDefined()
     const expected = haproxyConfig(
       [
         { name: 'reader1', url: 'http://127.0.0.1:8547' },
@@ -142,15 +144,38 @@ describe('the README recipe', () => {
     )
     expect(`${shown}\n`).toBe(expected)
     // The commands beside it start what the config names.
-    expect(readme).toContain('./bin/sponge node --chain dev --datadir .sponge/dev --http.port 8546')
+    expect(readme).toContain('./bin/sponge node --chain dev --datadir .sponge/balanced --http.port 8546')
     for (const port of [8547, 8548])
-      expect(readme).toContain(`./bin/sponge rpc --chain dev --datadir .sponge/dev --http.port ${port} --rpc.upstream http://127.0.0.1:8546`)
+      expect(readme).toContain(`./bin/sponge rpc --chain dev --datadir .sponge/balanced --http.port ${port} --rpc.upstream http://127.0.0.1:8546`)
+    expect(readme).toContain(`/usr/sbin/haproxy -f ${written?.[1]} -db &`)
+  })
+
+  // Issue 31, item 9: run after "First five minutes", the recipe met `npm start`'s node on its datadir and ports, and
+  // left its haproxy.cfg in the checkout for `git status` to show.
+  it("does not collide with `npm start`: its own datadir, `npm start` stopped for 8545, its config out of git's sight", () => {
+    const start = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+    const startDatadir = /--datadir (\S+)/.exec(start)?.[1]
+    expect(startDatadir).toBeDefined()
+    const section = readme.slice(readme.indexOf('## Readers and a balancer'), readme.indexOf('/usr/sbin/haproxy -f'))
+    const datadirs = [...section.matchAll(/--datadir (\S+)/g)].map((m) => m[1])
+    expect(datadirs).toHaveLength(3)
+    expect(datadirs.filter((d) => d === startDatadir)).toEqual([])
+    // The frontend binds npm start's port (the First five minutes script then runs unchanged): the text says to stop it.
+    expect(shown).toContain('bind 127.0.0.1:8545')
+    expect(section).toMatch(/Stop\s+`npm start`\s+first/)
+    // Ignored as .gitignore names it: its folder (`.sponge/`) or the file itself (read here: no git needed).
+    const file = written?.[1] ?? ''
+    const ignores = readFileSync(join(REPO_ROOT, '.gitignore'), 'utf8').split('\n')
+    const folder = file.includes('/') ? `${file.slice(0, file.indexOf('/'))}/` : undefined
+    expect(
+      ignores.some((line) => line === folder || line === file || line === `/${file}`),
+      `${file} is not ignored by .gitignore`,
+    ).toBe(true)
   })
 
   it.skipIf(HAPROXY === undefined)(`is a config HAProxy accepts (haproxy -c)${HAPROXY === undefined ? ` (skipped: ${SKIP_NOTE})` : ''}`, () => {
-    const shown = /cat > haproxy\.cfg <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)?.[1] ?? ''
     const file = join(tmpdir(), `sponge-haproxy-readme-${process.pid}.cfg`)
-    writeFileSync(file, `${shown}\n`)
+    writeFileSync(file, `${shown ?? ''}\n`)
     cleanups.push(() => rmSync(file, { force: true }))
     const check = spawnSync(HAPROXY!, ['-c', '-f', file], { encoding: 'utf8' })
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0)

@@ -91,10 +91,37 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
 export const READER_DEFAULTS = {
   /** The head watcher's poll, ms: the bound on the lag when no file event comes (inotify usually comes first). */
   pollMs: 100,
-  /** How often the reader asks whether the node still holds the datadir, ms. */
+  /**
+   * How often the reader checks on its node, ms: whether the datadir's data file is still the one it reads, whether
+   * the node still holds the datadir, whether its heartbeat moves, and (with --rpc.upstream) whether it answers a ping.
+   */
   nodeCheckMs: 1000,
+  /**
+   * A ping's bound, ms: a node answers eth_blockNumber in well under a millisecond, so two seconds without a reply
+   * is a node frozen or wedged (or a pause long enough that a send would wait as long), not a slow one.
+   */
+  pingTimeoutMs: 2000,
+  /**
+   * How long the node's heartbeat (store/heartbeat.ts: a touch each second from its serving thread) may stand still
+   * before the reader says the node is lifeless, ms. A GC pause or a loaded machine delays a beat by far less; five
+   * missed beats is a serving thread that answers nothing (frozen, or held by one request that long), and it still
+   * changes between looks on a filesystem with coarse (1-2 s) file times.
+   */
+  lifelessMs: 5000,
+  /**
+   * A forwarded call's bound, ms (the node answers pings but not this call): a send is pooled, or in dev mode mined,
+   * in milliseconds. viem's default timeout is as long, so viem gives up about when the reader does; clients that
+   * wait longer (ethers, cast, curl) get the reader's -32000 rather than a hang.
+   */
+  forwardTimeoutMs: 10_000,
   /** How often a reader started before the node looks for its store, ms. */
   waitMs: 200,
+  /**
+   * How long a reader waits for a chain in a datadir that no node holds, ms: a node started beside it holds the
+   * datadir within seconds (and is then waited for as long as it holds it); a minute with none means the path is
+   * not the node's.
+   */
+  storeWaitMs: 60_000,
   /** Blocks the head taken in may be behind the store's before /health says stale. */
   healthMaxLag: 2,
 } as const

@@ -14,59 +14,105 @@ import { ClientContexts } from './clientContexts.js'
 /** A WebSocket consumer this far behind (bytes queued) is disconnected rather than buffered for. */
 const WS_MAX_BACKPRESSURE = 4 * 1024 * 1024
 
+/** What an endpoint's calls reach. */
+export interface EndpointBackend {
+  table: MethodTable
+  /** What handlers reach; its `pool` is `lane`. */
+  ctx: NodeContext
+  /** The worker lane this endpoint's calls run in, shared by client. */
+  lane: WorkerPool
+  /** WebSocket on the same port, with eth_subscribe's hub. */
+  subscriptions?: SubscriptionHub
+}
+
 /** One JSON-RPC endpoint (a port) of a node or a reader. */
-export interface EndpointOptions {
+export interface EndpointOptions extends EndpointBackend {
   host: string
   port: number
   namespaces: readonly Namespace[]
   vhosts: readonly string[]
   corsOrigins: readonly string[]
   maxBodyBytes: number
-  table: MethodTable
   /** The envelope's bounds and observers; its namespaces are the endpoint's. */
   envelope: Omit<EnvelopeOptions, 'namespaces'>
-  /** What handlers reach; its `pool` is `lane`. */
-  ctx: NodeContext
-  /** The worker lane this endpoint's calls run in, shared by client. */
-  lane: WorkerPool
   /** Checked before a body is read (the Engine API's JWT). */
   authorize?: (authorizationHeader: string) => boolean
-  /** WebSocket on the same port, with eth_subscribe's hub. */
-  subscriptions?: SubscriptionHub
   /** GET /health. */
   health?: (draining: boolean) => { ok: boolean; body: string }
+}
+
+export interface Endpoint extends HttpServer {
+  /**
+   * Serves `next` from now on, on the same port (a reader whose datadir was replaced: a new store, lane and hub).
+   * The WebSocket connections opened on the one before are closed, since what they subscribed to was its chain's;
+   * resolves once the requests it had received are answered, after which it may be closed.
+   */
+  replace(next: EndpointBackend, why: string): Promise<void>
+}
+
+/** A backend as served: its HTTP clients' contexts, its WebSocket connections, its requests not yet answered. */
+class Served {
+  readonly clients: ClientContexts
+  readonly sockets = new Set<(reason: string) => void>()
+  private inFlight = 0
+  private idle: (() => void) | undefined
+
+  constructor(readonly b: EndpointBackend) {
+    this.clients = new ClientContexts(b.ctx, b.lane)
+  }
+
+  /** A reply, counted until it is sent when it comes later (a reply given at once is done with already). */
+  track<T>(reply: T | Promise<T>): T | Promise<T> {
+    if (!(reply instanceof Promise)) return reply
+    this.inFlight++
+    return reply.finally(() => {
+      if (--this.inFlight === 0) this.idle?.()
+    })
+  }
+
+  retire(why: string): Promise<void> {
+    for (const end of this.sockets) end(why)
+    return this.inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.idle = resolve))
+  }
 }
 
 let wsConnections = 0
 
 /** Starts an endpoint: each request's calls run as its client's (a WebSocket connection's share is its address's). */
-export function startEndpoint(o: EndpointOptions): Promise<HttpServer> {
+export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const env: EnvelopeOptions = { ...o.envelope, namespaces: new Set(o.namespaces) }
-  const clients = new ClientContexts(o.ctx, o.lane)
-  const { table, ctx, lane, subscriptions } = o
-  return startHttpServer({
+  let served = new Served(o)
+  const server = await startHttpServer({
     host: o.host,
     port: o.port,
     maxBodyBytes: o.maxBodyBytes,
     vhosts: o.vhosts,
     corsOrigins: o.corsOrigins,
     ...(o.authorize === undefined ? {} : { authorize: o.authorize }),
-    handle: (body, client) => handleBody(body, table, env, ctx, () => clients.of(client())),
+    handle: (body, client) => {
+      const s = served
+      return s.track(handleBody(body, s.b.table, env, s.b.ctx, () => s.clients.of(client())))
+    },
     ...(o.health === undefined ? {} : { health: o.health }),
-    ...(subscriptions === undefined
+    ...(o.subscriptions === undefined
       ? {}
       : {
           ws: {
             maxBackpressure: WS_MAX_BACKPRESSURE,
-            open: (send: (text: string) => boolean, remoteAddress: string) => {
-              const connection = subscriptions.connect(send)
+            open: (send: (text: string) => boolean, remoteAddress: string, end: (reason: string) => void) => {
+              // The connection stays with the backend it was opened on: its subscriptions are that chain's.
+              const s = served
+              const { table, ctx, lane, subscriptions } = s.b
+              const connection = subscriptions!.connect(send)
+              s.sockets.add(end)
               // The connection holds its own filters, which go with it; its share of the lane is its address's, as
               // over HTTP, so that opening more connections buys no more of it.
               const client = `ws:${++wsConnections}`
               const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(remoteAddress) }
               return {
-                message: (body: Uint8Array) => handleBody(body, table, env, wsCtx),
+                message: (body: Uint8Array) => s.track(handleBody(body, table, env, wsCtx)),
                 close: () => {
+                  s.sockets.delete(end)
                   connection.close()
                   ctx.filters.dropClient(client)
                 },
@@ -74,6 +120,13 @@ export function startEndpoint(o: EndpointOptions): Promise<HttpServer> {
             },
           },
         }),
+  })
+  return Object.assign(server, {
+    replace: (next: EndpointBackend, why: string) => {
+      const old = served
+      served = new Served(next)
+      return old.retire(why)
+    },
   })
 }
 

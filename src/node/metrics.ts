@@ -53,7 +53,16 @@ export class NodeMetrics {
   })
   private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<'method' | 'port'> }>()
 
-  constructor(deps: { store: ChainStore; lanes: WorkerPool[]; txPool?: TxPool; engine?: EngineService }) {
+  /**
+   * `lanes` is read at each scrape: a reader that reopens a replaced datadir puts its new lane in the old one's place
+   * (and hands it to watchLane); `store` is what the reader reads now.
+   */
+  constructor(deps: {
+    store: Pick<ChainStore, 'getLabel' | 'getNumber'>
+    lanes: WorkerPool[]
+    txPool?: TxPool
+    engine?: EngineService
+  }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
     const { store, txPool, lanes, engine } = deps
     new Gauge({
@@ -97,16 +106,19 @@ export class NodeMetrics {
           this.set(txPool.size)
         },
       })
-    for (const lane of lanes) {
-      lane.onTaskDone = (ops, seconds) => {
-        for (const op of ops) this.taskSeconds.observe({ lane: lane.name, op }, seconds)
-      }
-    }
+    for (const lane of lanes) this.watchLane(lane)
     if (engine !== undefined)
       engine.onValidated = (status, seconds, gasUsed) => {
         this.blockSeconds.observe({ status }, seconds)
         if (status === 'VALID') this.blockGas.inc(Number(gasUsed))
       }
+  }
+
+  /** Each task's time on `lane`, by operation. */
+  watchLane(lane: WorkerPool): void {
+    lane.onTaskDone = (ops, seconds) => {
+      for (const op of ops) this.taskSeconds.observe({ lane: lane.name, op }, seconds)
+    }
   }
 
   /** One answered call: `code` 0 for a result, else the JSON-RPC error code. */

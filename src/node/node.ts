@@ -12,7 +12,9 @@ import type { MethodTable, Namespace } from '../rpc/methodTable.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
+import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
+import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
@@ -25,6 +27,7 @@ import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { sharedContext } from './sharedContext.js'
+import { KeyedLock } from '../util/keyedLock.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
@@ -95,6 +98,12 @@ export interface RunningNode {
 
 const EXTRA_DATA = `0x${Buffer.from('sponge').toString('hex')}`
 
+/**
+ * How long a public worker stays without a task before it stops, ms: the public lane's threads start as calls need them,
+ * so an idle node holds none (docs/performance.md, "Idle memory"); the engine's start with the node and stay.
+ */
+const PUBLIC_WORKER_IDLE_MS = 60_000
+
 /** The namespaces of the authenticated endpoint: the engine, plus the eth reads a consensus client makes. */
 const AUTH_NAMESPACES: readonly Namespace[] = ['engine', 'eth']
 
@@ -106,6 +115,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const maxBatchReplyBytes = opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes
   // One writer per datadir: a second node (or `sponge import`) on it is refused before the store is touched.
   const lock = await lockDatadir(opts.datadir)
+  try {
+    // Before LMDB maps it: a damaged chain.mdb is an error naming the file, not a SIGSEGV or SIGBUS.
+    checkChainFile(opts.datadir)
+  } catch (e) {
+    await lock.release()
+    throw e
+  }
+  // Readers see it move while this process's event loop turns (the lock alone outlives a frozen node).
+  const heartbeat = startHeartbeat(opts.datadir)
   const store = new ChainStore(opts.datadir)
   let genesis: Awaited<ReturnType<typeof genesisBlock>>
   try {
@@ -115,6 +133,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     if (opts.importFile !== undefined) await importFile(spec, store, opts.importFile, opts.showProgress, opts.log)
   } catch (e) {
     await store.close()
+    heartbeat.stop()
     await lock.release()
     throw e
   }
@@ -125,6 +144,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       name: 'public',
       threads: opts.workers ?? NODE_DEFAULTS.workers,
       maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+      idleMs: PUBLIC_WORKER_IDLE_MS,
     }),
   }
   const chain = new ChainReader(store)
@@ -159,6 +179,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     builds,
     txs,
     txPool,
+    nonceLock: new KeyedLock(),
     genesisHash: genesis.hash(),
     // common.md: engine_exchangeCapabilities MUST NOT list itself.
     engineMethods: [...table].filter(([name, def]) => def.namespace === 'engine' && name !== 'engine_exchangeCapabilities').map(([name]) => name),
@@ -201,6 +222,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       await Promise.all([lanes.engine.close(), lanes.public.close()])
       metricsServer?.close()
       await store.close()
+      heartbeat.stop()
       await lock.release()
     })())
   try {

@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ChainSpec } from '../chain/spec.js'
 import { FilterRegistry } from '../logs/filters.js'
 import type { NodeContext } from '../rpc/context.js'
 import { type HeadStamp, decideHealth, healthReply } from '../rpc/health.js'
-import type { HttpServer } from '../rpc/httpServer.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { readerMethods, readerSyncing } from '../rpc/methods/readerTable.js'
@@ -14,13 +11,15 @@ import { Upstream } from '../rpc/upstream.js'
 import { genesisBlock } from '../state/genesis.js'
 import { ChainReader } from '../store/chainReader.js'
 import { CHAIN_FILE, ChainStore } from '../store/chainStore.js'
+import { dataFileId, datadirContents } from '../store/dataFile.js'
 import { datadirHeld } from '../store/datadirLock.js'
 import { HeadWatcher } from '../store/headWatcher.js'
+import { HeartbeatWatch } from '../store/heartbeat.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import type { Logger } from '../util/logger.js'
 import { WorkerPool } from '../workers/pool.js'
 import { NODE_DEFAULTS, READER_DEFAULTS } from './defaults.js'
-import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
+import { type Endpoint, type EndpointBackend, drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
 import { sharedContext } from './sharedContext.js'
 
@@ -28,6 +27,13 @@ import { sharedContext } from './sharedContext.js'
 // database. It opens the store read-only (LMDB serves readers in other processes by design), learns each new head
 // from the store (store/headWatcher.ts), forwards what only the node can do to --rpc.upstream
 // (rpc/methods/readerTable.ts), and says on GET /health whether a balancer should send it traffic.
+//
+// It never says more than it knows. Each second it checks that the datadir's data file is still the one it reads
+// (a datadir removed and made again by a new node is reopened: a new store, lane, hub and head watcher behind the
+// same port, whose WebSocket connections to the removed chain are closed), that the node still holds the datadir,
+// that the node's heartbeat moves (store/heartbeat.ts: a frozen or wedged node keeps its lock, and an idle dev
+// chain's head never moves), and, with an upstream, that the node answers a ping; while any of these fails, /health
+// is stale and says why, and the log says so once.
 
 export interface ReaderOptions {
   datadir: string
@@ -53,14 +59,31 @@ export interface ReaderOptions {
   metrics?: { host: string; port: number }
   log: Logger
   drainTimeoutMs?: number
+  /** How long to wait for a chain in a datadir no node holds, ms (default READER_DEFAULTS.storeWaitMs). */
+  storeWaitMs?: number
 }
 
 export interface RunningReader {
-  context: NodeContext
-  store: ChainStore
+  /** The context over the store read now (a replaced datadir's new store once reopened). */
+  readonly context: NodeContext
+  readonly store: ChainStore
   httpPort: number
   metricsPort: number | undefined
   close(): Promise<void>
+}
+
+/** A store opened read-only, its genesis checked, and the data file it was opened from. */
+interface OpenedStore {
+  store: ChainStore
+  fileId: string
+  genesisHash: Uint8Array
+}
+
+/** Why a reader is stale, by kind (what its log says once per change) and in words (what /health says). */
+type ProblemKind = 'gone' | 'replaced' | 'otherChain' | 'stopped' | 'silent' | 'lifeless'
+interface Problem {
+  kind: ProblemKind
+  reason: string
 }
 
 /**
@@ -68,150 +91,358 @@ export interface RunningReader {
  * endpoint. `signal` stops the wait.
  */
 export async function startReader(spec: ChainSpec, opts: ReaderOptions, signal?: AbortSignal): Promise<RunningReader> {
-  const store = await openWhenReady(opts.datadir, opts.log, signal)
-  let genesisHash: Uint8Array
+  const opened = await openWhenReady(spec, opts, signal)
+  const reader = new Reader(spec, opts)
   try {
-    // The store's genesis exists, so this only compares it with the spec's (and writes nothing).
-    genesisHash = (await genesisBlock(spec, store)).hash()
+    await reader.start(opened)
   } catch (e) {
-    await store.close()
+    await reader.close()
     throw e
   }
-  const maxReplyBytes = opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes
-  const lane = new WorkerPool(
-    { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true },
-    { name: 'public', threads: opts.workers ?? NODE_DEFAULTS.workers, maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue },
-  )
-  const chain = new ChainReader(store)
-  const subscriptions = new SubscriptionHub(store)
-  const watcher = new HeadWatcher(store, (c) => subscriptions.canonicalChanged(c.added, c.removed), {
-    pollMs: READER_DEFAULTS.pollMs,
-    onWatchError: (e) => opts.log.warn('no file events from the store; polling it alone', { error: e.message }),
-  })
-  watcher.start()
-  const context: NodeContext = {
-    ...sharedContext(spec, store, chain, opts),
-    pool: lane,
-    genesisHash,
-    engineMethods: [],
-    filters: new FilterRegistry(),
-    ...(opts.upstream === undefined ? {} : { upstream: new Upstream(opts.upstream) }),
+  return reader
+}
+
+/** Everything made over one store: replaced whole, behind the same port, when the datadir is. */
+interface Generation extends EndpointBackend {
+  store: ChainStore
+  fileId: string
+  chain: ChainReader
+  watcher: HeadWatcher
+  subscriptions: SubscriptionHub
+  close(): Promise<void>
+}
+
+class Reader implements RunningReader {
+  private gen: Generation | undefined
+  private endpoint: Endpoint | undefined
+  private metricsServer: Server | undefined
+  /** The lanes the metrics read: the current generation's. */
+  private readonly metricLanes: WorkerPool[] = []
+  private readonly metrics: NodeMetrics | undefined
+  /** A replaced datadir's data file that holds another chain: not opened again. */
+  private rejectedFile: string | undefined
+  /** What the datadir's data file says, when it is not the one read (a problem of its own). */
+  private fileProblem: Problem | undefined
+  private nodeRunning = true
+  private readonly heartbeat: HeartbeatWatch
+  private lifeless: number | undefined
+  private logged: ProblemKind | undefined
+  private timer: NodeJS.Timeout | undefined
+  private checking: Promise<void> | undefined
+  private closing: Promise<void> | undefined
+  private readonly upstream: Upstream | undefined
+  private lastHead: HeadStamp | undefined
+  private lastLag = 0
+
+  constructor(
+    private readonly spec: ChainSpec,
+    private readonly opts: ReaderOptions,
+  ) {
+    this.upstream =
+      opts.upstream === undefined
+        ? undefined
+        : new Upstream(opts.upstream, { callTimeoutMs: READER_DEFAULTS.forwardTimeoutMs, pingTimeoutMs: READER_DEFAULTS.pingTimeoutMs })
+    this.heartbeat = new HeartbeatWatch(opts.datadir)
+    this.metrics =
+      opts.metrics === undefined
+        ? undefined
+        : new NodeMetrics({
+            // What is read now, whichever store that is.
+            store: { getLabel: (label) => this.current().store.getLabel(label), getNumber: (hash) => this.current().store.getNumber(hash) },
+            lanes: this.metricLanes,
+          })
   }
-  const table = readerMethods(allMethods(), { syncing: () => readerSyncing(chain.headNumber(), watcher.head.number) })
-  const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, lanes: [lane] })
-  // Whether the node still holds the datadir: a reader outliving it serves what is stored, and says it is stale.
-  let nodeRunning = true
-  const nodeCheck = setInterval(() => {
-    datadirHeld(opts.datadir).then(
-      (held) => {
-        if (held === nodeRunning) return
-        nodeRunning = held
-        if (held) opts.log.info('the node is back: following its head')
-        else opts.log.warn('the node has stopped: serving what is stored, /health says stale')
-      },
-      () => {},
-    )
-  }, READER_DEFAULTS.nodeCheckMs)
-  nodeCheck.unref()
-  let serving = false
-  let closing: Promise<void> | undefined
-  let lastHead: HeadStamp | undefined
-  let lastLag = 0
-  const healthMaxAge = opts.healthMaxAge ?? NODE_DEFAULTS.healthMaxAge
-  const healthMaxLag = opts.healthMaxLag ?? READER_DEFAULTS.healthMaxLag
-  const health = (draining: boolean) => {
-    const lifecycle = draining || closing !== undefined ? 'draining' : serving ? 'serving' : 'starting'
-    if (lifecycle !== 'draining') {
-      lastHead = headStamp(chain, store)
-      lastLag = Math.max(0, Number(chain.headNumber() - watcher.head.number))
-    }
-    return healthReply(
-      decideHealth({
-        lifecycle,
-        head: lastHead,
-        nowSeconds: Date.now() / 1000,
-        maxAgeSeconds: healthMaxAge,
-        lag: { blocks: lastLag, max: healthMaxLag },
-        nodeStopped: !nodeRunning,
-      }),
-    )
+
+  get context(): NodeContext {
+    return this.current().ctx
   }
-  let server: HttpServer | undefined
-  let metricsServer: Server | undefined
-  const close = () =>
-    (closing ??= (async () => {
-      watcher.stop()
-      clearInterval(nodeCheck)
-      if (server !== undefined) await drainWithin([server], opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, opts.log)
-      await lane.close()
-      metricsServer?.close()
-      await store.close()
-    })())
-  try {
-    server = await startEndpoint({
+
+  get store(): ChainStore {
+    return this.current().store
+  }
+
+  get httpPort(): number {
+    if (this.endpoint === undefined) throw new Error('the reader is not serving')
+    return this.endpoint.port
+  }
+
+  get metricsPort(): number | undefined {
+    return this.metricsServer === undefined ? undefined : (this.metricsServer.address() as AddressInfo).port
+  }
+
+  async start(opened: OpenedStore): Promise<void> {
+    const { opts } = this
+    const gen = this.generation(opened)
+    this.gen = gen
+    const metrics = this.metrics
+    this.endpoint = await startEndpoint({
       host: opts.http.host,
       port: opts.http.port,
       namespaces: opts.http.apis.filter((n) => n !== 'testing'),
       vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
       corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       maxBodyBytes: opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
-      table,
+      table: gen.table,
+      ctx: gen.ctx,
+      lane: gen.lane,
+      subscriptions: gen.subscriptions,
       envelope: {
         maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
-        maxReplyBytes,
+        maxReplyBytes: opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
         maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
         onInternalError: logInternalError(opts.log),
         ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
       },
-      ctx: context,
-      lane,
-      subscriptions,
-      health,
+      health: (draining) => this.health(draining),
     })
-    opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${server.port}`, {
+    opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${this.endpoint.port}`, {
       datadir: opts.datadir,
       upstream: opts.upstream ?? 'none: sends are refused',
     })
     if (metrics !== undefined && opts.metrics !== undefined) {
-      metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
-      opts.log.info(`metrics on http://${opts.metrics.host}:${(metricsServer.address() as AddressInfo).port}/metrics`)
+      this.metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
+      opts.log.info(`metrics on http://${opts.metrics.host}:${this.metricsPort}/metrics`)
     }
-    serving = true
+    this.schedule()
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearTimeout(this.timer)
+      // A check may be reopening the datadir: the generation it makes is closed below.
+      await this.checking
+      if (this.endpoint !== undefined) await drainWithin([this.endpoint], this.opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, this.opts.log)
+      await this.gen?.close()
+      this.metricsServer?.close()
+    })()
+    return this.closing
+  }
+
+  private current(): Generation {
+    if (this.gen === undefined) throw new Error('the reader has no store open')
+    return this.gen
+  }
+
+  /** GET /health: the head and lag of the store read now, stale with the reason while anything is wrong. */
+  private health(draining: boolean): { ok: boolean; body: string } {
+    const lifecycle = draining || this.closing !== undefined ? 'draining' : this.endpoint === undefined ? 'starting' : 'serving'
+    const gen = this.gen
+    if (lifecycle !== 'draining' && gen !== undefined) {
+      this.lastHead = headStamp(gen.chain, gen.store)
+      this.lastLag = Math.max(0, Number(gen.chain.headNumber() - gen.watcher.head.number))
+    }
+    const problem = this.problem()
+    return healthReply(
+      decideHealth({
+        lifecycle,
+        head: this.lastHead,
+        nowSeconds: Date.now() / 1000,
+        maxAgeSeconds: this.opts.healthMaxAge ?? NODE_DEFAULTS.healthMaxAge,
+        lag: { blocks: this.lastLag, max: this.opts.healthMaxLag ?? READER_DEFAULTS.healthMaxLag },
+        ...(problem === undefined ? {} : { problem: problem.reason }),
+      }),
+    )
+  }
+
+  /** Why the reader is stale now, if it is: the datadir first (nothing else matters then), the node, its answers. */
+  private problem(): Problem | undefined {
+    if (this.fileProblem !== undefined) return this.fileProblem
+    if (!this.nodeRunning) return { kind: 'stopped', reason: 'the node holding the datadir has stopped: serving what is stored' }
+    const silent = this.upstream?.problem
+    if (silent !== undefined) return { kind: 'silent', reason: silent }
+    if (this.lifeless !== undefined) {
+      return {
+        kind: 'lifeless',
+        reason: `the node has shown no sign of life for ${Math.floor(this.lifeless / 1000)} s (frozen or wedged?): serving what is stored`,
+      }
+    }
+    return undefined
+  }
+
+  /** The log's line when the problem changes kind: once when it starts, once when it is over. */
+  private logProblem(): void {
+    const p = this.problem()
+    if (p?.kind === this.logged) return
+    if (p !== undefined) this.opts.log.warn(`${p.reason}; /health says stale`)
+    else if (this.logged === 'stopped') this.opts.log.info('the node is back: following its head')
+    else if (this.logged === 'silent' || this.logged === 'lifeless') this.opts.log.info('the node answers again')
+    else if (this.logged !== undefined) this.opts.log.info(`the datadir's ${CHAIN_FILE} is the one read again`)
+    this.logged = p?.kind
+  }
+
+  /** The checks, each second after the last is done (a ping may take its whole bound). */
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.checking = this.check()
+        .catch((e: unknown) => this.opts.log.warn('checking on the node failed', { error: e instanceof Error ? e.message : String(e) }))
+        .finally(() => {
+          this.checking = undefined
+          if (this.closing === undefined) this.schedule()
+        })
+    }, READER_DEFAULTS.nodeCheckMs)
+  }
+
+  private async check(): Promise<void> {
+    const gen = this.gen
+    if (gen === undefined || this.closing !== undefined) return
+    const fileId = dataFileId(this.opts.datadir)
+    if (fileId === gen.fileId) {
+      this.fileProblem = undefined
+    } else if (fileId === undefined) {
+      this.fileProblem = { kind: 'gone', reason: `the datadir's ${CHAIN_FILE} is gone (the datadir removed?): serving the chain it held` }
+    } else if (fileId !== this.rejectedFile) {
+      await this.reopen(gen, fileId)
+    }
+    if (this.fileProblem === undefined) {
+      // Only about the store read: the lock and heartbeat of a datadir made again are the new node's, not this chain's.
+      this.nodeRunning = await datadirHeld(this.opts.datadir)
+      const quiet = this.heartbeat.quietFor()
+      this.lifeless = quiet !== undefined && quiet > READER_DEFAULTS.lifelessMs ? quiet : undefined
+      await this.upstream?.ping()
+    }
+    this.logProblem()
+  }
+
+  /** A new data file at the datadir's path: once it holds the same chain, the reader serves it, on the same port. */
+  private async reopen(old: Generation, fileId: string): Promise<void> {
+    let opened: OpenedStore | undefined
+    try {
+      opened = await openStore(this.spec, this.opts.datadir)
+    } catch (e) {
+      // Another chain (its genesis differs): nothing this reader was started for is there.
+      this.rejectedFile = fileId
+      const why = e instanceof Error ? e.message : String(e)
+      this.fileProblem = {
+        kind: 'otherChain',
+        reason: `the datadir was replaced by one that ${why.replace(/^datadir \S+ /, '')}: serving the removed chain`,
+      }
+      return
+    }
+    if (opened === undefined) {
+      this.fileProblem = { kind: 'replaced', reason: "the datadir was replaced: waiting for the new node's chain, serving the removed one" }
+      return
+    }
+    this.opts.log.warn(`the datadir was replaced (a new ${CHAIN_FILE}): serving its chain, closing subscriptions to the removed one`, {
+      datadir: this.opts.datadir,
+      head: Number(opened.store.getNumber(opened.store.getLabel('head')!)),
+    })
+    const next = this.generation(opened)
+    this.gen = next
+    // A fresh start: what was wrong was the old chain's.
+    this.fileProblem = undefined
+    this.rejectedFile = undefined
+    this.nodeRunning = true
+    this.logged = undefined
+    const retired = this.endpoint?.replace(next, 'the datadir was replaced: subscribe again') ?? Promise.resolve()
+    // Requests already on the removed chain finish on it (bounded as a drain is), then its store and lane close.
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs)
+    })
+    await Promise.race([retired, late])
+    clearTimeout(timer)
+    await old.close()
+  }
+
+  /** The lane, the hub, the head watcher and the context over one store. */
+  private generation(opened: OpenedStore): Generation {
+    const { spec, opts } = this
+    const { store } = opened
+    const lane = new WorkerPool(
+      { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true },
+      { name: 'public', threads: opts.workers ?? NODE_DEFAULTS.workers, maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue },
+    )
+    const chain = new ChainReader(store)
+    const subscriptions = new SubscriptionHub(store)
+    const watcher = new HeadWatcher(store, (c) => subscriptions.canonicalChanged(c.added, c.removed), {
+      pollMs: READER_DEFAULTS.pollMs,
+      onWatchError: (e) => opts.log.warn('no file events from the store; polling it alone', { error: e.message }),
+    })
+    watcher.start()
+    const ctx: NodeContext = {
+      ...sharedContext(spec, store, chain, opts),
+      pool: lane,
+      genesisHash: opened.genesisHash,
+      engineMethods: [],
+      filters: new FilterRegistry(),
+      ...(this.upstream === undefined ? {} : { upstream: this.upstream }),
+    }
+    const table = readerMethods(allMethods(), { syncing: () => readerSyncing(chain.headNumber(), watcher.head.number) })
+    this.metricLanes.splice(0, this.metricLanes.length, lane)
+    this.metrics?.watchLane(lane)
     return {
-      context,
       store,
-      httpPort: server.port,
-      metricsPort: metricsServer === undefined ? undefined : (metricsServer.address() as AddressInfo).port,
-      close,
+      fileId: opened.fileId,
+      chain,
+      watcher,
+      subscriptions,
+      table,
+      ctx,
+      lane,
+      close: async () => {
+        watcher.stop()
+        await lane.close()
+        await store.close()
+      },
     }
-  } catch (e) {
-    await close()
-    throw e
   }
 }
 
 /**
  * The node's store, opened read-only once it holds a chain. A reader started first waits (logging once): until the
- * node has created every database and stored its genesis, opening fails or finds no head.
+ * node has created every database and stored its genesis, opening fails or finds no head. A path that can never be
+ * a datadir fails at once; a datadir with no chain that no node holds, after `storeWaitMs` (a node that holds it is
+ * making its store: waited for as long as it holds it).
  */
-async function openWhenReady(datadir: string, log: Logger, signal?: AbortSignal): Promise<ChainStore> {
+async function openWhenReady(spec: ChainSpec, opts: ReaderOptions, signal?: AbortSignal): Promise<OpenedStore> {
+  const { datadir, log } = opts
+  const waitMs = opts.storeWaitMs ?? READER_DEFAULTS.storeWaitMs
+  let deadline = performance.now() + waitMs
   let said = false
   for (;;) {
     signal?.throwIfAborted()
-    if (existsSync(join(datadir, CHAIN_FILE))) {
-      let store: ChainStore | undefined
-      try {
-        store = new ChainStore(datadir, true)
-        if (store.getLabel('head') !== undefined) return store
-      } catch {
-        // Not every database is there yet.
-      }
-      await store?.close()
+    if (datadirContents(datadir) === 'dataFile') {
+      const opened = await openStore(spec, datadir)
+      if (opened !== undefined) return opened
+    }
+    if (await datadirHeld(datadir)) deadline = performance.now() + waitMs
+    else if (performance.now() >= deadline) {
+      throw new Error(
+        `no chain in datadir ${datadir} after ${waitMs / 1000} s: no node has stored one there, and none holds it (is it the node's --datadir?)`,
+      )
     }
     if (!said) {
-      log.info('waiting for a node to store a chain in the datadir', { datadir })
+      log.info('waiting for a node to store a chain in the datadir', { datadir, seconds: waitMs / 1000 })
       said = true
     }
     await new Promise<void>((resolve) => setTimeout(resolve, READER_DEFAULTS.waitMs))
+  }
+}
+
+/**
+ * The datadir's store, read-only, when it holds a chain (undefined while the node has not created every database
+ * and stored its genesis), and which data file it is. Throws when the chain is not the spec's.
+ */
+async function openStore(spec: ChainSpec, datadir: string): Promise<OpenedStore | undefined> {
+  // Taken before opening: were the file replaced in between, the next check sees another and opens again.
+  const fileId = dataFileId(datadir)
+  if (fileId === undefined) return undefined
+  let store: ChainStore
+  try {
+    store = new ChainStore(datadir, true)
+  } catch {
+    // Not every database is there yet.
+    return undefined
+  }
+  try {
+    if (store.getLabel('head') === undefined) {
+      await store.close()
+      return undefined
+    }
+    // The store's genesis exists, so this only compares it with the spec's (and writes nothing).
+    return { store, fileId, genesisHash: (await genesisBlock(spec, store)).hash() }
+  } catch (e) {
+    await store.close()
+    throw e
   }
 }

@@ -13,6 +13,7 @@ import type { ChainStoreReads } from '../store/chainStore.js'
 import type { Lane } from '../workers/pool.js'
 import type { ThreadCalls } from '../calls/threadCalls.js'
 import type { Upstream } from './upstream.js'
+import type { KeyedLock } from '../util/keyedLock.js'
 import { ErrorCode, RpcError } from './errors.js'
 
 /**
@@ -36,6 +37,11 @@ export interface NodeContext {
   readonly txs?: TxSubmission
   /** The transaction pool; a reader has none (pending transactions are the node's). */
   readonly txPool?: TxPool
+  /**
+   * The dev wallet's nonce lock (geth's AddrLocker), by lowercase address: an eth_sendTransaction without a nonce is
+   * filled, signed and pooled under its sender's key. A reader forwards sends and has none.
+   */
+  readonly nonceLock?: KeyedLock
   /** A reader's --rpc.upstream: the node it forwards transactions to; undefined on a node, or a reader without one. */
   readonly upstream?: Upstream
   readonly genesisHash: Uint8Array

@@ -23,6 +23,18 @@ describe('health for balancers', () => {
     expect(decideHealth({ lifecycle: 'serving', head: undefined, nowSeconds: 1_000, maxAgeSeconds: 0 })).toEqual({ status: 'stale' })
   })
 
+  it('a reader with a problem (its node silent, its datadir replaced) is stale whatever its head, and says why', () => {
+    const reader = { lifecycle: 'serving', head, nowSeconds: 1_000, maxAgeSeconds: 0, lag: { blocks: 0, max: 2 } } as const
+    expect(decideHealth(reader)).toEqual({ status: 'ok', head: 42, age: 0, lag: 0 })
+    expect(decideHealth({ ...reader, problem: 'the node does not answer at http://127.0.0.1:8546: no reply within 2 s' })).toEqual({
+      status: 'stale',
+      head: 42,
+      age: 0,
+      lag: 0,
+      reason: 'the node does not answer at http://127.0.0.1:8546: no reply within 2 s',
+    })
+  })
+
   it('200 only for ok, with the JSON body', () => {
     expect(healthReply({ status: 'ok', head: 1, age: 2 })).toEqual({ ok: true, body: '{"status":"ok","head":1,"age":2}' })
     for (const status of ['starting', 'draining', 'stale'] as const) expect(healthReply({ status }).ok).toBe(false)

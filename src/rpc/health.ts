@@ -22,8 +22,11 @@ export interface HealthInput {
   maxAgeSeconds: number
   /** A reader's: blocks the head it has taken in is behind the store's, and the most that is still fresh. */
   lag?: { blocks: number; max: number }
-  /** A reader's: the node that writes its datadir has stopped, so its head no longer moves. */
-  nodeStopped?: boolean
+  /**
+   * A reader's: why what it serves cannot be trusted to be the node's chain now, whatever its head says (the node has
+   * stopped or does not answer, the datadir is gone or was replaced); undefined when nothing is wrong.
+   */
+  problem?: string
 }
 
 export interface Health {
@@ -33,6 +36,8 @@ export interface Health {
   age?: number
   /** A reader's lag, blocks (HealthInput.lag). */
   lag?: number
+  /** A reader's: why it is stale, when it knows (HealthInput.problem). */
+  reason?: string
 }
 
 /** The status: draining and starting first (they say why no traffic), then the head's age against the bound. */
@@ -47,8 +52,8 @@ export function decideHealth(input: HealthInput): Health {
   const stale =
     (input.maxAgeSeconds > 0 && known.age > input.maxAgeSeconds) ||
     (input.lag !== undefined && input.lag.blocks > input.lag.max) ||
-    input.nodeStopped === true
-  return { status: stale ? 'stale' : 'ok', ...known }
+    input.problem !== undefined
+  return { status: stale ? 'stale' : 'ok', ...known, ...(input.problem === undefined ? {} : { reason: input.problem }) }
 }
 
 /** The reply: 200 only when ok, 503 otherwise (what HAProxy's `option httpchk` and its kin look at); a JSON body. */

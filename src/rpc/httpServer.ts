@@ -33,10 +33,15 @@ export interface HttpServerOptions {
 export interface WsOptions {
   /** Bytes queued to a connection at most; a consumer that falls further behind is disconnected. */
   maxBackpressure: number
-  /** A new connection: its handler of each message (a JSON-RPC body), and what to call once it closes. */
+  /**
+   * A new connection: its handler of each message (a JSON-RPC body), and what to call once it closes. `end` closes
+   * it from the server's side (1012, service restart: what it subscribed to is gone, as when a reader's datadir is
+   * replaced).
+   */
   open(
     send: (text: string | Uint8Array) => boolean,
     remoteAddress: string,
+    end: (reason: string) => void,
   ): {
     message(body: Uint8Array): Uint8Array | undefined | Promise<Uint8Array | undefined>
     close(): void
@@ -60,6 +65,8 @@ export interface HttpServer {
 }
 
 const JSON_HEADER = 'application/json'
+/** RFC 6455's close code (IANA registry) for a connection closed because the service behind it restarts. */
+const SERVICE_RESTART = 1012
 /** RFC 6455's close code for a message larger than the endpoint takes. */
 const MESSAGE_TOO_BIG = 1009
 /**
@@ -271,7 +278,13 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       open: (socket) => {
         const data = socket.getUserData()
         // Once closed, uWS frees the socket: nothing may touch it after (sends then report false).
-        data.session = ws.open((text) => !data.closed && socket.send(text, false) !== 2, remoteAddress(socket))
+        data.session = ws.open(
+          (text) => !data.closed && socket.send(text, false) !== 2,
+          remoteAddress(socket),
+          (reason) => {
+            if (!data.closed) socket.end(SERVICE_RESTART, reason)
+          },
+        )
         sockets.add(socket)
       },
       message: (socket, message) => {

@@ -7,6 +7,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { flatHeadIsCanonicalHead } from '../store/flatState.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
+import { rlpEnd, rlpStart, rlpStringAt } from '../util/rlpString.js'
 
 // State reads answered on the serving thread from the flat state table (store/flatState.ts), as receipts are: an
 // LMDB read or two and no trie walk, no worker round trip. Only the state the table holds — the canonical head's
@@ -31,32 +32,8 @@ export type AccountField = 'balance' | 'nonce' | 'code'
 type Db = Database<Uint8Array, Uint8Array>
 
 const ZERO_WORD = `0x${'0'.repeat(64)}`
-
-/** The payload of the last RLP string read by `stringAt` (module state: no object per item). */
-let itemStart = 0
-let itemEnd = 0
-
-/** Reads the RLP string at `at` into itemStart/itemEnd; returns where the next item starts. */
-function stringAt(b: Uint8Array, at: number): number {
-  const p = b[at]!
-  if (p < 0x80) {
-    itemStart = at
-    itemEnd = at + 1
-  } else if (p <= 0xb7) {
-    itemStart = at + 1
-    itemEnd = itemStart + p - 0x80
-  } else if (p < 0xc0) {
-    const n = p - 0xb7
-    let len = 0
-    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
-    itemStart = at + 1 + n
-    itemEnd = itemStart + len
-  } else {
-    throw new Error('flat state entry: a list where a string was expected')
-  }
-  if (itemEnd > b.length) throw new Error('flat state entry truncated')
-  return itemEnd
-}
+/** What a malformed entry is called in its error. */
+const WHAT = 'flat state entry'
 
 /** Where the first item of the RLP list `b` starts. */
 function listStart(b: Uint8Array): number {
@@ -102,13 +79,13 @@ export class FlatStateReader {
     // A view of LMDB's read buffer: valid until the next read, so everything is taken from it first.
     const rlp = this.accounts.getBinaryFast(this.addressKey)
     if (rlp === undefined) return field === 'code' ? '0x' : '0x0'
-    let at = stringAt(rlp, listStart(rlp))
-    if (field === 'nonce') return quantityHex(rlp, itemStart, itemEnd)
-    at = stringAt(rlp, at)
-    if (field === 'balance') return quantityHex(rlp, itemStart, itemEnd)
-    stringAt(rlp, stringAt(rlp, at))
-    if (isEmptyCodeHash(rlp, itemStart, itemEnd)) return '0x'
-    this.codeKey.set(rlp.subarray(itemStart, itemEnd), CODEHASH_PREFIX.length)
+    let at = rlpStringAt(rlp, listStart(rlp), WHAT)
+    if (field === 'nonce') return quantityHex(rlp, rlpStart, rlpEnd)
+    at = rlpStringAt(rlp, at, WHAT)
+    if (field === 'balance') return quantityHex(rlp, rlpStart, rlpEnd)
+    rlpStringAt(rlp, rlpStringAt(rlp, at, WHAT), WHAT)
+    if (isEmptyCodeHash(rlp, rlpStart, rlpEnd)) return '0x'
+    this.codeKey.set(rlp.subarray(rlpStart, rlpEnd), CODEHASH_PREFIX.length)
     const code = this.trie.getBinaryFast(this.codeKey)
     // The account was read from the table at this state, so its code is stored: a miss is the store's fault.
     if (code === undefined)
@@ -143,8 +120,8 @@ export class FlatStateReader {
     this.slotKey.set(keccak256(this.slotWord), 20)
     const rlp = this.storage.getBinaryFast(this.slotKey)
     if (rlp === undefined) return ZERO_WORD
-    stringAt(rlp, 0)
-    return wordHex(rlp, itemStart, itemEnd)
+    rlpStringAt(rlp, 0, WHAT)
+    return wordHex(rlp, rlpStart, rlpEnd)
   }
 
   account(stateRoot: Uint8Array, address: Uint8Array): FlatAccount | null | undefined {

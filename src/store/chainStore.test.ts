@@ -39,3 +39,17 @@ describe('ChainStore snapshots across threads', () => {
     expect(messages).toEqual(['v1', ['v1', 'v2']])
   })
 })
+
+describe('a read-only store', () => {
+  it('refuses to open before the node has made all its databases, rather than holding one that is missing for good', async () => {
+    // Seen beside the README's balancer recipe: readers started with the node answered every eth_getTransactionByHash
+    // -32603 "Cannot read properties of undefined (reading 'getBinaryFast')": lmdb-js opening a database that does not
+    // exist yet in a read-only environment gives undefined, and the reader kept that store.
+    const dir = tempDatadir('half-made')
+    const { open } = await import('lmdb')
+    const env = open({ path: `${dir}/chain.mdb` })
+    env.openDB({ name: 'meta' })
+    await env.close()
+    expect(() => new ChainStore(dir, true)).toThrow(/not made yet/)
+  })
+})

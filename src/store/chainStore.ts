@@ -110,7 +110,13 @@ export class ChainStore {
     })
     const dbs = {} as Record<DatabaseName, Database<Uint8Array, Uint8Array>>
     for (const name of DATABASES) {
-      dbs[name] = this.root.openDB<Uint8Array, Uint8Array>({ name, keyEncoding: 'binary', encoding: 'binary' })
+      const db = this.root.openDB<Uint8Array, Uint8Array>({ name, keyEncoding: 'binary', encoding: 'binary' })
+      // Read-only, lmdb-js answers a database the node has not made yet with undefined, not an error.
+      if ((db as Database<Uint8Array, Uint8Array> | undefined) === undefined) {
+        void this.root.close()
+        throw new Error(`the store's database ${name} is not made yet`)
+      }
+      dbs[name] = db
     }
     this.dbs = dbs
   }

@@ -1,5 +1,6 @@
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { equalBytes } from '../util/hex.js'
+import { rlpEnd, rlpStart, rlpStringAt } from '../util/rlpString.js'
 import { MissingTrieNodeError, type NodeLoader } from './trieBatch.js'
 
 // A value read out of a stored Merkle-Patricia trie by walking it from the root, synchronously (LMDB's reads are):
@@ -32,9 +33,9 @@ export function trieGet(root: Uint8Array, key: Uint8Array, load: NodeLoader, pro
       child = itemAt(b, first, nibbleAt(key, depth))
       depth++
     } else {
-      stringAt(b, first)
-      const ps = itemStart
-      const pe = itemEnd
+      rlpStringAt(b, first, WHAT)
+      const ps = rlpStart
+      const pe = rlpEnd
       const flag = b[ps]! >> 4
       // The path's nibbles after the flag nibble (and the odd nibble that shares its byte).
       let i = (flag & 1) === 1 ? 1 : 2
@@ -52,11 +53,11 @@ export function trieGet(root: Uint8Array, key: Uint8Array, load: NodeLoader, pro
       at = child
       continue
     }
-    stringAt(b, child)
-    const len = itemEnd - itemStart
+    rlpStringAt(b, child, WHAT)
+    const len = rlpEnd - rlpStart
     if (len === 0) return undefined
     if (len !== 32) throw new Error(`trie reference of ${len} bytes`)
-    b = loadNode(b.subarray(itemStart, itemEnd), load, proof)
+    b = loadNode(b.subarray(rlpStart, rlpEnd), load, proof)
     at = 0
   }
 }
@@ -76,10 +77,10 @@ function loadNode(hash: Uint8Array, load: NodeLoader, proof: Uint8Array[] | unde
   return encoded
 }
 
-// --- RLP in place. Module state, no object per item: the last string's payload, the last list's end.
+// --- RLP in place (strings: util/rlpString.ts). Module state, no object per item: the last list's end.
 
-let itemStart = 0
-let itemEnd = 0
+/** What a malformed node is called in its error. */
+const WHAT = 'trie node'
 let listEnd = 0
 
 /** The list at `at`: where its first item starts; its end goes to listEnd. */
@@ -95,24 +96,6 @@ function listStart(b: Uint8Array, at: number): number {
   for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
   listEnd = at + 1 + n + len
   return at + 1 + n
-}
-
-/** The string at `at` into itemStart/itemEnd. */
-function stringAt(b: Uint8Array, at: number): void {
-  const p = b[at]!
-  if (p < 0x80) {
-    itemStart = at
-    itemEnd = at + 1
-  } else if (p <= 0xb7) {
-    itemStart = at + 1
-    itemEnd = itemStart + p - 0x80
-  } else if (p < 0xc0) {
-    const n = p - 0xb7
-    let len = 0
-    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
-    itemStart = at + 1 + n
-    itemEnd = itemStart + len
-  } else throw new Error('trie node: a list where a string was expected')
 }
 
 /** Where the item after the one at `at` starts. */
@@ -138,6 +121,6 @@ function itemAt(b: Uint8Array, first: number, index: number): number {
 
 /** The string at `at` as a value, undefined when empty. */
 function nonEmpty(b: Uint8Array, at: number): Uint8Array | undefined {
-  stringAt(b, at)
-  return itemEnd === itemStart ? undefined : b.subarray(itemStart, itemEnd)
+  rlpStringAt(b, at, WHAT)
+  return rlpEnd === rlpStart ? undefined : b.subarray(rlpStart, rlpEnd)
 }

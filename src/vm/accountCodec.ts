@@ -1,5 +1,8 @@
 import { EMPTY_CODE_HASH } from '../evm/state.js'
 import type { AccountData } from '../evm/state.js'
+import { rlpEnd, rlpStart, rlpStringAt } from '../util/rlpString.js'
+
+const WHAT = 'state value'
 
 // The state trie's account and slot values (RLP), read in place: a state source decodes one per account or slot
 // the EVM asks for, so no array per item and no hex on the way to a BigInt.
@@ -10,29 +13,6 @@ export const EMPTY_TRIE_ROOT = Uint8Array.from(Buffer.from('56e81f171bcc55a6ff83
 /** An account as the state holds it: the EVM's fields and the root of its storage trie. */
 export interface StoredAccount extends AccountData {
   storageRoot: Uint8Array
-}
-
-let itemStart = 0
-let itemEnd = 0
-
-/** Reads the RLP string at `at` into itemStart/itemEnd; returns where the next item starts. */
-function stringAt(b: Uint8Array, at: number): number {
-  const p = b[at]!
-  if (p < 0x80) {
-    itemStart = at
-    itemEnd = at + 1
-  } else if (p <= 0xb7) {
-    itemStart = at + 1
-    itemEnd = itemStart + p - 0x80
-  } else if (p < 0xc0) {
-    const n = p - 0xb7
-    let len = 0
-    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
-    itemStart = at + 1 + n
-    itemEnd = itemStart + len
-  } else throw new Error('state value: a list where a string was expected')
-  if (itemEnd > b.length) throw new Error('state value truncated')
-  return itemEnd
 }
 
 /** Big-endian bytes as a BigInt; up to six bytes through a double. */
@@ -59,21 +39,21 @@ export function decodeAccount(rlp: Uint8Array): StoredAccount {
   const p = rlp[0]!
   if (p < 0xc0) throw new Error('account value is not a list')
   let at = p <= 0xf7 ? 1 : 1 + p - 0xf7
-  at = stringAt(rlp, at)
-  const nonce = beToBigInt(rlp, itemStart, itemEnd)
-  at = stringAt(rlp, at)
-  const balance = beToBigInt(rlp, itemStart, itemEnd)
-  at = stringAt(rlp, at)
-  const storageRoot = copy(rlp, itemStart, itemEnd)
-  stringAt(rlp, at)
-  const codeHash = sameOrCopy(rlp, itemStart, itemEnd)
+  at = rlpStringAt(rlp, at, WHAT)
+  const nonce = beToBigInt(rlp, rlpStart, rlpEnd)
+  at = rlpStringAt(rlp, at, WHAT)
+  const balance = beToBigInt(rlp, rlpStart, rlpEnd)
+  at = rlpStringAt(rlp, at, WHAT)
+  const storageRoot = copy(rlp, rlpStart, rlpEnd)
+  rlpStringAt(rlp, at, WHAT)
+  const codeHash = sameOrCopy(rlp, rlpStart, rlpEnd)
   return { nonce, balance, storageRoot, codeHash }
 }
 
 /** A slot's RLP (the value's minimal big-endian bytes) as a word. */
 export function decodeSlot(rlp: Uint8Array): bigint {
-  stringAt(rlp, 0)
-  return beToBigInt(rlp, itemStart, itemEnd)
+  rlpStringAt(rlp, 0, WHAT)
+  return beToBigInt(rlp, rlpStart, rlpEnd)
 }
 
 /** The empty code's hash as the EVM's shared array (emptiness is an identity test there), else a copy. */

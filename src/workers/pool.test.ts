@@ -47,3 +47,48 @@ describe('closing a lane', () => {
     expect(stops.map((s) => s.started)).toEqual([true, true])
   })
 })
+
+describe("a call's time limit", () => {
+  it("does not count the time its worker took to start: a lane's first call is run, not timed out", async () => {
+    // Before: a call's deadline ran from when it was made, so the first calls after a start waited out the worker's
+    // start-up (its modules, the interpreter's warm-up: hundreds of milliseconds, seconds on a loaded machine) on
+    // their own clock. A dev wallet's send, whose gas estimate went to the lane, failed so ("execution aborted") on a
+    // loaded CI machine. geth's --rpc.evmtimeout bounds the call's execution.
+    const spec = new ChainSpec(devGenesis())
+    const datadir = tempDatadir('pool-first-call')
+    const store = new ChainStore(datadir)
+    const genesis = await genesisBlock(spec, store)
+    const lane = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'public', threads: 1 })
+    try {
+      // 100 ms: less than a worker takes to start (its modules alone take several hundred), more than this call takes
+      // once it runs (a few microseconds).
+      const call = { blockHash: genesis.hash(), call: { to: new Uint8Array(20).fill(7) }, gasCap: 50_000_000n }
+      const outcome = await lane.run({ op: 'call', input: call, mode: 'call' }, { timeoutMs: 100 })
+      expect(outcome).toMatchObject({ status: 'success' })
+    } finally {
+      await lane.close()
+      await store.close()
+    }
+  })
+})
+
+describe('a lane whose threads start on demand (idleMs)', () => {
+  it('holds no thread until a call needs one, answers that call, and stops the thread once idle', async () => {
+    const spec = new ChainSpec(devGenesis())
+    const datadir = tempDatadir('pool-on-demand')
+    const store = new ChainStore(datadir)
+    await genesisBlock(spec, store)
+    const lane = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'public', threads: 2, idleMs: 100 })
+    try {
+      expect(lane.running).toBe(0)
+      expect(await lane.run({ op: 'ping' })).toBeNull()
+      // A full collection, as the node asks of its engine workers when quiet (node/settle.ts).
+      expect(await lane.run({ op: 'settle' })).toBeNull()
+      expect(lane.running).toBeGreaterThan(0)
+      await vi.waitFor(() => expect(lane.running).toBe(0), { timeout: 30_000, interval: 50 })
+    } finally {
+      await lane.close()
+      await store.close()
+    }
+  })
+})

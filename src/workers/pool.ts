@@ -14,6 +14,12 @@ export interface LaneOptions {
    * PoolBusyError, at once, instead of waiting in a growing queue. Undefined: never refused (the engine lane).
    */
   maxInFlight?: number
+  /**
+   * The threads start when calls need them and stop after this long without a task, ms. Undefined: every thread
+   * starts with the lane and stays. An idle thread holds its isolate, heaps and module graph (~40 MiB: docs/
+   * performance.md, "Idle memory"); one started on demand costs its first call the thread's start-up.
+   */
+  idleMs?: number
 }
 
 export function defaultPoolSize(): number {
@@ -119,9 +125,9 @@ export class WorkerPool implements Lane {
     this.piscina = new Piscina({
       filename: WORKER_FILE,
       workerData: { ...init, deadlines: this.deadlines },
-      minThreads: opts.threads,
+      minThreads: opts.idleMs === undefined ? opts.threads : 0,
       maxThreads: opts.threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: opts.idleMs ?? Number.POSITIVE_INFINITY,
     })
     this.piscina.on('message', (message: unknown) => {
       if (isWorkerStarted(message)) this.workerStarted(message.started)
@@ -140,6 +146,11 @@ export class WorkerPool implements Lane {
 
   get threads(): number {
     return this.opts.threads
+  }
+
+  /** Threads running now, started or starting: fewer than `threads` while a lane with `idleMs` has idled. */
+  get running(): number {
+    return this.piscina.threads.length
   }
 
   /**
@@ -274,7 +285,10 @@ export class WorkerPool implements Lane {
     this.tasksInFlight++
     const started = performance.now()
     const batch: Batch = { tasks: part.map((p) => p.task) }
-    if (part.some((p) => p.deadline !== 0)) batch.deadlines = part.map((p) => p.deadline)
+    if (part.some((p) => p.deadline !== 0)) {
+      batch.deadlines = part.map((p) => p.deadline)
+      batch.sentAt = Date.now()
+    }
     this.piscina.run(batch).then(
       (outcomes) => {
         const ms = performance.now() - started

@@ -40,6 +40,8 @@ export interface WorkerStarted {
 
 export interface TaskMap {
   ping: { in: object; out: null }
+  /** A full collection of the worker's heap, asked for when the node is quiet (node/settle.ts). */
+  settle: { in: object; out: null }
   state: { in: { query: StateQuery }; out: StateAnswer }
   receipt: { in: { txHash: Uint8Array }; out: string | null }
   newPayload: { in: { input: NewPayloadInput }; out: PayloadStatus }
@@ -67,6 +69,8 @@ export type SingleTask = { [K in TaskName]: { op: K } & TaskMap[K]['in'] }[TaskN
 export interface Batch {
   tasks: SingleTask[]
   deadlines?: number[]
+  /** When the lane sent it (Date.now()), with deadlines: a worker not yet started then moves them by its start-up. */
+  sentAt?: number
 }
 
 /**

@@ -16,6 +16,7 @@ import { recoverRawSenders } from '../exec/senderRecovery.js'
 import { simulate } from '../calls/simulate.js'
 import { validateRawTx } from '../txrules/txValidation.js'
 import { queryLogs } from '../logs/logQuery.js'
+import { fullCollection } from '../util/fullCollection.js'
 import { ChainStore } from '../store/chainStore.js'
 import { answerStateQuery } from '../vm/stateQuery.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
@@ -34,12 +35,18 @@ let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true 
 const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store, evmConfig))
 await executor
 const decoder = new TextDecoder()
+/** A full collection, made on the first `settle`: most workers never get one. */
+let collect: (() => void) | undefined
 /** The running call's deadline as performance.now() (0: none): Sponge's EVM stops itself there. */
 let evmDeadline = 0
 
 async function dispatch(task: SingleTask): Promise<unknown> {
   switch (task.op) {
     case 'ping':
+      return null
+    case 'settle':
+      collect ??= fullCollection()
+      collect()
       return null
     case 'state':
       return answerStateQuery(evmConfig, task.query)
@@ -84,6 +91,12 @@ const warmHead = store.getLabel('head') ?? store.getLabel('genesis')
 if (warmHead !== undefined) warmUpCalls(evmConfig, warmHead)
 // Its snapshot goes with it, as a task's does (run below): an idle worker holding one keeps the pages freed since.
 store.refreshSnapshot()
+/**
+ * When this worker could first run a task. A call's time limit bounds its execution, as geth's --rpc.evmtimeout:
+ * a batch sent before then waited for the thread's start-up (seconds on a loaded machine), and its deadlines move
+ * by that wait.
+ */
+const readyAt = Date.now()
 
 /**
  * Every task's outcome, in order: a batch's tasks fail one by one, never together. A call whose deadline passed
@@ -92,8 +105,10 @@ store.refreshSnapshot()
 export default async function run(batch: Batch): Promise<TaskOutcome<unknown>[]> {
   store.refreshSnapshot()
   const out: TaskOutcome<unknown>[] = []
+  const startUp = batch.sentAt === undefined ? 0 : Math.max(0, readyAt - batch.sentAt)
   for (let i = 0; i < batch.tasks.length; i++) {
-    const until = batch.deadlines?.[i] ?? 0
+    const set = batch.deadlines?.[i] ?? 0
+    const until = set === 0 ? 0 : set + startUp
     if (until === 0) {
       out.push(await settle(batch.tasks[i]!))
       continue

@@ -1,6 +1,6 @@
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange, lessThan } from './bytes.js'
-import { type Fp2, type Fr, type G1, type G2, loadMcl, type Mcl } from './mcl.js'
+import { curveOnFirstUse, type Fp, type Fp2, type Fr, type G1, type G2, type Mcl } from './mcl.js'
 import { NON_CANONICAL, readFp, readG1 as readCodecG1, writeFp, writeG1 as writeCodecG1 } from './mclCodec.js'
 import { failure, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
@@ -56,13 +56,24 @@ const G2_DISCOUNT = Uint16Array.from([
  */
 const MSM_CHUNK = 128
 
-const mcl = await loadMcl((m) => m.BLS12_381)
-mcl.setMapToMode(mcl.IRTF) // the hash-to-curve draft's SSWU map and cofactor clearing, as EIP-2537 specifies
 const P = unprefixedHexToBytes('1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab')
-const ONE = new mcl.Fp()
-ONE.setInt(1)
-const ONE2 = new mcl.Fp2()
-ONE2.setInt(1, 0)
+let mcl: Mcl
+let ONE: Fp
+let ONE2: Fp2
+let FOUR: Fp
+const load = curveOnFirstUse(
+  (m) => m.BLS12_381,
+  (m) => {
+    mcl = m
+    mcl.setMapToMode(mcl.IRTF) // the hash-to-curve draft's SSWU map and cofactor clearing, as EIP-2537 specifies
+    ONE = new mcl.Fp()
+    ONE.setInt(1)
+    ONE2 = new mcl.Fp2()
+    ONE2.setInt(1, 0)
+    FOUR = new mcl.Fp()
+    FOUR.setInt(4)
+  },
+)
 
 const INVALID_LENGTH = 'invalid input length'
 const NOT_ON_CURVE = 'invalid point: not on curve'
@@ -179,6 +190,7 @@ const G2_GROUP: Group<G2> = {
 function addPoints<P>(g: Group<P>, input: Uint8Array, gasLimit: number): PrecompileResult {
   if (gasLimit < g.addGas) return outOfGas(gasLimit)
   if (input.length !== 2 * g.length) return failure(gasLimit, INVALID_LENGTH)
+  load()
   const a = g.read(input, 0)
   if (typeof a === 'string') return failure(gasLimit, a)
   const b = g.read(input, g.length)
@@ -192,6 +204,7 @@ function msm<P extends G1 | G2>(g: Group<P>, input: Uint8Array, gasLimit: number
   const gas = g.msmGas(input.length)
   if (gasLimit < gas) return outOfGas(gasLimit)
   if (input.length === 0 || input.length % pair !== 0) return failure(gasLimit, INVALID_LENGTH)
+  load()
   let sum = g.zero()
   const points: P[] = []
   const scalars: Fr[] = []
@@ -229,6 +242,7 @@ export function blsPairingCheck(input: Uint8Array, gasLimit: number): Precompile
   const gas = blsPairingGas(input.length)
   if (gasLimit < gas) return outOfGas(gasLimit)
   if (input.length === 0 || input.length % PAIRING_PAIR !== 0) return failure(gasLimit, INVALID_LENGTH)
+  load()
   let product: ReturnType<Mcl['millerLoop']> | undefined
   for (let offset = 0; offset < input.length; offset += PAIRING_PAIR) {
     const g1 = readG1(input, offset)
@@ -250,6 +264,7 @@ export function blsPairingCheck(input: Uint8Array, gasLimit: number): Precompile
 export function blsMapFpToG1(input: Uint8Array, gasLimit: number): PrecompileResult {
   if (gasLimit < MAP_FP_TO_G1_GAS) return outOfGas(gasLimit)
   if (input.length !== 64) return failure(gasLimit, INVALID_LENGTH)
+  load()
   const element = readFp(mcl, input, 0, 64, P)
   if (typeof element === 'string') return failure(gasLimit, element)
   return success(MAP_FP_TO_G1_GAS, writeG1(element.mapToG1()))
@@ -259,6 +274,7 @@ export function blsMapFpToG1(input: Uint8Array, gasLimit: number): PrecompileRes
 export function blsMapFp2ToG2(input: Uint8Array, gasLimit: number): PrecompileResult {
   if (gasLimit < MAP_FP2_TO_G2_GAS) return outOfGas(gasLimit)
   if (input.length !== 128) return failure(gasLimit, INVALID_LENGTH)
+  load()
   const element = readFp2(input, 0)
   if (typeof element === 'string') return failure(gasLimit, element)
   return success(MAP_FP2_TO_G2_GAS, writeG2(element.mapToG2()))
@@ -272,8 +288,6 @@ const COMPRESSED_LARGEST_Y = 0xa0
 const COMPRESSED_INFINITY = 0xc0
 const UNCOMPRESSED = 0x00
 const UNCOMPRESSED_INFINITY = 0x40
-const FOUR = new mcl.Fp()
-FOUR.setInt(4)
 
 /**
  * Why a 48-byte compressed G1 point (the zcash encoding: three flag bits, then x) is not a point of the subgroup, in
@@ -289,6 +303,7 @@ export function compressedG1Problem(point: Uint8Array): string | undefined {
   const bytes = point.slice(0, 48)
   bytes[0] = bytes[0]! & ~FLAGS
   if (!lessThan(bytes, 0, P)) return NON_CANONICAL
+  load()
   const x = new mcl.Fp()
   x.setBigEndianMod(bytes)
   const [found, y] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), FOUR))

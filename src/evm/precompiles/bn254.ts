@@ -1,7 +1,7 @@
 import { Fork } from '../../chain/evmFork.js'
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange, padRight } from './bytes.js'
-import { type G1, type G2, loadMcl, type Mcl } from './mcl.js'
+import { curveOnFirstUse, type Fp, type Fp2, type G1, type G2, type Mcl } from './mcl.js'
 import { readFp, readG1 as readCodecG1, writeG1 as writeCodecG1 } from './mclCodec.js'
 import { failure, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
@@ -20,12 +20,20 @@ export const BN254_MUL_GAS_BYZANTIUM = 40000
 export const BN254_PAIRING_BASE_GAS_BYZANTIUM = 100000
 export const BN254_PAIRING_PER_PAIR_GAS_BYZANTIUM = 80000
 
-const mcl = await loadMcl((m) => m.BN_SNARK1)
 const P = unprefixedHexToBytes('30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47')
-const ONE = new mcl.Fp()
-ONE.setInt(1)
-const ONE2 = new mcl.Fp2()
-ONE2.setInt(1, 0)
+let mcl: Mcl
+let ONE: Fp
+let ONE2: Fp2
+const load = curveOnFirstUse(
+  (m) => m.BN_SNARK1,
+  (m) => {
+    mcl = m
+    ONE = new mcl.Fp()
+    ONE.setInt(1)
+    ONE2 = new mcl.Fp2()
+    ONE2.setInt(1, 0)
+  },
+)
 
 // geth's words for a point it refuses (its BN254 is gnark-crypto's: crypto/bn256/gnark), and for a pairing input that
 // is not whole pairs (core/vm/contracts.go).
@@ -67,6 +75,7 @@ function readG2(input: Uint8Array, offset: number): G2 | string {
 export function bn254Add(input: Uint8Array, gasLimit: number, fork: Fork = Fork.osaka): PrecompileResult {
   const gas = fork >= Fork.istanbul ? BN254_ADD_GAS : BN254_ADD_GAS_BYZANTIUM
   if (gasLimit < gas) return outOfGas(gasLimit)
+  load()
   const data = padRight(input, 128)
   const a = readG1(data, 0)
   if (typeof a === 'string') return failure(gasLimit, a)
@@ -79,6 +88,7 @@ export function bn254Add(input: Uint8Array, gasLimit: number, fork: Fork = Fork.
 export function bn254Mul(input: Uint8Array, gasLimit: number, fork: Fork = Fork.osaka): PrecompileResult {
   const gas = fork >= Fork.istanbul ? BN254_MUL_GAS : BN254_MUL_GAS_BYZANTIUM
   if (gasLimit < gas) return outOfGas(gasLimit)
+  load()
   const data = padRight(input, 96)
   const point = readG1(data, 0)
   if (typeof point === 'string') return failure(gasLimit, point)
@@ -100,6 +110,7 @@ export function bn254Pairing(input: Uint8Array, gasLimit: number, fork: Fork = F
   const gas = bn254PairingGas(input.length, fork)
   if (gasLimit < gas) return outOfGas(gasLimit)
   if (input.length % 192 !== 0) return failure(gasLimit, BAD_PAIRING_SIZE)
+  load()
   let product: ReturnType<Mcl['millerLoop']> | undefined
   for (let offset = 0; offset < input.length; offset += 192) {
     const g1 = readG1(input, offset)

@@ -1,6 +1,6 @@
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { isZeroRange, lessThan } from './bytes.js'
-import { loadMcl } from './mcl.js'
+import { curveOnFirstUse, type Fp, type G1, type Mcl } from './mcl.js'
 import { readFp } from './mclCodec.js'
 import { EMPTY, outOfGas, success } from './result.js'
 import type { PrecompileResult } from './types.js'
@@ -11,13 +11,24 @@ import type { PrecompileResult } from './types.js'
 
 export const P256VERIFY_GAS = 6900
 
-const mcl = await loadMcl((m) => m.NIST_P256)
 const P = unprefixedHexToBytes('ffffffff00000001000000000000000000000000ffffffffffffffffffffffff')
 const N = unprefixedHexToBytes('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551')
-const ONE = new mcl.Fp()
-ONE.setInt(1)
-const G = new mcl.G1()
-G.setStr('1 6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296 4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5', 16)
+let mcl: Mcl
+let ONE: Fp
+let G: G1
+const load = curveOnFirstUse(
+  (m) => m.NIST_P256,
+  (m) => {
+    mcl = m
+    ONE = new mcl.Fp()
+    ONE.setInt(1)
+    G = new mcl.G1()
+    G.setStr(
+      '1 6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296 4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5',
+      16,
+    )
+  },
+)
 
 const notVerified = (): PrecompileResult => success(P256VERIFY_GAS, EMPTY)
 
@@ -28,6 +39,7 @@ function scalarInRange(input: Uint8Array, offset: number): boolean {
 export function p256Verify(input: Uint8Array, gasLimit: number): PrecompileResult {
   if (gasLimit < P256VERIFY_GAS) return outOfGas(gasLimit)
   if (input.length !== 160 || !scalarInRange(input, 32) || !scalarInRange(input, 64)) return notVerified()
+  load()
   const qx = readFp(mcl, input, 96, 32, P)
   const qy = readFp(mcl, input, 128, 32, P)
   // (0, 0) is not on the curve either (b ≠ 0); it is named as infinity's encoding, refused as a key.

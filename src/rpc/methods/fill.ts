@@ -1,22 +1,25 @@
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
 import { keccak256 } from '../../crypto/keccak.js'
 import { HeaderView } from '../../store/headerView.js'
-import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
+import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { ServerError } from '../errors.js'
 import type { CallObject, SendTransactionParams } from '../../wire/ethParams.js'
 import type { FillTransactionResult, FilledTransaction } from '../../wire/results.js'
 import { callInput, estimatedGas } from './call.js'
+import type { Lane } from '../../workers/pool.js'
 
 // A transaction request completed as geth's TransactionArgs.setDefaults and ToTransaction complete it, in geth's
 // order and words: fees, value, nonce, the request's own checks, gas (the estimate eth_estimateGas gives, errors
 // included), chain id. eth_fillTransaction answers the result unsigned; the dev wallet's eth_sendTransaction signs it.
 
-/** What the filling reads: the head, the tip oracle, the pool's nonces, the lane the estimate runs in. */
-export type FillCtx = Pick<NodeContext, 'spec' | 'store' | 'chain' | 'fees' | 'txPool' | 'pool' | 'limits' | 'calls'>
+/** What the filling reads: the head, the tip oracle, the head's nonces and the pool's, the lane the estimate runs in. */
+export type FillCtx = Pick<NodeContext, 'spec' | 'store' | 'chain' | 'fees' | 'flatState' | 'txPool' | 'pool' | 'limits' | 'calls'>
 
 /** geth's params.BlobTxMaxBlobs: the most blob hashes a request may carry. */
 const MAX_BLOBS = 6
+/** Reads of a sender's nonce in the lane while blocks keep landing; the last one is used even if stale. */
+const NONCE_READS = 3
 const ZERO_ADDRESS = `0x${'00'.repeat(20)}`
 
 /** A request with every default filled: what geth's ToTransaction turns into a transaction. */
@@ -81,10 +84,7 @@ export async function fillRequest(tx: CallObject, ctx: FillCtx): Promise<FilledR
   const value = big(tx.value) ?? 0n
   const from = tx.from ?? ZERO_ADDRESS
   let nonce = big(tx.nonce)
-  if (nonce === undefined) {
-    const stateNonce = (await ctx.pool.run({ op: 'state', query: { kind: 'nonce', blockHash: head.hash, address: hexToBytes(from) } })) as string
-    nonce = ctx.txPool?.nextNonce(from.toLowerCase(), BigInt(stateNonce)) ?? BigInt(stateNonce)
-  }
+  nonce ??= await poolNonce(ctx, from)
   if (tx.data !== undefined && tx.input !== undefined && tx.data !== tx.input) {
     throw new ServerError(`both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)
   }
@@ -110,7 +110,7 @@ export async function fillRequest(tx: CallObject, ctx: FillCtx): Promise<FilledR
   const gas =
     big(tx.gas) ??
     (await estimatedGas(
-      ctx,
+      { ...ctx, pool: admitted(ctx.pool) },
       callInput(
         ctx,
         {
@@ -144,6 +144,31 @@ export async function fillRequest(tx: CallObject, ctx: FillCtx): Promise<FilledR
     input,
     accessList: (tx.accessList ?? []).map((a) => ({ address: a.address.toLowerCase(), storageKeys: a.storageKeys })),
     ...(type === 4 ? { authorizationList: tx.authorizationList! } : {}),
+  }
+}
+
+/**
+ * The lane as a call the envelope admitted to it already sees it. eth_sendTransaction and eth_fillTransaction are the
+ * lane's methods: each took its place before it ran, and an estimate the serving thread leaves to the lane runs on
+ * that place. Asking the body for another answered -32005 even on an idle lane, as the body had only the one.
+ */
+const admitted = (lane: Lane): Lane => ({ run: (task, o) => lane.run(task, o), admits: (calls) => calls })
+
+/**
+ * geth's GetPoolNonce: the sender's next nonce, after its transactions in the pool. The state nonce it starts from
+ * must be the head's that the pool is at: a block landing between an older read and the pool's lookup takes the
+ * sender's mined transactions out of the pool, and the nonce after them is lost (concurrent sends from one account
+ * got a mined one's nonce: "nonce too low"). The flat table answers at the head on this thread, in the pool's turn;
+ * when it does not hold the head's state, the lane's read is repeated while the head moves under it.
+ */
+async function poolNonce(ctx: FillCtx, from: string): Promise<bigint> {
+  const next = (stateNonce: bigint) => ctx.txPool?.nextNonce(from.toLowerCase(), stateNonce) ?? stateNonce
+  const flat = ctx.flatState.headAccount('nonce', from)
+  if (flat !== undefined) return next(BigInt(flat))
+  for (let attempt = 1; ; attempt++) {
+    const head = ctx.chain.head()
+    const stateNonce = (await ctx.pool.run({ op: 'state', query: { kind: 'nonce', blockHash: head.hash, address: hexToBytes(from) } })) as string
+    if (attempt === NONCE_READS || equalBytes(ctx.chain.head().hash, head.hash)) return next(BigInt(stateNonce))
   }
 }
 

@@ -12,7 +12,14 @@ export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promis
  * and its first poll.
  */
 export async function submitted(ctx: NodeContext, raw: Uint8Array): Promise<string> {
-  const hash = await nodePart(ctx.txs).submit(raw, ctx.pool)
+  return minedOnDemand(ctx, await pooled(ctx, raw))
+}
+
+/** Pools a transaction (validated against the head, admitted) and answers its hash, without waiting for a block. */
+export const pooled = (ctx: NodeContext, raw: Uint8Array): Promise<string> => nodePart(ctx.txs).submit(raw, ctx.pool)
+
+/** A pooled transaction's hash, answered once its block is made on a dev chain that mines on demand (see submitted). */
+export async function minedOnDemand(ctx: NodeContext, hash: string): Promise<string> {
   if (ctx.dev?.minesOnDemand === true) await ctx.dev.afterNextBlock(hash)
   return hash
 }

@@ -1,7 +1,7 @@
-import { submitted } from './transactions.js'
+import { minedOnDemand, pooled } from './transactions.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import type { NodeContext } from '../context.js'
+import { type NodeContext, nodePart } from '../context.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import type { PersonalSignParams, SendTransactionParams, SignParams, SignTypedDataParams } from '../../wire/ethParams.js'
@@ -54,11 +54,23 @@ export const personalSign = ([data, address]: PersonalSignParams, ctx: Ctx): Byt
  * eth_sendTransaction: the call object filled as geth fills it (fill.ts: nonce, fees, the gas estimate with its
  * errors, chain id), signed with the dev account's key, submitted. Blob transactions are refused as geth refuses
  * them: the wallet cannot make their sidecars.
+ *
+ * Without a nonce, as geth's SendTransaction: filled, signed and pooled under the sender's nonce lock, so that sends
+ * from one account fired together take consecutive nonces (each read the pool's nonce before the one before it was
+ * pooled, and all but one were "replacement transaction underpriced"). The lock is let go once the pool has the
+ * transaction (or the send failed: a reverting estimate leaves the nonce to the next send), not once its block is
+ * made: on a chain that mines on demand the sends waiting meanwhile share the next block instead of taking one
+ * block each, one after another.
  */
 export async function sendTransaction([tx]: SendTransactionParams, ctx: NodeContext): Promise<Hash32> {
   if (tx.from === undefined) throw new ServerError('from is required')
   const key = keyOf(ctx, tx.from)
   if (tx.blobVersionedHashes !== undefined || tx.maxFeePerBlobGas !== undefined) throw new ServerError('signing blob transactions not supported')
-  const signed = unsignedTx(await fillRequest(tx, ctx), ctx).sign(key)
-  return submitted(ctx, signed.serialize())
+  const fillSignPool = async (): Promise<string> => {
+    const signed = unsignedTx(await fillRequest(tx, ctx), ctx).sign(key)
+    return pooled(ctx, signed.serialize())
+  }
+  // A nonce given is the client's to keep apart, as geth leaves it: no lock then.
+  const hash = tx.nonce === undefined ? await nodePart(ctx.nonceLock).run(tx.from.toLowerCase(), fillSignPool) : await fillSignPool()
+  return minedOnDemand(ctx, hash)
 }
