@@ -15,6 +15,8 @@ export class ChainSpec {
   readonly blobSchedule: Partial<Record<ForkName, BlobParams>>
   readonly depositContract: Uint8Array | undefined
   readonly terminalTotalDifficulty: bigint | undefined
+  /** Whether the chain takes the DAO fork's balance move at `daoForkBlock` (geth's `daoForkSupport`). */
+  readonly daoForkSupport: boolean
   readonly genesisTime: bigint
   private readonly baseCommon: Common
 
@@ -37,6 +39,7 @@ export class ChainSpec {
     const dep = cfg.depositContractAddress
     this.depositContract = typeof dep === 'string' ? hexToBytes(dep) : undefined
     this.terminalTotalDifficulty = cfg.terminalTotalDifficulty === undefined ? undefined : genesisNumber(cfg.terminalTotalDifficulty)
+    this.daoForkSupport = cfg.daoForkSupport === true
     this.genesisTime = genesisNumber(genesis.timestamp)
     this.baseCommon = this.buildCommon()
   }

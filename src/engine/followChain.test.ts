@@ -32,9 +32,9 @@ beforeAll(async () => {
   await genesisBlock(spec, ref)
   const executor = await BlockExecutor.create(spec, ref)
   for (const block of blocks) {
-    const { record, result } = await executor.execute(block, readHeader(spec, ref, block.header.parentHash)!)
+    const { record, requests: all } = await executor.execute(block, readHeader(spec, ref, block.header.parentHash)!)
     ref.putCanonicalHeadSync(record)
-    const requests = result.requests.filter((r) => r.length > 1).map((r) => bytesToHex(r))
+    const requests = all.filter((r) => r.length > 1).map((r) => bytesToHex(r))
     requestsOf.set(bytesToHex(block.hash()), requests)
   }
   await ref.close()

@@ -11,6 +11,7 @@ import { type BlockCommit, commitBlockState } from '../vm/blockCommit.js'
 import { type BlockContext, blockContextOf } from '../vm/blockContext.js'
 import { applyWithdrawals, blockRequests } from '../vm/blockEnd.js'
 import { applyBlockStart } from '../vm/blockStart.js'
+import { applyDaoFork, isDaoForkBlock } from '../vm/daoFork.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import { encodeReceipt, logsBloom } from '../vm/receiptCodec.js'
 import { stateRootAfter } from '../vm/stateRoot.js'
@@ -57,6 +58,7 @@ export class BlockRun {
     this.ctx = blockContextOf(config.spec, header, hash, config.ancestors)
     this.state = new WorldState(source)
     this.evm = new Evm({ fork: this.ctx.fork, block: this.ctx.env, state: this.state, scratch: config.scratch })
+    if (isDaoForkBlock(config.spec, header.number)) applyDaoFork(this.state)
     applyBlockStart(this.evm, header)
   }
 

@@ -1,41 +1,24 @@
 import type { Block, BlockHeader } from '@ethereumjs/block'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { EthereumJSError } from '@ethereumjs/util'
-import type { TxReceipt, VM } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
 import type { BlockRecord, ChainStore } from '../store/chainStore.js'
-import type { OverlayTrieDB } from '../trie/trieDb.js'
 import { MissingTrieNodeError } from '../trie/trieBatch.js'
-import type { AncestorView } from '../vm/ancestors.js'
 import type { BlockCommit } from '../vm/blockCommit.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import type { HeaderView } from '../store/headerView.js'
 import { BlockRun } from './blockRun.js'
 import { WarmState } from '../vm/warmState.js'
 import { primeRootCache } from './blockRoots.js'
-import { type ProcessedBlock, processBlock } from './blockProcessor.js'
 import { blockRecord } from './blockRecord.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
 import { executeBlockOnEvm } from './evmBlock.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
-import { StateChangeRecorder } from '../state/stateChangeRecorder.js'
-import { createStoreVm } from './storeVm.js'
-import { checkRequestContractsExist } from './systemCalls.js'
 
 export interface ExecutedBlock {
   block: Block
   record: BlockRecord
-  result: ProcessedBlock
-}
-
-/** EthereumJS's VM over the store: what the DAO fork's block still runs on. */
-interface LegacyExecution {
-  vm: VM
-  state: MerkleStateManager
-  trieOverlay: OverlayTrieDB
-  ancestors: AncestorView
-  /** What each block writes, for the store's flat state table; builds call `begin` on it too. */
-  stateChanges: StateChangeRecorder
+  /** Its EIP-7685 requests (type ‖ data), Prague on. */
+  requests: Uint8Array[]
 }
 
 const MAX_GAS_LIMIT = 1n << 63n
@@ -50,36 +33,21 @@ const NO_HASH_YET = new Uint8Array(32)
  */
 export class BlockExecutor {
   private readonly warm = new WarmState()
-  private legacyExecution: Promise<LegacyExecution> | undefined
 
   private constructor(
     private readonly spec: ChainSpec,
-    private readonly store: ChainStore,
     readonly config: EvmConfig,
   ) {}
 
   /** `config` is the thread's execution seam, shared with its calls (its code cache and scratch); else its own. */
   static create(spec: ChainSpec, store: ChainStore, config?: EvmConfig): Promise<BlockExecutor> {
-    return Promise.resolve(new BlockExecutor(spec, store, config ?? new EvmConfig(spec, store)))
-  }
-
-  /** EthereumJS's VM, made on first use (a thread that only imports blocks never holds it). */
-  private legacy(): Promise<LegacyExecution> {
-    this.legacyExecution ??= createStoreVm(this.spec, this.store).then(({ trieDb, state, vm, ancestors }) => ({
-      vm,
-      state,
-      trieOverlay: trieDb,
-      ancestors,
-      stateChanges: new StateChangeRecorder(state),
-    }))
-    return this.legacyExecution
+    return Promise.resolve(new BlockExecutor(spec, config ?? new EvmConfig(spec, store)))
   }
 
   /** Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. */
   async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
     primeRootCache(block)
-    if (this.isDaoForkBlock(block.header.number)) return this.executeLegacy(block, parent)
     const header = block.header
     try {
       if (header.gasLimit >= MAX_GAS_LIMIT) throw new InvalidBlockError('Invalid block with gas limit greater than (2^63 - 1)')
@@ -90,8 +58,8 @@ export class BlockExecutor {
       const source = this.warm.at(parent.stateRoot, this.config.stateAt(parent.stateRoot))
       const run = executeBlockOnEvm(this.config, block, source, parent.stateRoot)
       this.warm.advance(header.stateRoot, run.commit.accounts)
-      const result: ProcessedBlock = { receipts: run.receipts, requests: run.requests, plainTransfers: 0 }
-      return { block, result, record: blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders) }
+      const record = blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders)
+      return { block, record, requests: run.requests }
     } catch (e) {
       throw classifyFailure(e)
     }
@@ -110,39 +78,6 @@ export class BlockExecutor {
   /** A block built with startBuild is stored: its children run on the state it left warm. */
   builtBlockStored(stateRoot: Uint8Array, commit: BlockCommit): void {
     this.warm.advance(stateRoot, commit.accounts)
-  }
-
-  /** The record of a block run on EthereumJS's VM, from what its state manager wrote. */
-  private async recordOf(block: Block, result: { receipts: TxReceipt[] }): Promise<BlockRecord> {
-    const legacy = await this.legacy()
-    const record = blockRecord(block, result.receipts, new Map(legacy.trieOverlay.pending), await legacy.stateChanges.take())
-    legacy.trieOverlay.pending.clear()
-    return record
-  }
-
-  /** The DAO fork's block moves the drained accounts' balances (a one-off irregular state change). */
-  private isDaoForkBlock(number: bigint): boolean {
-    return this.spec.forks.some((f) => f.name === 'dao' && f.at === number)
-  }
-
-  private async executeLegacy(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
-    const { vm, state, trieOverlay, ancestors, stateChanges } = await this.legacy()
-    ancestors.advance(parent.hash(), parent.number, parent.parentHash)
-    trieOverlay.pending.clear()
-    const missesBefore = trieOverlay.misses
-    let result: ProcessedBlock
-    try {
-      vm.common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
-      await state.setStateRoot(parent.stateRoot, true)
-      stateChanges.begin()
-      await checkRequestContractsExist(vm)
-      result = await processBlock(vm, block, this.spec.depositContract)
-    } catch (e) {
-      trieOverlay.pending.clear()
-      if (trieOverlay.misses !== missesBefore) throw new StateUnavailableError(`state unavailable: ${e instanceof Error ? e.message : String(e)}`)
-      throw classifyFailure(e)
-    }
-    return { block, result, record: await this.recordOf(block, result) }
   }
 }
 
