@@ -67,6 +67,21 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: 'node-no-dev-dependencies',
+      comment:
+        "the node imports only its dependencies: devDependencies (EthereumJS's VM, EVM, state manager and trie, kept as the baselines) are for tests, their helpers (src/testing) and the tools (src/bench, src/conformance, src/fuzz, src/crash)",
+      severity: 'error',
+      from: { path: '^src/', pathNot: [isTest, '^src/(testing|bench|conformance|fuzz|crash)/'] },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'ethereumjs-vm-as-baseline-only',
+      comment: "EthereumJS's VM, EVM and state manager are a baseline to compare with, never the node's: the same rule by name",
+      severity: 'error',
+      from: { path: '^src/', pathNot: [isTest, '^src/(testing|bench|conformance|fuzz|crash)/'] },
+      to: { path: '^node_modules/@ethereumjs/(vm|evm|statemanager)/' },
+    },
+    {
       name: 'no-file-cycles',
       comment: 'no module imports itself through others',
       severity: 'error',
@@ -106,6 +121,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
-    exclude: { path: '^(dist|node_modules)/' },
+    // node_modules stays in the graph (not followed) so that rules can name the packages imported.
+    exclude: { path: '^dist/' },
   },
 }

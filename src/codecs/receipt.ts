@@ -1,5 +1,7 @@
-import type { Log } from '@ethereumjs/evm'
 import { addr, arr, h, obj, q } from './json.js'
+
+/** A log as a receipt's consensus encoding carries it: address, topics, data. */
+export type RawLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]
 
 /** Everything a receipt reply needs, derived once when the block is executed. */
 export interface ReceiptFacts {
@@ -19,7 +21,7 @@ export interface ReceiptFacts {
   status: number | undefined
   root: Uint8Array | undefined
   logsBloom: Uint8Array
-  logs: Log[]
+  logs: RawLog[]
   firstLogIndex: number
   blobGasUsed: bigint | undefined
   blobGasPrice: bigint | undefined
@@ -28,7 +30,7 @@ export interface ReceiptFacts {
 /** Where a log sits: what its reply names besides its own fields. */
 export type LogPlace = Pick<ReceiptFacts, 'blockHash' | 'blockNumber' | 'blockTimestamp' | 'txHash' | 'index'>
 
-export function logJson(log: Log, f: LogPlace, logIndex: number): string {
+export function logJson(log: RawLog, f: LogPlace, logIndex: number): string {
   const [address, topics, data] = log
   return obj([
     ['address', h(address)],

@@ -1,10 +1,9 @@
 import type { Block } from '@ethereumjs/block'
-import type { TxReceipt } from '@ethereumjs/vm'
 import { blockJsonPrefix } from '../codecs/block.js'
 import { blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord } from '../store/chainStore.js'
-import { materializeTransactions } from './receipts.js'
+import { type BlockReceipt, materializeTransactions } from './receipts.js'
 
 /**
  * An executed block as the store keeps it: header, body, the replies written once (block, transactions, receipts),
@@ -12,7 +11,7 @@ import { materializeTransactions } from './receipts.js'
  */
 export function blockRecord(
   block: Block,
-  receipts: TxReceipt[],
+  receipts: readonly BlockReceipt[],
   trieNodes: Map<string, Uint8Array>,
   stateChanges: Uint8Array,
   senders?: readonly Uint8Array[],

@@ -1,5 +1,5 @@
-import type { TxReceipt } from '@ethereumjs/vm'
 import { Fork } from '../chain/evmFork.js'
+import type { RawLog } from '../codecs/receipt.js'
 import { Status } from '../evm/frame.js'
 import { Evm } from '../evm/interpreter.js'
 import { type Log, WorldState } from '../evm/state.js'
@@ -16,6 +16,7 @@ import type { EvmConfig } from '../vm/evmConfig.js'
 import { encodeReceipt, logsBloom } from '../vm/receiptCodec.js'
 import { stateRootAfter } from '../vm/stateRoot.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
+import type { BlockReceipt } from './receipts.js'
 
 // One block being made on Sponge's EVM, what executing a given block (evmBlock.ts) and building one (the payload
 // builder) share: the start-of-block system calls, each transaction with its receipt, logs bloom and gas, the
@@ -33,8 +34,8 @@ export class BlockRun {
   readonly ctx: BlockContext
   readonly state: WorldState
   readonly evm: Evm
-  /** In EthereumJS's receipt shape, which the stored replies are made from (receipts.ts). */
-  readonly receipts: TxReceipt[] = []
+  /** What the stored replies are made from (receipts.ts). */
+  readonly receipts: BlockReceipt[] = []
   /** The receipts' consensus encodings, for the receipts root. */
   private readonly encoded: Uint8Array[] = []
   readonly bloom = new Uint8Array(256)
@@ -79,7 +80,7 @@ export class BlockRun {
     for (const l of logs) this.logs.push(l)
     const bloom = logsBloom(logs)
     for (let b = 0; b < 256; b++) this.bloom[b]! |= bloom[b]!
-    const ejsLogs = logs.map((l) => [addressToBytes(l.address), l.topics.map(wordToBytes), l.data] as [Uint8Array, Uint8Array[], Uint8Array])
+    const rawLogs = logs.map((l): RawLog => [addressToBytes(l.address), l.topics.map(wordToBytes), l.data])
     if (this.fork < Fork.byzantium) {
       // Before Byzantium a receipt carries the state root after its transaction (EIP-658 replaced it with a status).
       const root = stateRootAfter(
@@ -88,11 +89,11 @@ export class BlockRun {
         (a) => this.source.storageRoot(a),
         (x) => this.config.store.getTrieNode(x),
       )
-      this.receipts.push({ stateRoot: root, cumulativeBlockGasUsed: this.gasUsed, bitvector: bloom, logs: ejsLogs })
+      this.receipts.push({ stateRoot: root, cumulativeGasUsed: this.gasUsed, bloom, logs: rawLogs })
       this.encoded.push(encodeReceipt(tx.type, root, this.gasUsed, bloom, logs))
     } else {
       const success = outcome.status === Status.success
-      this.receipts.push({ status: success ? 1 : 0, cumulativeBlockGasUsed: this.gasUsed, bitvector: bloom, logs: ejsLogs })
+      this.receipts.push({ status: success ? 1 : 0, cumulativeGasUsed: this.gasUsed, bloom, logs: rawLogs })
       this.encoded.push(encodeReceipt(tx.type, success, this.gasUsed, bloom, logs))
     }
     return outcome

@@ -1,5 +1,4 @@
 import type { Block } from '@ethereumjs/block'
-import type { TxReceipt } from '@ethereumjs/vm'
 import { Fork } from '../chain/evmFork.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { TxRejectedError } from '../evm/errors.js'
@@ -12,6 +11,7 @@ import type { EvmConfig } from '../vm/evmConfig.js'
 import { evmTransactionOf } from '../vm/evmTransaction.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import { BlockRun } from './blockRun.js'
+import type { BlockReceipt } from './receipts.js'
 import { InvalidBlockError } from './errors.js'
 import { requestsHash } from './requests.js'
 
@@ -22,8 +22,7 @@ import { requestsHash } from './requests.js'
 // (BlockCommit): the caller stores it with the block.
 
 export interface EvmBlockResult {
-  /** In EthereumJS's receipt shape, which the stored replies are made from (receipts.ts). */
-  receipts: TxReceipt[]
+  receipts: BlockReceipt[]
   requests: Uint8Array[]
   commit: BlockCommit
   /** Each transaction's sender. */

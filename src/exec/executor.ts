@@ -8,7 +8,7 @@ import { EvmConfig } from '../vm/evmConfig.js'
 import type { HeaderView } from '../store/headerView.js'
 import { BlockRun } from './blockRun.js'
 import { WarmState } from '../vm/warmState.js'
-import { primeRootCache } from './blockRoots.js'
+import { validateBody } from './blockRoots.js'
 import { blockRecord } from './blockRecord.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
 import { executeBlockOnEvm } from './evmBlock.js'
@@ -47,12 +47,10 @@ export class BlockExecutor {
   /** Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. */
   async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
-    primeRootCache(block)
     const header = block.header
     try {
       if (header.gasLimit >= MAX_GAS_LIMIT) throw new InvalidBlockError('Invalid block with gas limit greater than (2^63 - 1)')
-      // Transaction validity, transactions and withdrawals roots (primed by our trie), ommers hash.
-      await block.validateData(false, true, false)
+      validateBody(block)
       // From here on synchronous: the store's snapshot, which the source reads, does not move under the block.
       this.config.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
       const source = this.warm.at(parent.stateRoot, this.config.stateAt(parent.stateRoot))

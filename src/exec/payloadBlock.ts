@@ -5,7 +5,7 @@ import type { ChainSpec } from '../chain/spec.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { orderedTrieRoot } from '../trie/orderedTrie.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
-import { primeRootCache, withdrawalsRoot } from './blockRoots.js'
+import { rememberRoots, withdrawalsRoot } from './blockRoots.js'
 import { requestsHash } from './requests.js'
 
 // An execution payload (engine_newPayloadV1…V4's input) as the block it describes: the consensus side of newPayload.
@@ -102,7 +102,7 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
   )
   // Not createBlock: it would build every transaction object a second time from the ones decoded above.
   const block = new Block(header, transactions, [], withdrawals, { common })
-  primeRootCache(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
+  rememberRoots(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
   const hash = bytesToHex(block.hash())
   if (hash !== p.blockHash) throw new BlockHashMismatchError(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
   return block

@@ -1,18 +1,29 @@
 import type { Block } from '@ethereumjs/block'
 import { isBlob4844Tx } from '@ethereumjs/tx'
 import { Address, generateAddress } from '@ethereumjs/util'
-import type { TxReceipt } from '@ethereumjs/vm'
-import { type ReceiptFacts, logJson, receiptJson } from '../codecs/receipt.js'
+import { type RawLog, type ReceiptFacts, logJson, receiptJson } from '../codecs/receipt.js'
 import type { LogEntry } from '../store/blockLogs.js'
 import { effectiveGasPrice, transactionJson } from '../codecs/transaction.js'
 
+/** A transaction's receipt as its block's execution leaves it (BlockRun), before the replies are made from it. */
+export interface BlockReceipt {
+  /** The block's gas used up to and with this transaction. */
+  cumulativeGasUsed: bigint
+  /** Byzantium on (EIP-658): 1 when the transaction succeeded, else 0. */
+  status?: 0 | 1
+  /** Before Byzantium: the state root after the transaction, in place of a status. */
+  stateRoot?: Uint8Array
+  bloom: Uint8Array
+  logs: RawLog[]
+}
+
 /**
- * Receipt and transaction replies of an executed block, derived once from runBlock's output: per-transaction gas
+ * Receipt and transaction replies of an executed block, derived once from its receipts: per-transaction gas
  * (difference of cumulative gas), effective gas price, sender, created address and global log indexes.
  */
 export function materializeTransactions(
   block: Block,
-  receipts: TxReceipt[],
+  receipts: readonly BlockReceipt[],
   senders?: readonly Uint8Array[],
 ): { txJson: string[]; receiptJson: string[]; txHashes: Uint8Array[]; logs: LogEntry[] } {
   const hd = block.header
@@ -50,12 +61,12 @@ export function materializeTransactions(
       to: tx.to?.bytes,
       // Like geth: a creation reports the address derived from sender and nonce, whether or not it succeeded.
       contractAddress: tx.to === undefined ? generateAddress(from.bytes, bigintBytes(tx.nonce)) : undefined,
-      cumulativeGasUsed: r.cumulativeBlockGasUsed,
-      gasUsed: r.cumulativeBlockGasUsed - prevCumulative,
+      cumulativeGasUsed: r.cumulativeGasUsed,
+      gasUsed: r.cumulativeGasUsed - prevCumulative,
       effectiveGasPrice: effectiveGasPrice(tx, hd.baseFeePerGas),
-      status: 'status' in r ? r.status : undefined,
-      root: 'stateRoot' in r ? (r as { stateRoot: Uint8Array }).stateRoot : undefined,
-      logsBloom: r.bitvector,
+      status: r.status,
+      root: r.stateRoot,
+      logsBloom: r.bloom,
       logs: r.logs,
       firstLogIndex: logIndex,
       blobGasUsed: blob ? BigInt(tx.blobVersionedHashes.length) * 131072n : undefined,
@@ -64,7 +75,7 @@ export function materializeTransactions(
     const logTexts = r.logs.map((l, i) => logJson(l, facts, logIndex + i))
     receiptOut.push(receiptJson(facts, logTexts))
     for (let i = 0; i < r.logs.length; i++) logs.push({ address: r.logs[i]![0], topics: r.logs[i]![1], json: logTexts[i]! })
-    prevCumulative = r.cumulativeBlockGasUsed
+    prevCumulative = r.cumulativeGasUsed
     logIndex += r.logs.length
   })
   return { txJson, receiptJson: receiptOut, txHashes, logs }

@@ -12,7 +12,7 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { ChainStore } from '../store/chainStore.js'
 import { type FlatDbs, applyChanges, applyUndo } from '../store/flatState.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
-import { OverlayTrieDB } from '../trie/trieDb.js'
+import { OverlayTrieDB } from '../testing/storeTrieDb.js'
 
 // The flat state table must hold exactly what the tries hold at its block's state root — the canonical head's — as
 // the head moves along one branch, onto a sibling branch (the table goes back to the fork point and forward again),

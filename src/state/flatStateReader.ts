@@ -1,9 +1,9 @@
 import { RLP } from '@ethereumjs/rlp'
-import { CODEHASH_PREFIX } from '@ethereumjs/statemanager'
 import { KECCAK256_NULL } from '@ethereumjs/util'
 import type { Database } from 'lmdb'
 import { addressInto, bytesHex, quantityHex, slotInto, wordHex } from '../codecs/stateHex.js'
 import { keccak256 } from '../crypto/keccak.js'
+import { CODE_PREFIX } from '../store/layout.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { flatHeadIsCanonicalHead } from '../store/flatState.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
@@ -54,8 +54,8 @@ export class FlatStateReader {
   private readonly slotKey = new Uint8Array(52)
   private readonly addressKey = new Uint8Array(20)
   private readonly slotWord = new Uint8Array(32)
-  /** CODEHASH_PREFIX ‖ code hash: where the trie database keeps code. */
-  private readonly codeKey = new Uint8Array(CODEHASH_PREFIX.length + 32)
+  /** CODE_PREFIX ‖ code hash: where the trie database keeps code. */
+  private readonly codeKey = new Uint8Array(CODE_PREFIX.length + 32)
   private readonly meta: Db
   private readonly accounts: Db
   private readonly storage: Db
@@ -66,7 +66,7 @@ export class FlatStateReader {
     this.accounts = store.db('flatAccounts')
     this.storage = store.db('flatStorage')
     this.trie = store.db('trie')
-    this.codeKey.set(CODEHASH_PREFIX)
+    this.codeKey.set(CODE_PREFIX)
   }
 
   /**
@@ -85,11 +85,10 @@ export class FlatStateReader {
     if (field === 'balance') return quantityHex(rlp, rlpStart, rlpEnd)
     rlpStringAt(rlp, rlpStringAt(rlp, at, WHAT), WHAT)
     if (isEmptyCodeHash(rlp, rlpStart, rlpEnd)) return '0x'
-    this.codeKey.set(rlp.subarray(rlpStart, rlpEnd), CODEHASH_PREFIX.length)
+    this.codeKey.set(rlp.subarray(rlpStart, rlpEnd), CODE_PREFIX.length)
     const code = this.trie.getBinaryFast(this.codeKey)
     // The account was read from the table at this state, so its code is stored: a miss is the store's fault.
-    if (code === undefined)
-      throw new Error(`code ${Buffer.from(this.codeKey.subarray(CODEHASH_PREFIX.length)).toString('hex')} missing from the store`)
+    if (code === undefined) throw new Error(`code ${Buffer.from(this.codeKey.subarray(CODE_PREFIX.length)).toString('hex')} missing from the store`)
     return bytesHex(code, 0, code.length)
   }
 
@@ -136,9 +135,9 @@ export class FlatStateReader {
     const account = this.account(stateRoot, address)
     if (account === undefined) return undefined
     if (account === null || equalBytes(account.codeHash, KECCAK256_NULL)) return new Uint8Array()
-    const key = new Uint8Array(CODEHASH_PREFIX.length + 32)
-    key.set(CODEHASH_PREFIX)
-    key.set(account.codeHash, CODEHASH_PREFIX.length)
+    const key = new Uint8Array(CODE_PREFIX.length + 32)
+    key.set(CODE_PREFIX)
+    key.set(account.codeHash, CODE_PREFIX.length)
     // The account was read from the table at this state, so its code is stored: a miss is the store's fault.
     const code = this.store.getTrieNode(key)
     if (code === undefined) throw new Error(`code ${Buffer.from(account.codeHash).toString('hex')} missing from the store`)

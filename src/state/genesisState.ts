@@ -1,14 +1,14 @@
 import { RLP } from '@ethereumjs/rlp'
-import { CODEHASH_PREFIX } from '@ethereumjs/statemanager'
 import { KECCAK256_NULL, KECCAK256_RLP, bigIntToBytes, bigIntToUnpaddedBytes, setLengthLeft } from '@ethereumjs/util'
 import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import { keccak256 } from '../crypto/keccak.js'
+import { CODE_PREFIX } from '../store/layout.js'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
 import { ACCOUNT, type ChangeWriter, SLOT } from '../store/stateChanges.js'
 import { trieRoot } from '../trie/orderedTrie.js'
 
 /**
- * Writes a genesis alloc's state as EthereumJS's state manager lays it out — account trie, storage tries, code — and
+ * Writes a genesis alloc's state as the store lays it out — account trie, storage tries, code — and
  * returns the state root. Each trie is built in one pass over its sorted hashed keys, and only the final nodes are
  * handed to `put` (key: the database key as unprefixed hex): inserting account by account into EthereumJS's trie made
  * and kept every intermediate node, which ran a node out of memory on a genesis of a million accounts. `flat`, when
@@ -25,7 +25,7 @@ export function writeGenesisState(alloc: GethGenesisFile['alloc'], put: (key: st
     const addressBytes = hexToBytes(address)
     const code = account.code === undefined ? new Uint8Array() : hexToBytes(account.code)
     const codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
-    if (code.length !== 0) put(unprefixed(concatBytes(CODEHASH_PREFIX, codeHash)), code)
+    if (code.length !== 0) put(unprefixed(concatBytes(CODE_PREFIX, codeHash)), code)
     const slotKeys: Uint8Array[] = []
     const slotValues: Uint8Array[] = []
     for (const [slot, value] of Object.entries(account.storage ?? {})) {

@@ -51,7 +51,7 @@ export const DATABASES = [
 
 export type DatabaseName = (typeof DATABASES)[number]
 
-/** `trie` keys of contract code: `c` ‖ code hash (EthereumJS's CODEHASH_PREFIX, which the stores written so far use). */
+/** `trie` keys of contract code: `c` ‖ code hash (the prefix EthereumJS's state manager used, kept for the stores written so far). */
 export const CODE_PREFIX = Uint8Array.of(0x63)
 
 // Key codecs write bytes by hand: a DataView over a small Uint8Array forces V8 to move it off-heap (about 1.5 µs a

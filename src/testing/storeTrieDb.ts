@@ -7,7 +7,8 @@ type Value = string | Uint8Array
 const EMPTY_TRIE_ROOT = nodeKey(KECCAK256_RLP)
 
 /**
- * The key-value store EthereumJS's trie sees: reads fall through to LMDB's `trie` database, writes collect in
+ * The store as EthereumJS's trie sees it, for tests that read Sponge's stored state with EthereumJS's trie as the
+ * reference: reads fall through to LMDB's `trie` database, writes collect in
  * memory until the block that produced them is stored (ChainStore.putBlockSync), so a block's state lands in the
  * same transaction as its header and receipts — or not at all. Trie nodes are content-addressed and never deleted
  * (no pruning: this is an archive store), so `del` is ignored.
