@@ -93,6 +93,15 @@ export function forkByName(name: string): Fork | undefined {
   return Object.hasOwn(BY_NAME, name) ? BY_NAME[name] : undefined
 }
 
+/** The fork Sponge's EVM runs an EthereumJS Common's hardfork as (what the pool's and builder's rules are given). */
+export function forkOfHardfork(hardfork: string): Fork {
+  if (hardfork === Hardfork.Chainstart) return Fork.frontier
+  // geth's marker of the block that split the network after the merge: the rules are the merge's.
+  if (hardfork === Hardfork.MergeNetsplitBlock) return Fork.paris
+  if (!Object.hasOwn(BY_SPEC_NAME, hardfork)) throw new Error(`no EVM fork for EthereumJS's hardfork ${hardfork}`)
+  return BY_SPEC_NAME[hardfork as ForkName]
+}
+
 /** The EthereumJS hardfork of each fork: the reference EVM's Common, in tests, benches, the state-test runner and the fuzzer. */
 export const ETHEREUMJS_HARDFORK: Readonly<Record<Fork, Hardfork>> = {
   [Fork.frontier]: Hardfork.Chainstart,

@@ -1,7 +1,10 @@
 import { type Common, Hardfork } from '@ethereumjs/common'
 import { type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP } from '@ethereumjs/tx'
 import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
+import { forkOfHardfork } from '../chain/evmFork.js'
+import { intrinsicGas } from '../evm/transaction.js'
 import { TxRejectedError } from '../exec/errors.js'
+import { evmTransactionOf } from '../vm/evmTransaction.js'
 import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { type DecodedTx, decodeTx } from './txDecode.js'
 
@@ -23,23 +26,9 @@ export interface ValidTx {
   readonly decoded: DecodedTx
 }
 
-const TX_GAS = 21_000n
 const U256_MAX = 2n ** 256n - 1n
 const U64_MAX = 2n ** 64n - 1n
 const INVALID_SIG = 'invalid sender: invalid transaction v, r, s values'
-
-/** EIP-7623's tokens: a zero byte counts 1, any other 4. */
-export function calldataTokens(data: Uint8Array): bigint {
-  let zeros = 0
-  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
-  return BigInt(zeros + 4 * (data.length - zeros))
-}
-
-/** EIP-7623's floor (geth's FloorDataGas): 21000 + 10 per calldata token, from Prague on; 0 before. */
-export function floorDataGas(common: Common, data: Uint8Array): bigint {
-  if (!common.isActivatedEIP(7623)) return 0n
-  return TX_GAS + common.param('totalCostFloorPerToken') * calldataTokens(data)
-}
 
 /** The transaction types a fork accepts (geth: "pool not yet in <fork>"). */
 function typeNotYet(type: number, common: Common): string | undefined {
@@ -123,9 +112,11 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   } catch {
     throw new TxRejectedError(INVALID_SIG, 'invalidSender')
   }
-  const intrinsic = tx.getIntrinsicGas()
+  // The EVM's own computation, the one its transaction processing charges (evm/transaction.ts).
+  const { gas, floor: floorGas } = intrinsicGas(evmTransactionOf(tx, sender), forkOfHardfork(common.hardfork()))
+  const intrinsic = BigInt(gas)
   if (d.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${d.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
-  const floor = floorDataGas(common, d.data)
+  const floor = BigInt(floorGas)
   if (d.gasLimit < floor)
     throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${d.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
   return { tx, sender, decoded: d }
