@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type Block, createBlockFromBytesArray } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import type { ChainSpec } from './spec.js'
+import { type ChainSpec, SPEC_PARAMS } from './spec.js'
 
 /** Splits a file of concatenated RLP blocks; a file that is not one is refused naming the file and the offset. */
 export function decodeChainFile(spec: ChainSpec, path: string): Block[] {
@@ -11,7 +11,7 @@ export function decodeChainFile(spec: ChainSpec, path: string): Block[] {
   while (rest.length > 0) {
     try {
       const { data: item, remainder } = RLP.decode(rest, true) as unknown as { data: never; remainder: Uint8Array }
-      blocks.push(createBlockFromBytesArray(item, { common: spec.common, setHardfork: true }))
+      blocks.push(createBlockFromBytesArray(item, { common: spec.common, params: SPEC_PARAMS, setHardfork: true }))
       rest = remainder
     } catch (e) {
       throw new Error(`${path}: not a chain file of RLP blocks (block ${blocks.length}, byte ${data.length - rest.length}: ${(e as Error).message})`)

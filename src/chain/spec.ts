@@ -1,9 +1,18 @@
-import { type Common, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { paramsBlock } from '@ethereumjs/block'
+import { type Common, type ParamsDict, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { paramsTx } from '@ethereumjs/tx'
 import { customCrypto } from '../crypto/customCrypto.js'
 import { hexToBytes } from '../util/hex.js'
-import { premergeLibraryParams } from './commonParams.js'
 import { type BlobParams, FORKS, FORK_INDEX, type ForkName, type ScheduledFork } from './forks.js'
 import { type GethGenesisFile, genesisNumber } from './genesis.js'
+
+/**
+ * `params` for EthereumJS's transaction, header and block constructors given a spec's Common: that Common holds the
+ * libraries' parameter sets already, so the constructor merges nothing. Without it each constructor merges its
+ * library's set again — a deep copy of the set and a rebuild of the parameter cache per object: decoding an
+ * EIP-1559 transfer took 79-120 µs so, 35-49 µs with an empty set (2026-11-27, Node 20).
+ */
+export const SPEC_PARAMS: ParamsDict = {}
 
 /**
  * Everything Sponge derives from a genesis file: the fork schedule, blob schedule, and the EthereumJS Common
@@ -68,7 +77,8 @@ export class ChainSpec {
       customCrypto: customCrypto(),
       params: params as never,
     })
-    premergeLibraryParams(common)
+    common.updateParams(paramsBlock)
+    common.updateParams(paramsTx)
     return common
   }
 

@@ -1,7 +1,7 @@
 import { Block, createBlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { createWithdrawal } from '@ethereumjs/util'
-import type { ChainSpec } from '../chain/spec.js'
+import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { orderedTrieRoot } from '../trie/orderedTrie.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
@@ -56,7 +56,7 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
   const transactions = raws.map((raw, i) => {
     let tx: ReturnType<typeof createTxFromRLP>
     try {
-      tx = createTxFromRLP(raw, { common })
+      tx = createTxFromRLP(raw, { common, params: SPEC_PARAMS })
     } catch (e) {
       throw new Error(`invalid transaction ${i}: ${(e as Error).message}`)
     }
@@ -98,7 +98,7 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
       ...(input.parentBeaconBlockRoot === undefined ? {} : { parentBeaconBlockRoot: input.parentBeaconBlockRoot as `0x${string}` }),
       ...(input.executionRequests === undefined ? {} : { requestsHash: requestsHash(input.executionRequests.map(hexToBytes)) }),
     },
-    { common },
+    { common, params: SPEC_PARAMS },
   )
   // Not createBlock: it would build every transaction object a second time from the ones decoded above.
   const block = new Block(header, transactions, [], withdrawals, { common })

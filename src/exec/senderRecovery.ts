@@ -1,5 +1,6 @@
 import type { Common } from '@ethereumjs/common'
 import { type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx'
+import { SPEC_PARAMS } from '../chain/spec.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 
@@ -95,5 +96,5 @@ export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[]): 
 
 /** The helper's side: decodes the payload's raw transactions it claims and recovers their senders. */
 export function recoverRawSenders(slots: SharedArrayBuffer, transactions: string[], common: Common): void {
-  recoverSenders(slots, (i) => createTxFromRLP(hexToBytes(transactions[i]!), { common }).getSenderPublicKey())
+  recoverSenders(slots, (i) => createTxFromRLP(hexToBytes(transactions[i]!), { common, params: SPEC_PARAMS }).getSenderPublicKey())
 }

@@ -3,7 +3,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { NetworkWrapperType, type TypedTransaction, createMinimal4844TxFromNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, createWithdrawal } from '@ethereumjs/util'
 import { Fork } from '../chain/evmFork.js'
-import type { ChainSpec } from '../chain/spec.js'
+import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
 import { executionPayloadJson } from '../codecs/payload.js'
 import { bytesToWord } from '../evm/words.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -138,7 +138,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
       bundle.commitments.push(...(tx.kzgCommitments ?? []))
       bundle.proofs.push(...(tx.kzgProofs ?? []))
     }
-    included.push(isBlob4844Tx(tx) ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx)
+    included.push(isBlob4844Tx(tx) ? createMinimal4844TxFromNetworkWrapper(tx, { common, params: SPEC_PARAMS }) : tx)
   }
   const ws = withdrawals?.map((w) => ({
     index: BigInt(w.index),
@@ -165,7 +165,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
   if (ws !== undefined) header.withdrawalsRoot = orderedTrieRoot(ws.map((w) => RLP.encode([q(w.index), q(w.validatorIndex), w.address, q(w.amount)])))
   if (header.requestsHash !== undefined) header.requestsHash = requestsHash(requests)
   const block = new Block(
-    createBlockHeaderFromRLP(encodeHeader(header), { common }),
+    createBlockHeaderFromRLP(encodeHeader(header), { common, params: SPEC_PARAMS }),
     included,
     [],
     ws?.map((w) => createWithdrawal(w)),

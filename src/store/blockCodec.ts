@@ -1,6 +1,6 @@
 import { type Block, type BlockHeader, createBlockFromBytesArray, createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import type { ChainSpec } from '../chain/spec.js'
+import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
 import type { ChainStore } from './chainStore.js'
 
 /** The stored body of a block: RLP of [transactions, uncles, withdrawals?], the block's RLP minus its header. */
@@ -55,7 +55,7 @@ export function bodyTransactions(body: Uint8Array): Uint8Array[] {
 
 export function readHeader(spec: ChainSpec, store: ChainStore, hash: Uint8Array): BlockHeader | undefined {
   const rlp = store.getHeaderRlp(hash)
-  return rlp === undefined ? undefined : createBlockHeaderFromRLP(rlp, { common: spec.common, setHardfork: true })
+  return rlp === undefined ? undefined : createBlockHeaderFromRLP(rlp, { common: spec.common, params: SPEC_PARAMS, setHardfork: true })
 }
 
 export function readBlock(spec: ChainSpec, store: ChainStore, hash: Uint8Array): Block | undefined {
@@ -64,5 +64,5 @@ export function readBlock(spec: ChainSpec, store: ChainStore, hash: Uint8Array):
   if (headerRlp === undefined || body === undefined) return undefined
   const header = RLP.decode(headerRlp) as Uint8Array[]
   const parts = RLP.decode(body) as never[]
-  return createBlockFromBytesArray([header, ...parts] as never, { common: spec.common, setHardfork: true })
+  return createBlockFromBytesArray([header, ...parts] as never, { common: spec.common, params: SPEC_PARAMS, setHardfork: true })
 }

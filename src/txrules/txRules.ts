@@ -2,6 +2,7 @@ import { type Common, Hardfork } from '@ethereumjs/common'
 import { type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP } from '@ethereumjs/tx'
 import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { forkOfHardfork } from '../chain/evmFork.js'
+import { SPEC_PARAMS } from '../chain/spec.js'
 import { intrinsicGas } from '../evm/transaction.js'
 import { TxRejectedError } from '../exec/errors.js'
 import { evmTransactionOf } from '../vm/evmTransaction.js'
@@ -102,7 +103,10 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   }
   let tx: TypedTransaction
   try {
-    tx = d.sidecarVersion !== undefined ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common }) : createTxFromRLP(raw, { common })
+    tx =
+      d.sidecarVersion !== undefined
+        ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, params: SPEC_PARAMS })
+        : createTxFromRLP(raw, { common, params: SPEC_PARAMS })
   } catch (e) {
     throw txRejectionOf(e) ?? e
   }

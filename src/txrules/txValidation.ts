@@ -1,5 +1,5 @@
 import { NetworkWrapperType, type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
-import type { ChainSpec } from '../chain/spec.js'
+import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { transactionJson } from '../codecs/transaction.js'
@@ -72,7 +72,7 @@ export async function validateRawTx(
   const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
   let { tx, sender } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required')
   const converted = withCellProofs(tx)
-  if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common })
+  if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common, params: SPEC_PARAMS })
   const account = evmConfig.stateAt(head.stateRoot).account(bytesToWord(sender))
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
   checkTxAgainstState(tx, sender, account, { baseFeePerGas: undefined }, false)

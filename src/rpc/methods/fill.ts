@@ -1,4 +1,5 @@
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
+import { SPEC_PARAMS } from '../../chain/spec.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
@@ -192,7 +193,7 @@ export function unsignedTx(f: FilledRequest, ctx: Pick<NodeContext, 'spec' | 'st
       ...(f.blobVersionedHashes === undefined ? {} : { blobVersionedHashes: f.blobVersionedHashes, maxFeePerBlobGas: f.maxFeePerBlobGas }),
       ...(f.authorizationList === undefined ? {} : { authorizationList: f.authorizationList }),
     } as never,
-    { common },
+    { common, params: SPEC_PARAMS },
   )
 }
 
