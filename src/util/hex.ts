@@ -38,7 +38,7 @@ export function hexToBytes(hex: string): Uint8Array {
   return out
 }
 
-/** Unprefixed-hex to bytes, for trie keys handed to us by @ethereumjs/mpt. */
+/** Unprefixed-hex to bytes (constants written as digits alone, database keys kept as hex). */
 export function unprefixedHexToBytes(hex: string): Uint8Array {
   return hexToBytes(`0x${hex}`)
 }
