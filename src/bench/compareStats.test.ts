@@ -5,6 +5,7 @@ import {
   type Round,
   type Side,
   measured,
+  noiseFloor,
   roundOrder,
   summarize,
   verdict,
@@ -71,17 +72,32 @@ describe('summarize', () => {
   })
 
   it('reports a ratio outside the noise floor as a difference, either way', () => {
-    const faster = summarize(rounds({ A: 1000, B: 1200, control: 1020 }, [1, 0.9, 0.8]), 'w')
+    const faster = summarize(rounds({ A: 1000, B: 1200, control: 1020 }, [1, 1, 1]), 'w')
     expect(faster.withinNoise).toBe(false)
     expect(verdict(faster)).toBe('B faster')
-    const slower = summarize(rounds({ A: 1000, B: 800, control: 990 }, [1, 0.9, 0.8]), 'w')
+    const slower = summarize(rounds({ A: 1000, B: 800, control: 990 }, [1, 1, 1]), 'w')
     expect(verdict(slower)).toBe('B slower')
   })
 
-  it('takes the widest block of the control as the floor', () => {
-    const first = rounds({ A: 1000, B: 1000, control: 1010 }, [1, 1, 1])
-    const second = rounds({ A: 1000, B: 1000, control: 930 }, [1, 1, 1])
-    expect(summarize([...first, ...second], 'w').noise).toBeCloseTo(1000 / 930, 10)
+  it("counts a position's bias into the floor: it errs towards 'within noise'", () => {
+    // Later runs 10% and 20% lower: the control's single rounds scatter by that much, though its mean is exact.
+    const s = summarize(rounds({ A: 1000, B: 1200, control: 1000 }, [1, 0.9, 0.8]), 'w')
+    expect(s.ratio).toBeCloseTo(1.2, 10)
+    expect(s.control).toBeCloseTo(1, 10)
+    expect(s.noise!).toBeGreaterThan(1.2)
+    expect(verdict(s)).toBe('within noise')
+  })
+
+  it("widens the floor to the scatter of the control's rounds when its mean lands near 1", () => {
+    // The same build three times: rounds at 0.5, 2 and 1 of A average to exactly 1, yet a B/A of 1.5 is no
+    // difference on such a machine.
+    const scattered: Round[] = [0.5, 2, 1].map((c) => ({ A: { w: ok(1000) }, B: { w: ok(1500) }, control: { w: ok(1000 * c) } }))
+    const s = summarize(scattered, 'w')
+    expect(s.control).toBeCloseTo(1, 10)
+    expect(s.noise!).toBeGreaterThan(1.5)
+    expect(s.withinNoise).toBe(true)
+    // Rounds that agree leave the floor at the mean's own deviation.
+    expect(noiseFloor([1.05, 1.05, 1.05])).toBeCloseTo(1.05, 10)
   })
 
   it('gives B/A of answered calls only: a build that refuses everything at once is not faster', () => {

@@ -61,8 +61,10 @@ export interface WorkloadSummary {
   /** control/A, measured the same way: what a build against itself comes out as. */
   control: number | undefined
   /**
-   * The noise floor as a factor above 1: a ratio within [1/noise, noise] is no measured difference. The widest
-   * deviation from 1 of the control's geometric mean over any block of rounds (the same estimate as `ratio`).
+   * The noise floor as a factor above 1: a ratio within [1/noise, noise] is no measured difference. The larger of
+   * the control's own deviation from 1 and two standard errors of its mean (the spread of its rounds' log ratios
+   * over the square root of their number): one A-against-A mean alone is a single draw of the noise, and on a busy
+   * machine it landed within 5% of 1 while single rounds of the same build scattered from 0.44 to 1.90.
    */
   noise: number | undefined
   withinNoise: boolean
@@ -97,6 +99,14 @@ function blockMeans(values: (number | undefined)[]): number[] | undefined {
   return blocks.length === 0 ? undefined : blocks
 }
 
+/** `WorkloadSummary.noise` from the control's per-round ratios over A (at least two, none undefined). */
+export function noiseFloor(control: number[]): number {
+  const logs = control.map(Math.log)
+  const mean = logs.reduce((s, x) => s + x, 0) / logs.length
+  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1))
+  return Math.exp(Math.max(Math.abs(mean), (2 * sd) / Math.sqrt(logs.length)))
+}
+
 /** One workload's B/A, its control and whether the ratio lies within the control's noise. */
 export function summarize(rounds: Round[], workload: string): WorkloadSummary {
   const b = ratios(rounds, workload, 'B')
@@ -105,7 +115,7 @@ export function summarize(rounds: Round[], workload: string): WorkloadSummary {
   const cBlocks = blockMeans(c)
   const defined = b.filter((v): v is number => v !== undefined)
   const ratio = bBlocks === undefined ? undefined : geomean(bBlocks)
-  const noise = cBlocks === undefined ? undefined : Math.exp(Math.max(...cBlocks.map((x) => Math.abs(Math.log(x)))))
+  const noise = cBlocks === undefined ? undefined : noiseFloor(c as number[])
   const side = (s: Side, f: (m: Measured) => number) => median(rounds.map((r) => (r[s][workload] === undefined ? 0 : f(r[s][workload]!))))
   return {
     workload,
