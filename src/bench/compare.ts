@@ -94,7 +94,7 @@ const table = summaries.map((s) => ({
 }))
 console.log(
   `B/A = ${refB} / ${refA}: calls answered with a result per second, geometric mean of ${rounds} rounds (orders ${orders.map((o) => o.join(' ')).join(', ')}); ` +
-    `control = ${refA}'s build run again; noise = the control's widest deviation from 1 over a block of 3 rounds; refused = error replies + HTTP errors, per second (medians)`,
+    `control = ${refA}'s build run again; noise = the larger of control/A's deviation from 1 and 2 standard errors of its rounds (B/A within 1/noise … noise is no measured difference); refused = error replies + HTTP errors, per second (medians)`,
 )
 console.table(table)
 const outDir = join(REPO_ROOT, 'bench', 'results')
