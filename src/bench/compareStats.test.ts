@@ -45,7 +45,7 @@ describe('roundOrder', () => {
   })
 
   it('raises the rounds asked for to whole blocks', () => {
-    expect([1, 2, 3, 4, 6].map(wholeBlocks)).toEqual([3, 3, 3, 6, 6])
+    expect([1, 2, 3, 4, 6, Number.NaN].map(wholeBlocks)).toEqual([3, 3, 3, 6, 6, 3])
   })
 })
 

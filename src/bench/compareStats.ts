@@ -18,9 +18,9 @@ export function roundOrder(round: number): Side[] {
   return [...BLOCK[round % BLOCK_ROUNDS]!]
 }
 
-/** Rounds asked for, raised to whole blocks (a part block would leave a position's bias in the ratios). */
+/** Rounds asked for, raised to whole blocks (a part block would leave a position's bias in the ratios); one block if unreadable. */
 export function wholeBlocks(rounds: number): number {
-  return Math.max(1, Math.ceil(rounds / BLOCK_ROUNDS)) * BLOCK_ROUNDS
+  return Number.isFinite(rounds) ? Math.max(1, Math.ceil(rounds / BLOCK_ROUNDS)) * BLOCK_ROUNDS : BLOCK_ROUNDS
 }
 
 /** One workload's figures in one run: calls answered with a result, and those refused, per second. */
