@@ -37,6 +37,7 @@ const args = parseFlags(process.argv.slice(2), {
   cli: 'string',
   out: 'string',
   readers: 'string',
+  count: 'boolean',
 })
 const seconds = Number(args.flags.get('duration') ?? 5)
 const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
@@ -45,6 +46,9 @@ const only = args.flags.get('only')
 // Another build's CLI (bench:compare), and where to write the JSON result.
 const cli = args.flags.get('cli')
 const outFile = args.flags.get('out')
+// Count, in every reply, the calls answered with a result and those refused (bench:compare: a refusal is no
+// throughput). Off by default: wrk's Lua reply callback costs the generator CPU and would move every figure.
+const count = args.flags.has('count')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 async function startTrivial(): Promise<{ url: string; proc: ChildProcess }> {
@@ -203,7 +207,7 @@ const scripts = new Map<string, string>()
 for (const w of workloads) {
   const first = await (await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: w.bodies[0] })).text()
   if (first.includes('"error"')) throw new Error(`${w.name}: preflight answered an error: ${first.slice(0, 200)}`)
-  scripts.set(w.name, writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies))
+  scripts.set(w.name, writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies, count))
 }
 const allRounds: LoadRow[] = []
 for (let round = 0; round < rounds; round++) {
@@ -247,16 +251,16 @@ const classes =
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
   only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
-    ? await runEvmReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // State reads against anvil on the same genesis.
 const stateReads =
   only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
-    ? await runStateReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runStateReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
-    ? await runLogReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runLogReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
