@@ -110,6 +110,22 @@ function writeResult(w: ReplyWriter, id: Id, result: Reply, maxBytes: number): b
   return true
 }
 
+/** Past this size a promised pre-encoded answer is joined into a buffer of its own, not the shared writer. */
+const BIG_REPLY_BYTES = 256 * 1024
+
+/**
+ * A large pre-encoded answer (a log query's parts) as its reply's bytes, copied once: through the shared writer it
+ * was copied twice, and the writer grew to its size. Undefined when it is small, or past `maxBytes` (the writer's
+ * path answers that).
+ */
+function bigRawReply(id: Id, r: Reply, maxBytes: number): Buffer | undefined {
+  if (!(r instanceof RawJson)) return undefined
+  const length = rawLength(r)
+  if (length < BIG_REPLY_BYTES || length > maxBytes) return undefined
+  const head = `${PREFIX}${idJson(id)},"result":`
+  return Buffer.concat([Buffer.from(head), ...r.chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)), CLOSE_BRACE])
+}
+
 /** The bytes of pre-encoded JSON (its strings are ASCII: hex and JSON punctuation). */
 function rawLength(r: RawJson): number {
   let n = 0
@@ -268,10 +284,16 @@ function handleOne(
       return w.copy()
     }
     // A batch's answer that settles once the batch's reply has passed its bound is not kept.
-    const settled = (into: ReplyWriter, r: Reply) =>
-      budget !== undefined && budget.spent > budget.max ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts)
+    const over = () => budget !== undefined && budget.spent > budget.max
+    const settled = (into: ReplyWriter, r: Reply) => (over() ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts))
     return result.then(
-      (r) => answer((into) => (into === undefined ? 0 : settled(into, r))),
+      (r) => {
+        const whole = hasId && !over() ? bigRawReply(id, r, opts.maxReplyBytes ?? Number.POSITIVE_INFINITY) : undefined
+        if (whole === undefined) return answer((into) => (into === undefined ? 0 : settled(into, r)))
+        observed(0)
+        if (budget !== undefined) budget.spent += whole.length
+        return whole
+      },
       (e: unknown) => answer((into) => writeFailure(into, id, e, name, opts)),
     )
   }
@@ -387,7 +409,7 @@ const TOO_LARGE = new ResponseTooLargeError()
 
 /**
  * While every answer is synchronous they are written one after another into `w`. From the first promised answer
- * on, each answer becomes a part of its own, and the batch is joined once all have settled.
+ * on, each answer becomes a part of its own, and the batch is joined once all have settled (`rest`).
  */
 function handleBatch(
   items: unknown[],
@@ -400,40 +422,76 @@ function handleBatch(
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   w.str('[')
-  let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
   let written = 0
   for (let index = 0; index < items.length; index++) {
-    const item = items[index]
-    const idText = () => rawIdText(index)
-    if (parts !== undefined) {
-      w.reset()
-      const out = handleOne(item, w, table, opts, ctx, idText, client, budget)
-      if (out === true) budget.spent += w.length
-      parts.push(out === true ? w.copy() : out === false ? undefined : out)
-      continue
-    }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx, idText, client, budget)
+    const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
     if (out === true) {
       written++
       budget.spent += w.length - before
     } else {
       w.truncate(before)
-      if (out !== false) parts = [written > 0 ? w.copy(1) : undefined, out]
+      if (out !== false) {
+        const first = written > 0 ? w.copy(1) : undefined
+        return rest(items, index + 1, [first, out], w, table, opts, ctx, rawIdText, client, budget)
+      }
     }
   }
-  if (parts === undefined) {
-    if (written === 0) return undefined
-    w.str(']')
-    return w.view()
+  if (written === 0) return undefined
+  w.str(']')
+  return w.view()
+}
+
+/**
+ * A batch's answers promised at most this many at a time: a call starts once an earlier one has settled, so that a
+ * batch whose reply passes its bound starts nothing more (its calls left are answered -32003 without running, as
+ * geth's), and one batch of heavy calls holds a few places of the thread's turns and the lane, not all of them.
+ */
+const BATCH_WINDOW = 4
+
+/** The batch's calls from `from` on, no more than BATCH_WINDOW of them promised at once; then the batch joined. */
+async function rest(
+  items: unknown[],
+  from: number,
+  parts: (Buffer | undefined | Promise<Buffer | undefined>)[],
+  w: ReplyWriter,
+  table: MethodTable,
+  opts: EnvelopeOptions,
+  ctx: NodeContext,
+  rawIdText: (index: number) => string | undefined,
+  client: Client,
+  budget: ReplyBudget,
+): Promise<Buffer | undefined> {
+  const pending = new Set<Promise<unknown>>()
+  const hold = (p: Promise<unknown>) => {
+    const settled: Promise<unknown> = p.then(
+      () => pending.delete(settled),
+      () => pending.delete(settled),
+    )
+    pending.add(settled)
   }
-  return Promise.all(parts).then((answers) => {
-    const present = answers.filter((a): a is Buffer => a !== undefined)
-    if (present.length === 0) return undefined
-    const commas = present.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a]))
-    return Buffer.concat([OPEN, ...commas, CLOSE])
-  })
+  for (const p of parts) if (p instanceof Promise) hold(p)
+  for (let index = from; index < items.length; index++) {
+    while (pending.size >= BATCH_WINDOW) await Promise.race(pending)
+    // The shared writer is someone else's between turns: each answer is written and copied in one go.
+    w.reset()
+    const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
+    if (out === true) {
+      budget.spent += w.length
+      parts.push(w.copy())
+    } else if (out === false) {
+      parts.push(undefined)
+    } else {
+      hold(out)
+      parts.push(out)
+    }
+  }
+  const answers = await Promise.all(parts)
+  const present = answers.filter((a): a is Buffer => a !== undefined)
+  if (present.length === 0) return undefined
+  const commas = present.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a]))
+  return Buffer.concat([OPEN, ...commas, CLOSE])
 }
 
 const OPEN = Buffer.from('[')
