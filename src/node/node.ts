@@ -239,7 +239,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       maxBodyBytes,
       table,
-      envelope,
+      // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
+      envelope: { ...envelope, turns: servingTurns },
       ctx: context,
       lane: lanes.public,
       subscriptions,

@@ -15,6 +15,7 @@ import { RawJson, type Reply } from './reply.js'
 import { toRpcError } from './errorMap.js'
 import { rawIds } from './rawIds.js'
 import { ReplyWriter } from './replyWriter.js'
+import type { Turns } from '../util/turns.js'
 
 export interface EnvelopeOptions {
   maxBatch: number
@@ -30,6 +31,12 @@ export interface EnvelopeOptions {
   onInternalError?: (method: string, e: unknown) => void
   /** Every answered call (metrics): the method ('unknown' for names not in the table), 0 or the error code, time. */
   observe?: (method: string, code: number, seconds: number) => void
+  /**
+   * The serving thread's turns, on a public endpoint: a batch answered here goes on in turns once it has run
+   * BATCH_SLICE_MS, and one that arrives while public work waits for a turn starts in one — so that an Engine API
+   * call, served without turns, waits for one slice at most, not for every batch the sockets had.
+   */
+  turns?: Turns
 }
 
 /** An id echoed from the request's own text (a number JSON.parse would alter). */
@@ -421,9 +428,17 @@ function handleBatch(
   client: Client,
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
+  const turns = opts.turns
+  // Public work waits for its turn: this batch takes one too.
+  if (turns !== undefined && turns.queued > 0) return rest(items, 0, [], w, table, opts, ctx, rawIdText, client, budget, true)
+  const started = turns === undefined ? 0 : performance.now()
   w.str('[')
   let written = 0
   for (let index = 0; index < items.length; index++) {
+    if (turns !== undefined && index > 0 && performance.now() - started > BATCH_SLICE_MS) {
+      const first = written > 0 ? w.copy(1) : undefined
+      return rest(items, index, [first], w, table, opts, ctx, rawIdText, client, budget, true)
+    }
     const before = w.length
     if (written > 0) w.str(',')
     const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
@@ -434,7 +449,7 @@ function handleBatch(
       w.truncate(before)
       if (out !== false) {
         const first = written > 0 ? w.copy(1) : undefined
-        return rest(items, index + 1, [first, out], w, table, opts, ctx, rawIdText, client, budget)
+        return rest(items, index + 1, [first, out], w, table, opts, ctx, rawIdText, client, budget, false)
       }
     }
   }
@@ -448,9 +463,15 @@ function handleBatch(
  * batch whose reply passes its bound starts nothing more (its calls left are answered -32003 without running, as
  * geth's), and one batch of heavy calls holds a few places of the thread's turns and the lane, not all of them.
  */
-const BATCH_WINDOW = 4
+const BATCH_WINDOW = 8
 
-/** The batch's calls from `from` on, no more than BATCH_WINDOW of them promised at once; then the batch joined. */
+/** How long a batch answers on the serving thread before it waits for a turn (with `EnvelopeOptions.turns`), ms. */
+const BATCH_SLICE_MS = 1
+
+/**
+ * The batch's calls from `from` on, no more than BATCH_WINDOW of them promised at once, in turns of BATCH_SLICE_MS
+ * with `opts.turns` (the first at once unless `inTurn`); then the batch joined.
+ */
 async function rest(
   items: unknown[],
   from: number,
@@ -462,7 +483,11 @@ async function rest(
   rawIdText: (index: number) => string | undefined,
   client: Client,
   budget: ReplyBudget,
+  inTurn: boolean,
 ): Promise<Buffer | undefined> {
+  const turns = opts.turns
+  let slice = performance.now()
+  let turnWanted = inTurn
   const pending = new Set<Promise<unknown>>()
   const hold = (p: Promise<unknown>) => {
     const settled: Promise<unknown> = p.then(
@@ -474,6 +499,11 @@ async function rest(
   for (const p of parts) if (p instanceof Promise) hold(p)
   for (let index = from; index < items.length; index++) {
     while (pending.size >= BATCH_WINDOW) await Promise.race(pending)
+    if (turns !== undefined && (turnWanted || performance.now() - slice > BATCH_SLICE_MS)) {
+      await turns.next()
+      slice = performance.now()
+      turnWanted = false
+    }
     // The shared writer is someone else's between turns: each answer is written and copied in one go.
     w.reset()
     const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)

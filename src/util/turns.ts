@@ -11,6 +11,11 @@ export class Turns {
   /** Turns given since start (a test's and a bench's view of the work done here). */
   given = 0
 
+  /** Waiters not yet given their turn. */
+  get queued(): number {
+    return this.waiting.length
+  }
+
   /** Resolves at the start of a turn of the caller's own. */
   next(): Promise<void> {
     return new Promise((resolve) => {
