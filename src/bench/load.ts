@@ -16,6 +16,7 @@ import { STATE_READS, runStateReads } from './stateReads.js'
 import { LOG_READS, runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
 import { runFlood } from './flood.js'
+import { ENGINE_FLOODS, runEngineFlood } from './engineFlood.js'
 import { runClasses } from './classes.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
@@ -241,6 +242,11 @@ const flood =
   only === undefined || new RegExp(only).test(FLOOD)
     ? await runFlood({ wrk, work, httpUrl: node.httpUrl, engine, connections: [4, ...connections], seconds, log })
     : undefined
+// The engine's latencies alone and under public floods of logs, batches, state reads and calls (issue 31 item 3).
+const engineFloods =
+  only === undefined || ENGINE_FLOODS.some((name) => new RegExp(only).test(name))
+    ? await runEngineFlood({ wrk, work, cli, seconds, connections: 16, only: only === undefined ? undefined : new RegExp(only), log })
+    : undefined
 // Admission by cost: each class's goodput alone and under a flood of the other, from two clients.
 const CLASSES = 'classes'
 const classes =
@@ -434,6 +440,7 @@ const result = {
   rows,
   allRounds,
   flood,
+  engineFloods,
   classes,
   evmReads,
   stateReads,

@@ -39,6 +39,8 @@ export interface EndpointOptions extends EndpointBackend {
   authorize?: (authorizationHeader: string) => boolean
   /** GET /health. */
   health?: (draining: boolean) => { ok: boolean; body: string }
+  /** Told when a request's answer is promised and when it is given (the Engine API's: public work waits meanwhile). */
+  answering?: { begin(): void; end(): void }
 }
 
 export interface Endpoint extends HttpServer {
@@ -91,7 +93,11 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     ...(o.authorize === undefined ? {} : { authorize: o.authorize }),
     handle: (body, client) => {
       const s = served
-      return s.track(handleBody(body, s.b.table, env, s.b.ctx, () => s.clients.of(client())))
+      const out = s.track(handleBody(body, s.b.table, env, s.b.ctx, () => s.clients.of(client())))
+      const answering = o.answering
+      if (answering === undefined || !(out instanceof Promise)) return out
+      answering.begin()
+      return out.finally(() => answering.end())
     },
     ...(o.health === undefined ? {} : { health: o.health }),
     ...(o.subscriptions === undefined

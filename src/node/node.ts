@@ -18,6 +18,7 @@ import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
+import { servingTurns } from '../util/turns.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -238,7 +239,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       maxBodyBytes,
       table,
-      envelope,
+      // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
+      envelope: { ...envelope, turns: servingTurns },
       ctx: context,
       lane: lanes.public,
       subscriptions,
@@ -266,6 +268,18 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         ctx: authContext,
         lane: lanes.engine,
         authorize: (h) => checkJwt(h, secret) === undefined,
+        // An engine call being answered (a payload executed, a block built) goes first: the public lane sends no
+        // new task and the serving thread gives public work no turn until it is answered.
+        answering: {
+          begin: () => {
+            lanes.public.hold()
+            servingTurns.hold()
+          },
+          end: () => {
+            lanes.public.unhold()
+            servingTurns.unhold()
+          },
+        },
       })
       servers.push(auth)
       authPort = auth.port
