@@ -28,6 +28,7 @@ import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { sharedContext } from './sharedContext.js'
 import { KeyedLock } from '../util/keyedLock.js'
+import { KzgThread } from '../crypto/kzgThread.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
@@ -78,6 +79,12 @@ export interface NodeOptions {
    * dev mode 0 with a block per transaction and at least two periods with --dev.period (rpc/health.ts).
    */
   healthMaxAge?: number
+  /**
+   * The KZG thread (crypto/kzgThread.ts) starts, and loads c-kzg's trusted setup, in the background once the ports
+   * serve, so that the first blob transaction does not wait seconds for it (`sponge node` does). Else, on the first
+   * blob transaction: in-process nodes (tests, benches) mostly send none and save the seconds of CPU.
+   */
+  kzgAtStart?: boolean
 }
 
 export interface RunningNode {
@@ -153,9 +160,16 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     priceBumpPercent: 10,
     accountSlots: opts.txPoolAccountSlots ?? NODE_DEFAULTS.txPoolAccountSlots,
   })
-  const txs = new TxSubmission(store, chain, txPool, lanes, opts.log, {
-    allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
-  })
+  const kzg = new KzgThread()
+  const txs = new TxSubmission(
+    store,
+    chain,
+    txPool,
+    lanes,
+    opts.log,
+    { allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs },
+    kzg,
+  )
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
     gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
     extraData: EXTRA_DATA,
@@ -219,7 +233,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       devDriver?.stop()
       await drainWithin(servers, opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, opts.log)
       await devDriver?.idle()
-      await Promise.all([lanes.engine.close(), lanes.public.close()])
+      await Promise.all([lanes.engine.close(), lanes.public.close(), kzg.close()])
       metricsServer?.close()
       await store.close()
       heartbeat.stop()
@@ -279,6 +293,12 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
     serving = true
+    if (opts.kzgAtStart === true) {
+      // Once the ports serve, so as not to slow the start-up: the setup's seconds of CPU run beside the first
+      // requests, and a blob transaction that comes first waits in the thread's queue, not for a load of its own.
+      kzg.start()
+      void kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
+    }
     return {
       context,
       engine,

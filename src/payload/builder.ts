@@ -1,5 +1,5 @@
 import { type Block, createBlock } from '@ethereumjs/block'
-import { NetworkWrapperType, type TypedTransaction, createMinimal4844TxFromNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
+import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { Address, bytesToHex as ejsBytesToHex } from '@ethereumjs/util'
 import { Bloom, type BlockBuilder, type RunTxResult, type TxReceipt, buildBlock, encodeReceipt, runTx } from '@ethereumjs/vm'
 import type { ChainSpec } from '../chain/spec.js'
@@ -17,6 +17,7 @@ import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { checkTxAgainstState } from '../txrules/txChecks.js'
 import { validTx } from '../txrules/txRules.js'
+import { type SidecarProofs, checkSidecarProofs } from '../crypto/kzgSidecar.js'
 import { blockBuilderInternals } from '../state/ethereumjsInternals.js'
 
 export interface BuildWithdrawal {
@@ -68,6 +69,8 @@ export async function appendTransaction(
   builder: BlockBuilder,
   context: Block,
   tx: TypedTransaction,
+  /** A blob transaction's sidecar version (0 blob proofs, 1 cell proofs); undefined: it came without one. */
+  sidecarVersion: number | undefined,
   allowNoBlobs: boolean,
   runOpts: { skipNonce?: boolean; plainTransfers?: boolean } = {},
 ): Promise<RunTxResult> {
@@ -82,9 +85,8 @@ export async function appendTransaction(
   }
   const perBlob = vm.common.param('blobGasPerBlob')
   if (isBlob4844Tx(tx)) {
-    if (tx.blobs === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
-    const wrapperIsCellProofs = tx.networkWrapperVersion === NetworkWrapperType.EIP7594
-    if (tx.blobs !== undefined && wrapperIsCellProofs !== vm.common.isActivatedEIP(7594)) {
+    if (sidecarVersion === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
+    if (sidecarVersion !== undefined && (sidecarVersion === 1) !== vm.common.isActivatedEIP(7594)) {
       throw new TxRejectedError('blob sidecar version does not match the fork', 'invalidTransaction')
     }
     if (b.blobGasUsed + BigInt(tx.numBlobs()) * perBlob > vm.common.getBlobGasSchedule().maxBlobGasPerBlock) {
@@ -96,12 +98,9 @@ export async function appendTransaction(
     plain !== undefined
       ? plainTransferResult(vm, plain, b.gasUsed)
       : await runTx(vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: b.gasUsed, skipNonce: runOpts.skipNonce })
-  let included = tx
-  if (isBlob4844Tx(tx)) {
-    b.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * perBlob
-    included = createMinimal4844TxFromNetworkWrapper(tx, { common: vm.common })
-  }
-  b.transactions.push(included)
+  // A blob transaction comes without its sidecar (txRules.ts makes it so), as the block holds it.
+  if (isBlob4844Tx(tx)) b.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * perBlob
+  b.transactions.push(tx)
   b.transactionResults.push(result)
   b.gasUsed += result.blockGasSpent
   b._minerValue += result.minerValue
@@ -186,21 +185,28 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
   try {
     for (const raw of input.transactions) {
       let tx: TypedTransaction
+      let sidecar: SidecarProofs | undefined
       try {
         // The rules the pool admitted the transaction by (txrules), against this block: what the pool accepts, the
         // builder includes. A blob transaction may come without its sidecar only to an exact build.
         const valid = validTx(raw, { common: draft.common, gasLimit: draft.gasLimit }, 'optional')
         tx = valid.tx
+        sidecar = valid.decoded.wrapped?.sidecar
+        // The pool checked its transactions' KZG proofs as it took them in; given ones are checked here.
+        if (sidecar !== undefined && input.mode === 'exact') {
+          const check = checkSidecarProofs(sidecar, false)
+          if (!check.ok) throw new TxRejectedError(check.why, 'invalidTransaction')
+        }
         checkTxAgainstState(tx, valid.sender, await executor.state.getAccount(new Address(valid.sender)), draft, true)
-        receipts.push((await appendTransaction(builder, draftBlock, tx, input.mode === 'exact', { plainTransfers: true })).receipt)
+        receipts.push((await appendTransaction(builder, draftBlock, tx, sidecar?.version, input.mode === 'exact', { plainTransfers: true })).receipt)
       } catch (e) {
         if (input.mode === 'exact') throw txRejectionOf(e) ?? e
         continue
       }
-      if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
-        bundle.blobs.push(...tx.blobs)
-        bundle.commitments.push(...(tx.kzgCommitments ?? []))
-        bundle.proofs.push(...(tx.kzgProofs ?? []))
+      if (sidecar !== undefined) {
+        bundle.blobs.push(...sidecar.blobs.map((b) => bytesToHex(b)))
+        bundle.commitments.push(...sidecar.commitments.map((c) => bytesToHex(c)))
+        bundle.proofs.push(...sidecar.proofs.map((p) => bytesToHex(p)))
       }
     }
     const { block, requests } = await builder.build()
