@@ -64,6 +64,8 @@ export class KzgThread {
     const worker = this.worker
     if (worker === undefined) return
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+    // Held until it is gone: a process that ended around a thread still loading the setup would abort.
+    worker.ref()
     worker.postMessage({ stop: true } satisfies KzgRequest)
     await exited
   }
