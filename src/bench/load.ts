@@ -15,6 +15,7 @@ import { runEvmReads } from './evmReads.js'
 import { STATE_READS, runStateReads } from './stateReads.js'
 import { LOG_READS, runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
+import { runBlobSends } from './blobSends.js'
 import { runFlood } from './flood.js'
 import { ENGINE_FLOODS, runEngineFlood } from './engineFlood.js'
 import { runClasses } from './classes.js'
@@ -270,6 +271,8 @@ const logReads =
     : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
+const BLOB_SENDS = 'blob sends'
+const blobSends = only === undefined || new RegExp(only).test(BLOB_SENDS) ? await runBlobSends({ work, cli, log }) : undefined
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
 const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
 if (memory !== undefined) {
@@ -368,6 +371,20 @@ if (fanout !== undefined)
       'worst last ms': Number(r.worstLastMs.toFixed(1)),
     })),
   )
+if (blobSends !== undefined)
+  console.table(
+    blobSends.map((r) => ({
+      workload: BLOB_SENDS,
+      server: r.server,
+      sidecar: r.sidecar,
+      'first send after, s': r.delayMs / 1000,
+      'first send ms': Math.round(r.firstSendMs),
+      'first receipt ms': Math.round(r.firstReceiptMs),
+      'later send ms (median)': Math.round(r.laterSendMs),
+      'later receipt ms (median)': Math.round(r.laterReceiptMs),
+      'later worst send ms': Math.round(r.laterWorstSendMs),
+    })),
+  )
 if (readers !== undefined && readers.rows.length > 0) {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`
   // CPU microseconds per request, of every process serving it (node, readers, HAProxy; wrk apart).
@@ -446,6 +463,7 @@ const result = {
   stateReads,
   logReads,
   fanout,
+  blobSends,
   readers,
   execution,
   memory,

@@ -78,8 +78,6 @@ class Served {
   }
 }
 
-let wsConnections = 0
-
 /** Starts an endpoint: each request's calls run as its client's (a WebSocket connection's share is its address's). */
 export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const env: EnvelopeOptions = { ...o.envelope, namespaces: new Set(o.namespaces) }
@@ -111,16 +109,15 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
               const { table, ctx, lane, subscriptions } = s.b
               const connection = subscriptions!.connect(send)
               s.sockets.add(end)
-              // The connection holds its own filters, which go with it; its share of the lane is its address's, as
-              // over HTTP, so that opening more connections buys no more of it.
-              const client = `ws:${++wsConnections}`
-              const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(remoteAddress) }
+              // The connection holds its own filters, which go with it; its shares (of the lane, of the filters) are
+              // its address's, as over HTTP, so that opening more connections buys no more of either.
+              const wsCtx: NodeContext = { ...ctx, connection, client: remoteAddress, pool: lane.forClient(remoteAddress) }
               return {
                 message: (body: Uint8Array) => s.track(handleBody(body, table, env, wsCtx)),
                 close: () => {
                   s.sockets.delete(end)
                   connection.close()
-                  ctx.filters.dropClient(client)
+                  ctx.filters.dropConnection(connection)
                 },
               }
             },
