@@ -93,6 +93,8 @@ export interface BesideAnvilOptions {
   cli: string | undefined
   connections: number[]
   seconds: number
+  /** Count answered and refused calls in every reply (wrk.ts's counting script). */
+  count?: boolean
   /** Only the workloads whose names match. */
   only: RegExp | undefined
   log: (l: string) => void
@@ -106,6 +108,9 @@ export interface BesideAnvilRow {
   p50ms: number
   p99ms: number
   errors: number
+  /** With `count`: calls answered with a result, and error replies of any code, per second (wrk.ts). */
+  resultsPerSec?: number | undefined
+  errorRepliesPerSec?: number | undefined
   /** Of the sampled bodies, how many anvil answered with exactly the same result or error code. */
   identicalReplies?: string
   /** The server's CPU (all its threads) per request while wrk ran, µs. */
@@ -131,6 +136,7 @@ export async function measureBesideAnvil(opts: {
   work: string
   connections: number[]
   seconds: number
+  count?: boolean
   log: (l: string) => void
   spongeUrl: string
   anvilUrl: string
@@ -150,7 +156,7 @@ export async function measureBesideAnvil(opts: {
       else if (process.env.SPONGE_BENCH_DIFF !== undefined)
         opts.log(`differs: ${b}\n  sponge ${ours.slice(0, 600)}\n  anvil  ${theirs.slice(0, 600)}`)
     }
-    const script = writeBodiesScript(opts.work, w.name.replace(/\W+/g, '_'), w.bodies)
+    const script = writeBodiesScript(opts.work, w.name.replace(/\W+/g, '_'), w.bodies, opts.count === true)
     for (const c of opts.connections) {
       for (const [server, url] of [
         ['sponge', opts.spongeUrl],
@@ -170,6 +176,10 @@ export async function measureBesideAnvil(opts: {
           p50ms: r.p50ms,
           p99ms: r.p99ms,
           errors: r.errors,
+        }
+        if (r.resultsPerSec !== undefined) {
+          row.resultsPerSec = r.resultsPerSec
+          row.errorRepliesPerSec = r.errorRepliesPerSec
         }
         if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
         if (pid !== undefined && requests > 0) {

@@ -20,7 +20,7 @@ export interface FloodRow {
   engine: { blocks: number; forkchoiceP50: number; forkchoiceP99: number; newPayloadP50: number; newPayloadP99: number; failures: string[] }
 }
 
-const quantile = (xs: number[], q: number) => {
+export const quantile = (xs: number[], q: number) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!
@@ -30,7 +30,7 @@ const quantile = (xs: number[], q: number) => {
  * A consensus client's block cycle (forkchoiceUpdated with attributes, getPayload, newPayload, forkchoiceUpdated),
  * repeated until `until`, each call timed. Any error or non-VALID status is recorded as a failure.
  */
-async function engineCycle(engine: Rpc, until: number): Promise<FloodRow['engine']> {
+export async function engineCycle(engine: Rpc, until: number): Promise<FloodRow['engine']> {
   const fc: number[] = []
   const np: number[] = []
   const failures: string[] = []

@@ -15,7 +15,9 @@ import { runEvmReads } from './evmReads.js'
 import { STATE_READS, runStateReads } from './stateReads.js'
 import { LOG_READS, runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
+import { runBlobSends } from './blobSends.js'
 import { runFlood } from './flood.js'
+import { ENGINE_FLOODS, runEngineFlood } from './engineFlood.js'
 import { runClasses } from './classes.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
@@ -37,6 +39,7 @@ const args = parseFlags(process.argv.slice(2), {
   cli: 'string',
   out: 'string',
   readers: 'string',
+  count: 'boolean',
 })
 const seconds = Number(args.flags.get('duration') ?? 5)
 const connections = (args.flags.get('connections') ?? '16,64,256').split(',').map(Number)
@@ -45,6 +48,9 @@ const only = args.flags.get('only')
 // Another build's CLI (bench:compare), and where to write the JSON result.
 const cli = args.flags.get('cli')
 const outFile = args.flags.get('out')
+// Count, in every reply, the calls answered with a result and those refused (bench:compare: a refusal is no
+// throughput). Off by default: wrk's Lua reply callback costs the generator CPU and would move every figure.
+const count = args.flags.has('count')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 async function startTrivial(): Promise<{ url: string; proc: ChildProcess }> {
@@ -203,7 +209,7 @@ const scripts = new Map<string, string>()
 for (const w of workloads) {
   const first = await (await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: w.bodies[0] })).text()
   if (first.includes('"error"')) throw new Error(`${w.name}: preflight answered an error: ${first.slice(0, 200)}`)
-  scripts.set(w.name, writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies))
+  scripts.set(w.name, writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies, count))
 }
 const allRounds: LoadRow[] = []
 for (let round = 0; round < rounds; round++) {
@@ -237,6 +243,11 @@ const flood =
   only === undefined || new RegExp(only).test(FLOOD)
     ? await runFlood({ wrk, work, httpUrl: node.httpUrl, engine, connections: [4, ...connections], seconds, log })
     : undefined
+// The engine's latencies alone and under public floods of logs, batches, state reads and calls (issue 31 item 3).
+const engineFloods =
+  only === undefined || ENGINE_FLOODS.some((name) => new RegExp(only).test(name))
+    ? await runEngineFlood({ wrk, work, cli, seconds, connections: 16, only: only === undefined ? undefined : new RegExp(only), log })
+    : undefined
 // Admission by cost: each class's goodput alone and under a flood of the other, from two clients.
 const CLASSES = 'classes'
 const classes =
@@ -247,19 +258,21 @@ const classes =
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
   only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
-    ? await runEvmReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // State reads against anvil on the same genesis.
 const stateReads =
   only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
-    ? await runStateReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runStateReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
-    ? await runLogReads({ wrk, work, cli, connections, seconds, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runLogReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
+const BLOB_SENDS = 'blob sends'
+const blobSends = only === undefined || new RegExp(only).test(BLOB_SENDS) ? await runBlobSends({ work, cli, log }) : undefined
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
 const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
 if (memory !== undefined) {
@@ -358,6 +371,20 @@ if (fanout !== undefined)
       'worst last ms': Number(r.worstLastMs.toFixed(1)),
     })),
   )
+if (blobSends !== undefined)
+  console.table(
+    blobSends.map((r) => ({
+      workload: BLOB_SENDS,
+      server: r.server,
+      sidecar: r.sidecar,
+      'first send after, s': r.delayMs / 1000,
+      'first send ms': Math.round(r.firstSendMs),
+      'first receipt ms': Math.round(r.firstReceiptMs),
+      'later send ms (median)': Math.round(r.laterSendMs),
+      'later receipt ms (median)': Math.round(r.laterReceiptMs),
+      'later worst send ms': Math.round(r.laterWorstSendMs),
+    })),
+  )
 if (readers !== undefined && readers.rows.length > 0) {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`
   // CPU microseconds per request, of every process serving it (node, readers, HAProxy; wrk apart).
@@ -430,11 +457,13 @@ const result = {
   rows,
   allRounds,
   flood,
+  engineFloods,
   classes,
   evmReads,
   stateReads,
   logReads,
   fanout,
+  blobSends,
   readers,
   execution,
   memory,

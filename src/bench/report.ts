@@ -10,6 +10,10 @@ export interface LoadRow {
   p99ms: number
   maxMs: number
   errors: number
+  /** With `--count` (wrk.ts's counting script): calls answered with a result, and error replies of any code, per second. */
+  resultsPerSec?: number | undefined
+  refusedPerSec?: number | undefined
+  errorRepliesPerSec?: number | undefined
   nodeCpu: number
   generatorCpu: number
 }

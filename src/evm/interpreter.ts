@@ -35,6 +35,11 @@ const WARM_READ = 100
 const SUSPEND = 3
 /** Gas a frame spends between looks at the deadline (at its jumps): about a millisecond of the slowest opcodes. */
 const DEADLINE_CHECK_GAS = 100_000
+/**
+ * The same under a tracer that sees every step (the struct logger: microseconds a step, ~100x the step's own cost),
+ * where 100,000 gas of cheap steps ran hundreds of milliseconds past a trace's `timeout` (issue 31 item 8).
+ */
+const TRACED_DEADLINE_CHECK_GAS = 1_000
 
 /**
  * Thrown out of `run` when the deadline passes: the execution is abandoned, its state left half-done for the caller to
@@ -371,7 +376,8 @@ export class Evm {
     let gas = f.gas
     const gasBase = f.gasBase
     // Below this much gas left, the next jump looks at the deadline (never, without one).
-    let checkAt = this.deadline === 0 ? -1 : gas - DEADLINE_CHECK_GAS
+    const checkGas = tracer?.onStep === undefined ? DEADLINE_CHECK_GAS : TRACED_DEADLINE_CHECK_GAS
+    let checkAt = this.deadline === 0 ? -1 : gas - checkGas
 
     for (;;) {
       const op = pc < len ? code[pc]! : 0
@@ -731,7 +737,7 @@ export class Evm {
           pc = Number(d)
           if (gas < checkAt) {
             this.checkDeadline(true)
-            checkAt = gas - DEADLINE_CHECK_GAS
+            checkAt = gas - checkGas
           }
           continue
         }
@@ -743,7 +749,7 @@ export class Evm {
             pc = Number(d)
             if (gas < checkAt) {
               this.checkDeadline(true)
-              checkAt = gas - DEADLINE_CHECK_GAS
+              checkAt = gas - checkGas
             }
             continue
           }

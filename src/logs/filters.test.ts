@@ -33,7 +33,11 @@ describe('FilterRegistry', () => {
     let now = 1_000
     const reg = new FilterRegistry(() => now)
     const blocks = () => ({ kind: 'blocks' as const, last: { hash: new Uint8Array(32), number: 0n } })
-    for (let i = 0; i < MAX_FILTERS_PER_CLIENT; i++) expect(reg.install(blocks(), 'a')).toEqual(expect.any(String))
+    const connection = {}
+    const otherConnection = {}
+    for (let i = 0; i < MAX_FILTERS_PER_CLIENT; i++) expect(reg.install(blocks(), 'a', connection)).toEqual(expect.any(String))
+    // The share is the client's, whichever connection asks.
+    expect(reg.install(blocks(), 'a', otherConnection)).toEqual({ refused: 'client', limit: MAX_FILTERS_PER_CLIENT })
     expect(reg.install(blocks(), 'a')).toEqual({ refused: 'client', limit: MAX_FILTERS_PER_CLIENT })
     expect(reg.install(blocks(), 'b')).toEqual(expect.any(String))
     for (let i = 0; i < MAX_FILTERS_UNNAMED; i++) expect(reg.install(blocks())).toEqual(expect.any(String))
@@ -41,8 +45,11 @@ describe('FilterRegistry', () => {
     // Enough clients fill every slot; then even a client with room in its share is refused.
     for (let c = 0; reg.size < MAX_FILTERS; c++) while (reg.size < MAX_FILTERS && typeof reg.install(blocks(), `c${c}`) === 'string');
     expect(reg.install(blocks(), 'fresh')).toEqual({ refused: 'all', limit: MAX_FILTERS })
-    // A client's filters leave its share when dropped, and when they expire.
-    reg.dropClient('a')
+    // A connection's filters leave their client's share when it closes (another connection's stay), and when they
+    // expire.
+    reg.dropConnection(otherConnection)
+    expect(reg.heldBy('a')).toBe(MAX_FILTERS_PER_CLIENT)
+    reg.dropConnection(connection)
     expect(reg.heldBy('a')).toBe(0)
     expect(reg.install(blocks(), 'a')).toEqual(expect.any(String))
     now += FILTER_TIMEOUT_MS

@@ -14,7 +14,10 @@ export type InstalledFilter =
 export const FILTER_TIMEOUT_MS = 5 * 60_000
 /** Installed filters at most; a new one past it is refused (each holds a little state, pending ones a buffer). */
 export const MAX_FILTERS = 10_000
-/** Filters one client may hold: a tenth of all, so that no client can take the slots the others need. */
+/**
+ * Filters one client (a remote address, however many connections it opens) may hold: a tenth of all, so that no
+ * client can take the slots the others need.
+ */
 export const MAX_FILTERS_PER_CLIENT = 1_000
 /**
  * Filters the callers without a client key (none over HTTP or WebSocket, which name every client: in-process
@@ -36,6 +39,8 @@ interface Entry {
   filter: InstalledFilter
   deadline: number
   client: string
+  /** The WebSocket connection that installed it, whose filters go when it closes. */
+  connection: object | undefined
 }
 
 /**
@@ -62,9 +67,10 @@ export class FilterRegistry {
 
   /**
    * The new filter's id, or why not (after dropping expired ones): the client's share is full (MAX_FILTERS_PER_CLIENT;
-   * MAX_FILTERS_UNNAMED for all clients without a key together), or MAX_FILTERS are installed.
+   * MAX_FILTERS_UNNAMED for all clients without a key together), or MAX_FILTERS are installed. `connection`: the
+   * WebSocket connection it came on, which holds it (dropConnection); the share is its client's all the same.
    */
-  install(filter: InstalledFilter, client?: string): string | FilterRefusal {
+  install(filter: InstalledFilter, client?: string, connection?: object): string | FilterRefusal {
     this.sweep()
     const key = client ?? UNNAMED
     const share = client === undefined ? MAX_FILTERS_UNNAMED : MAX_FILTERS_PER_CLIENT
@@ -72,19 +78,18 @@ export class FilterRegistry {
     if (held >= share) return { refused: 'client', limit: share }
     if (this.filters.size >= MAX_FILTERS) return { refused: 'all', limit: MAX_FILTERS }
     const id = `0x${randomBytes(16).toString('hex')}`
-    this.filters.set(id, { filter, deadline: this.now() + FILTER_TIMEOUT_MS, client: key })
+    this.filters.set(id, { filter, deadline: this.now() + FILTER_TIMEOUT_MS, client: key, connection })
     this.perClient.set(key, held + 1)
     if (filter.kind === 'pendingTxs') this.pending.add(filter)
     return id
   }
 
   /**
-   * Removes every filter of `client`: its connection closed. Nobody polls them after that, and a client that
-   * reconnected must not get a fresh share while its old filters still hold slots.
+   * Removes every filter installed over `connection`: it closed. Nobody polls them after that (geth's filters of a
+   * connection go with it), and their slots return to their client's share.
    */
-  dropClient(client: string): void {
-    if (!this.perClient.has(client)) return
-    for (const [id, e] of this.filters) if (e.client === client) this.remove(id, e)
+  dropConnection(connection: object): void {
+    for (const [id, e] of this.filters) if (e.connection === connection) this.remove(id, e)
   }
 
   /** The filter, its idle deadline pushed back; undefined if unknown or expired. */

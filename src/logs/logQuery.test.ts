@@ -3,7 +3,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { numberKey } from '../store/layout.js'
 import { tempDatadir } from '../testing/paths.js'
 import { type LogEntry, blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
-import { queryLogs } from './logQuery.js'
+import { queryLogs, scanLogs } from './logQuery.js'
 
 // The query over the log index, on a store written by hand: canonical and side blocks, budgets, limits.
 
@@ -51,17 +51,40 @@ describe('queryLogs', () => {
     ])
   })
 
-  it('gives up past a budget (blocks visited or logs matched), and past maxResults', () => {
+  it('stops a slice at the end of the block that reaches its budget (blocks visited, logs looked at), naming where to go on', () => {
     const s = store()
     const all = { addresses: [], topics: [[TOPIC]] }
-    expect(queryLogs(s, { from: 1n, to: 40n }, all, max(100), false, { blocks: 10, logs: 100 })).toEqual({ overBudget: true })
-    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [], topics: [] }, max(100), false, { blocks: 100, logs: 5 })).toEqual({
-      overBudget: true,
-    })
-    expect(queryLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, max(100), false, { blocks: 10, logs: 10 })).toMatchObject({
+    const none = { addresses: [], topics: [] }
+    // From the index: ten keys read, the range goes on at 11.
+    expect(scanLogs(s, { from: 1n, to: 40n }, all, max(100), false, { blocks: 10, logs: 100 })).toMatchObject({ count: 10, visited: 10, next: 11n })
+    // Every block: the fifth log ends the slice.
+    expect(scanLogs(s, { from: 1n, to: 40n }, none, max(100), false, { blocks: 100, logs: 5 })).toMatchObject({ count: 5, next: 6n })
+    // Within the budget: done, no next.
+    expect(scanLogs(s, { from: 1n, to: 40n }, { addresses: [RARE], topics: [] }, max(100), false, { blocks: 10, logs: 10 })).toMatchObject({
       count: 4,
+      next: undefined,
     })
+    // The index lookup stops between two block numbers, never inside one: the side block at 20 is read with 20.
+    expect(scanLogs(s, { from: 11n, to: 40n }, all, max(100), false, { blocks: 10, logs: 100 })).toMatchObject({ count: 10, next: 21n })
     expect(queryLogs(s, { from: 1n, to: 40n }, all, max(39))).toEqual({ overLimit: true })
+  })
+
+  it('gives the whole answer over its slices, in order, each log once', () => {
+    const s = store()
+    for (const criteria of [
+      { addresses: [], topics: [[TOPIC]] },
+      { addresses: [], topics: [] },
+    ]) {
+      const seen: number[] = []
+      let from: bigint | undefined = 1n
+      for (let guard = 0; from !== undefined && guard < 100; guard++) {
+        const r = scanLogs(s, { from, to: 40n }, criteria, max(100), false, { blocks: 7, logs: 100 })
+        if (!('json' in r)) throw new Error('slice refused')
+        if (r.count > 0) seen.push(...(JSON.parse(`[${Buffer.from(r.json).toString()}]`) as { n: number }[]).map((l) => l.n))
+        from = r.next
+      }
+      expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
+    }
   })
 
   it('stops building a reply that passes maxBytes, and answers one that fits', () => {

@@ -11,60 +11,81 @@ export interface LogCriteria {
 /** Canonical blocks `from`..`to`, or the given blocks whatever their status (a filter's removed logs). */
 export type LogScope = { from: bigint; to: bigint } | { blockHashes: Uint8Array[] }
 
-/** The reply, or why there is none: more logs than allowed, more work than the budget, more bytes than allowed. */
-export type LogQueryResult = { json: Uint8Array; count: number } | { overLimit: true } | { overBudget: true } | { tooLarge: true }
+/**
+ * What one slice of a query found: the matching logs' JSON joined by commas (no brackets), how many, the blocks it
+ * visited, and the block number the range's scan goes on from (undefined: the scope is done). Or why there is no
+ * reply: more logs than allowed, more bytes than allowed.
+ */
+export type LogSliceResult = { json: Uint8Array; count: number; visited: number; next: bigint | undefined } | { overLimit: true } | { tooLarge: true }
 
-/** What one query may return: logs (--rpc.logs.maxresults) and the reply's bytes (--rpc.max-response-size). */
+/** What one slice may return: logs (what --rpc.logs.maxresults leaves) and bytes (what the reply bound leaves). */
 export interface LogLimits {
   maxResults: number
   maxBytes: number
 }
 
-/** A bound on a query's work (blocks visited, logs matched), past which it is abandoned to be run elsewhere. */
+/**
+ * A slice's work: blocks visited and logs looked at, matching or not. A slice stops at the end of the block that
+ * reaches either, so that one query cannot hold a thread for long: its caller goes on from `next` in a later turn.
+ */
 export interface LogBudget {
   blocks: number
   logs: number
 }
 
-const OPEN = 0x5b // [
 const COMMA = 0x2c
-const CLOSE = 0x5d // ]
 const REMOVED_FALSE = Buffer.from('"removed":false}')
 const REMOVED_TRUE = Buffer.from('"removed":true}')
 
 /**
- * eth_getLogs over the store: blocks are taken from the log index when the criteria name an address or topic (the
- * most selective position's keys, so a rare address costs its own matches), else every canonical block in range.
- * The reply is the matching logs' stored JSON, concatenated; `removed` rewrites each log's trailing flag. A reply
- * that would pass `limits.maxBytes` is abandoned as soon as it does, so the memory a query takes is bounded too.
+ * One slice of eth_getLogs over the store: blocks are taken from the log index when the criteria name an address or
+ * topic (the most selective position's keys, so a rare address costs its own matches), else every canonical block in
+ * range, from `scope.from` on until `budget` is reached (a hash scope is small and done whole). The logs are their
+ * stored JSON, concatenated; `removed` rewrites each log's trailing flag. A slice that would pass `limits.maxBytes`
+ * is abandoned as soon as it does, so the memory a slice takes is bounded too.
  */
-export function queryLogs(
+export function scanLogs(
   store: ChainStoreReads,
   scope: LogScope,
   criteria: LogCriteria,
   limits: LogLimits,
   removed = false,
   budget?: LogBudget,
-): LogQueryResult {
+): LogSliceResult {
   const out = sink
   out.reset()
-  out.byte(OPEN)
   let count = 0
-  const outcome = visitMatches(store, scope, criteria, limits.maxResults, budget, (rec, s) => {
+  const plan = planOf(store, scope, criteria, 'from' in scope ? budget : undefined)
+  const outcome = visitMatches(store, plan, criteria, limits.maxResults, plan.bounded ? budget : undefined, (rec, s) => {
     if (count++ > 0) out.byte(COMMA)
     out.push(removed ? withRemoved(rec.subarray(s.jsonAt, s.jsonEnd)) : rec.subarray(s.jsonAt, s.jsonEnd))
-    return out.length < limits.maxBytes
+    return out.length <= limits.maxBytes
   })
   if (outcome === 'overLimit') return { overLimit: true }
-  if (outcome === 'overBudget') return { overBudget: true }
   if (outcome === 'stopped') {
     out.reset()
     return { tooLarge: true }
   }
-  out.byte(CLOSE)
-  // A copy of exactly the reply: the sink is reused, and a view would carry its whole buffer across threads.
-  return { json: out.bytes().slice(), count }
+  const next = 'from' in scope && outcome.next !== undefined && outcome.next <= scope.to ? outcome.next : undefined
+  // A copy of exactly the slice: the sink is reused, and a view would carry its whole buffer across threads.
+  return { json: out.bytes().slice(), count, visited: outcome.visited, next }
 }
+
+/** A whole query in one go, as a JSON array (no budget: tests, and callers whose scope is small). */
+export function queryLogs(
+  store: ChainStoreReads,
+  scope: LogScope,
+  criteria: LogCriteria,
+  limits: LogLimits,
+  removed = false,
+): { json: Uint8Array; count: number } | { overLimit: true } | { tooLarge: true } {
+  const r = scanLogs(store, scope, criteria, { maxResults: limits.maxResults, maxBytes: limits.maxBytes - 2 }, removed)
+  if (!('json' in r)) return r
+  return { json: Buffer.concat([OPEN, r.json, CLOSE]), count: r.count }
+}
+
+const OPEN = Buffer.from('[')
+const CLOSE = Buffer.from(']')
 
 /** Each matching log's JSON in chain order; undefined when there are more than `maxResults`. */
 export function matchingLogs(
@@ -75,70 +96,12 @@ export function matchingLogs(
   removed = false,
 ): Uint8Array[] | undefined {
   const parts: Uint8Array[] = []
-  const outcome = visitMatches(store, scope, criteria, maxResults, undefined, (rec, s) => {
+  const outcome = visitMatches(store, planOf(store, scope, criteria, undefined), criteria, maxResults, undefined, (rec, s) => {
     const json = rec.slice(s.jsonAt, s.jsonEnd)
     parts.push(removed ? withRemoved(json) : json)
     return true
   })
-  return outcome === 'complete' ? parts : undefined
-}
-
-/**
- * Calls `visit` with each matching log, in chain order, unless there are more than `maxResults`, the work passes
- * `budget` or `visit` answers false (stopped). `rec` is a transient store view: a visitor copies what it keeps
- * before returning.
- */
-function visitMatches(
-  store: ChainStoreReads,
-  scope: LogScope,
-  criteria: LogCriteria,
-  maxResults: number,
-  budget: LogBudget | undefined,
-  visit: (rec: Uint8Array, s: LogSlice) => boolean,
-): 'complete' | 'overLimit' | 'overBudget' | 'stopped' {
-  let count = 0
-  let blocks = 0
-  for (const hash of blocksOf(store, scope, criteria, budget)) {
-    if (hash === OVER_BUDGET || (budget !== undefined && ++blocks > budget.blocks)) return 'overBudget'
-    const rec = store.blockLogsView(hash)
-    if (rec === undefined) continue
-    let over: 'overLimit' | 'overBudget' | 'stopped' | undefined
-    forEachLog(rec, (s) => {
-      if (!matches(rec, s, criteria)) return
-      if (count === maxResults) over = 'overLimit'
-      else if (budget !== undefined && count === budget.logs) over = 'overBudget'
-      if (over !== undefined) return false
-      count++
-      if (visit(rec, s)) return
-      over = 'stopped'
-      return false
-    })
-    if (over !== undefined) return over
-  }
-  return 'complete'
-}
-
-/** What blocksOf yields when the index alone lists more candidate blocks than the budget allows. */
-const OVER_BUDGET = new Uint8Array(0)
-
-function* blocksOf(store: ChainStoreReads, scope: LogScope, criteria: LogCriteria, budget: LogBudget | undefined): Iterable<Uint8Array> {
-  if ('blockHashes' in scope) {
-    yield* scope.blockHashes
-    return
-  }
-  const candidates = indexedCandidates(store, scope.from, scope.to, criteria, budget?.blocks)
-  if (candidates === 'overBudget') {
-    yield OVER_BUDGET
-    return
-  }
-  if (candidates === undefined) {
-    for (let n = scope.from; n <= scope.to; n++) {
-      const h = store.getCanonicalHash(n)
-      if (h !== undefined) yield h
-    }
-    return
-  }
-  for (const c of candidates) if (store.isCanonical(c.number, c.hash)) yield c.hash
+  return typeof outcome === 'object' ? parts : undefined
 }
 
 interface Candidate {
@@ -147,39 +110,110 @@ interface Candidate {
 }
 
 /**
+ * The blocks a slice visits, in order; `end` is the first block number the index lookup did not cover (undefined:
+ * all of the scope). `bounded`: the visit may stop early under the budget (a range scope).
+ */
+interface Plan {
+  blocks: Iterable<Candidate>
+  end: bigint | undefined
+  bounded: boolean
+}
+
+function planOf(store: ChainStoreReads, scope: LogScope, criteria: LogCriteria, budget: LogBudget | undefined): Plan {
+  if ('blockHashes' in scope) return { blocks: scope.blockHashes.map((hash) => ({ number: -1n, hash })), end: undefined, bounded: false }
+  const indexed = indexedCandidates(store, scope.from, scope.to, criteria, budget?.blocks)
+  if (indexed === undefined) return { blocks: canonical(store, scope.from, scope.to), end: undefined, bounded: true }
+  return { blocks: indexed.blocks.filter((c) => store.isCanonical(c.number, c.hash)), end: indexed.end, bounded: true }
+}
+
+function* canonical(store: ChainStoreReads, from: bigint, to: bigint): Iterable<Candidate> {
+  for (let n = from; n <= to; n++) {
+    const hash = store.getCanonicalHash(n)
+    if (hash !== undefined) yield { number: n, hash }
+  }
+}
+
+/**
+ * Calls `visit` with each matching log, in chain order, unless there are more than `maxResults` or `visit` answers
+ * false (stopped); with a budget, stops after the block that reaches it, naming the block to go on from. `rec` is a
+ * transient store view: a visitor copies what it keeps before returning.
+ */
+function visitMatches(
+  store: ChainStoreReads,
+  plan: Plan,
+  criteria: LogCriteria,
+  maxResults: number,
+  budget: LogBudget | undefined,
+  visit: (rec: Uint8Array, s: LogSlice) => boolean,
+): { next: bigint | undefined; visited: number } | 'overLimit' | 'stopped' {
+  let count = 0
+  let blocks = 0
+  let logs = 0
+  for (const c of plan.blocks) {
+    blocks++
+    const rec = store.blockLogsView(c.hash)
+    if (rec === undefined) continue
+    let over: 'overLimit' | 'stopped' | undefined
+    forEachLog(rec, (s) => {
+      logs++
+      if (!matches(rec, s, criteria)) return
+      if (count === maxResults) over = 'overLimit'
+      if (over !== undefined) return false
+      count++
+      if (visit(rec, s)) return
+      over = 'stopped'
+      return false
+    })
+    if (over !== undefined) return over
+    if (budget !== undefined && (blocks >= budget.blocks || logs >= budget.logs)) return { next: c.number + 1n, visited: blocks }
+  }
+  return { next: plan.end, visited: blocks }
+}
+
+/**
  * The blocks in range the index lists for the most selective constrained position, ascending and each once;
- * undefined when no position is constrained. Each position's scan stops once it passes the best count so far.
+ * undefined when no position is constrained. With a cap, a position's lookup stops once it has read that many keys
+ * (and its values' keys from there on are left for the next slice: `end`); the position covering the most of the
+ * range is taken, and of those covering it all the one with the fewest blocks.
  */
 function indexedCandidates(
   store: ChainStoreReads,
   from: bigint,
   to: bigint,
   criteria: LogCriteria,
-  maxBlocks = Infinity,
-): Candidate[] | undefined | 'overBudget' {
+  cap = Number.POSITIVE_INFINITY,
+): { blocks: Candidate[]; end: bigint | undefined } | undefined {
   const positions: { kind: number; values: Uint8Array[] }[] = []
   if (criteria.addresses.length > 0) positions.push({ kind: KIND_ADDRESS, values: criteria.addresses })
   criteria.topics.forEach((set, i) => {
     if (set !== null && set.length > 0) positions.push({ kind: 1 + i, values: set })
   })
   if (positions.length === 0) return undefined
-  let best: Candidate[] | undefined
+  let best: { blocks: Candidate[]; limit: bigint } | undefined
   for (const { kind, values } of positions) {
-    // Past the budget a position's scan stops too: if every position has more, the query is over budget.
-    const cap = best?.length ?? maxBlocks
-    const found: Candidate[] = []
-    scan: for (const v of values) {
+    // The first block number whose keys were not all read: the position's candidates are complete below it.
+    let limit = to + 1n
+    let found: Candidate[] = []
+    for (const v of values) {
       const at = 1 + v.length
-      for (const k of store.logIndexKeys(indexPrefix(kind, v, from), indexPrefix(kind, v, to + 1n))) {
-        found.push({ number: Buffer.from(k.buffer, k.byteOffset + at, 8).readBigUInt64BE(), hash: k.slice(at + 8) })
-        if (found.length > cap) break scan
+      let last = -1n
+      for (const k of store.logIndexKeys(indexPrefix(kind, v, from), indexPrefix(kind, v, limit))) {
+        const number = Buffer.from(k.buffer, k.byteOffset + at, 8).readBigUInt64BE()
+        // Past the cap the lookup stops between two block numbers, never inside one (the range would not move on).
+        if (found.length >= cap && number !== last) {
+          limit = number
+          found = found.filter((c) => c.number < limit)
+          break
+        }
+        last = number
+        found.push({ number, hash: k.slice(at + 8) })
       }
     }
-    if (found.length <= cap) best = found
+    if (best === undefined || limit > best.limit || (limit === best.limit && found.length < best.blocks.length)) best = { blocks: found, limit }
   }
-  if (best === undefined) return 'overBudget'
-  const sorted = best.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : Buffer.compare(a.hash, b.hash)))
-  return sorted.filter((c, i) => i === 0 || c.number !== sorted[i - 1]!.number || Buffer.compare(c.hash, sorted[i - 1]!.hash) !== 0)
+  const sorted = best!.blocks.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : Buffer.compare(a.hash, b.hash)))
+  const blocks = sorted.filter((c, i) => i === 0 || c.number !== sorted[i - 1]!.number || Buffer.compare(c.hash, sorted[i - 1]!.hash) !== 0)
+  return { blocks, end: best!.limit > to ? undefined : best!.limit }
 }
 
 function matches(rec: Uint8Array, s: LogSlice, c: LogCriteria): boolean {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatGoDuration } from '../util/goDuration.js'
 import { devAccounts } from '../chain/dev.js'
 import { LOOP_FOREVER } from '../testing/asm.js'
 import { laneTakes, movableClock } from '../testing/lane.js'
@@ -14,7 +15,7 @@ const OTHER = '127.0.0.2'
 // Years of work: a call holds its place until the test lets its time run out (movableClock).
 const RUNAWAY = { to: LOOP, gas: '0x4000000000000000' }
 const LIMIT_MS = 600_000
-const TIMED_OUT = { code: -32000, message: `execution aborted (timeout = ${LIMIT_MS / 1000}s)` }
+const TIMED_OUT = { code: -32000, message: `execution aborted (timeout = ${formatGoDuration(LIMIT_MS)})` }
 
 const loops = (n: number, call: object = RUNAWAY): [string, unknown[]][] => Array.from({ length: n }, () => ['eth_call', [call, 'latest']])
 

@@ -39,6 +39,8 @@ export interface EndpointOptions extends EndpointBackend {
   authorize?: (authorizationHeader: string) => boolean
   /** GET /health. */
   health?: (draining: boolean) => { ok: boolean; body: string }
+  /** Told when a request's answer is promised and when it is given (the Engine API's: public work waits meanwhile). */
+  answering?: { begin(): void; end(): void }
 }
 
 export interface Endpoint extends HttpServer {
@@ -76,8 +78,6 @@ class Served {
   }
 }
 
-let wsConnections = 0
-
 /** Starts an endpoint: each request's calls run as its client's (a WebSocket connection's share is its address's). */
 export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const env: EnvelopeOptions = { ...o.envelope, namespaces: new Set(o.namespaces) }
@@ -91,7 +91,11 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     ...(o.authorize === undefined ? {} : { authorize: o.authorize }),
     handle: (body, client) => {
       const s = served
-      return s.track(handleBody(body, s.b.table, env, s.b.ctx, () => s.clients.of(client())))
+      const out = s.track(handleBody(body, s.b.table, env, s.b.ctx, () => s.clients.of(client())))
+      const answering = o.answering
+      if (answering === undefined || !(out instanceof Promise)) return out
+      answering.begin()
+      return out.finally(() => answering.end())
     },
     ...(o.health === undefined ? {} : { health: o.health }),
     ...(o.subscriptions === undefined
@@ -105,16 +109,15 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
               const { table, ctx, lane, subscriptions } = s.b
               const connection = subscriptions!.connect(send)
               s.sockets.add(end)
-              // The connection holds its own filters, which go with it; its share of the lane is its address's, as
-              // over HTTP, so that opening more connections buys no more of it.
-              const client = `ws:${++wsConnections}`
-              const wsCtx: NodeContext = { ...ctx, connection, client, pool: lane.forClient(remoteAddress) }
+              // The connection holds its own filters, which go with it; its shares (of the lane, of the filters) are
+              // its address's, as over HTTP, so that opening more connections buys no more of either.
+              const wsCtx: NodeContext = { ...ctx, connection, client: remoteAddress, pool: lane.forClient(remoteAddress) }
               return {
                 message: (body: Uint8Array) => s.track(handleBody(body, table, env, wsCtx)),
                 close: () => {
                   s.sockets.delete(end)
                   connection.close()
-                  ctx.filters.dropClient(client)
+                  ctx.filters.dropConnection(connection)
                 },
               }
             },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatGoDuration } from '../util/goDuration.js'
 import { devAccounts } from '../chain/dev.js'
 import { LOOP_FOREVER } from '../testing/asm.js'
 import { laneTakes, movableClock } from '../testing/lane.js'
@@ -121,7 +122,7 @@ describe('admission to the public lane', () => {
     expect(lane.stats.inFlight).toBe(1)
 
     clock.pass(LIMIT_MS)
-    expect((await runaway).error).toEqual({ code: -32000, message: `execution aborted (timeout = ${LIMIT_MS / 1000}s)` })
+    expect((await runaway).error).toEqual({ code: -32000, message: `execution aborted (timeout = ${formatGoDuration(LIMIT_MS)})` })
     expect(lane.stats.inFlight).toBe(0)
   })
 })

@@ -4,6 +4,7 @@ import type { EngineService } from '../engine/engineService.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { WorkerPool } from '../workers/pool.js'
+import { logWork } from '../rpc/methods/logs.js'
 
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -94,6 +95,24 @@ export class NodeMetrics {
           const n = hash === undefined ? undefined : store.getNumber(hash)
           if (n !== undefined) this.set({ label }, Number(n))
         }
+      },
+    })
+    new Gauge({
+      name: 'sponge_log_blocks_scanned',
+      help: 'Blocks log queries (eth_getLogs, the polling filters) have visited since start',
+      registers: [this.registry],
+      collect() {
+        this.set(logWork.blocks)
+      },
+    })
+    new Gauge({
+      name: 'sponge_log_slices',
+      help: 'Slices of log queries run since start, on the serving thread and in the lane',
+      labelNames: ['where'] as const,
+      registers: [this.registry],
+      collect() {
+        this.set({ where: 'thread' }, logWork.threadSlices)
+        this.set({ where: 'lane' }, logWork.laneSlices)
       },
     })
     // A reader has no pool and validates no blocks.

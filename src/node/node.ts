@@ -18,6 +18,7 @@ import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
+import { servingTurns } from '../util/turns.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -28,6 +29,7 @@ import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { sharedContext } from './sharedContext.js'
 import { KeyedLock } from '../util/keyedLock.js'
+import { KzgThread } from '../crypto/kzgThread.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
@@ -153,9 +155,20 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     priceBumpPercent: 10,
     accountSlots: opts.txPoolAccountSlots ?? NODE_DEFAULTS.txPoolAccountSlots,
   })
-  const txs = new TxSubmission(store, chain, txPool, lanes, opts.log, {
-    allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
-  })
+  // Started by the first blob transaction (c-kzg's setup: ~2.5 s of CPU and ~13 MiB the thread holds, as geth's
+  // kzg4844 loads it on first use): loaded at start it cost a dev node's idle RSS 120-131 MiB against 112-113
+  // (docs/performance.md, "Blob sends").
+  const kzg = new KzgThread()
+  void kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
+  const txs = new TxSubmission(
+    store,
+    chain,
+    txPool,
+    lanes,
+    opts.log,
+    { allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs },
+    kzg,
+  )
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
     gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
     extraData: EXTRA_DATA,
@@ -219,7 +232,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       devDriver?.stop()
       await drainWithin(servers, opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, opts.log)
       await devDriver?.idle()
-      await Promise.all([lanes.engine.close(), lanes.public.close()])
+      await Promise.all([lanes.engine.close(), lanes.public.close(), kzg.close()])
       metricsServer?.close()
       await store.close()
       heartbeat.stop()
@@ -238,7 +251,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
       maxBodyBytes,
       table,
-      envelope,
+      // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
+      envelope: { ...envelope, turns: servingTurns },
       ctx: context,
       lane: lanes.public,
       subscriptions,
@@ -266,6 +280,18 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         ctx: authContext,
         lane: lanes.engine,
         authorize: (h) => checkJwt(h, secret) === undefined,
+        // An engine call being answered (a payload executed, a block built) goes first: the public lane sends no
+        // new task and the serving thread gives public work no turn until it is answered.
+        answering: {
+          begin: () => {
+            lanes.public.hold()
+            servingTurns.hold()
+          },
+          end: () => {
+            lanes.public.unhold()
+            servingTurns.unhold()
+          },
+        },
       })
       servers.push(auth)
       authPort = auth.port

@@ -19,6 +19,7 @@ import { SubscriptionHub } from '../subscriptions/hub.js'
 import type { Logger } from '../util/logger.js'
 import { WorkerPool } from '../workers/pool.js'
 import { NODE_DEFAULTS, READER_DEFAULTS } from './defaults.js'
+import { servingTurns } from '../util/turns.js'
 import { type Endpoint, type EndpointBackend, drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
 import { sharedContext } from './sharedContext.js'
@@ -192,6 +193,7 @@ class Reader implements RunningReader {
         maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
         onInternalError: logInternalError(opts.log),
         ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
+        turns: servingTurns,
       },
       health: (draining) => this.health(draining),
     })

@@ -1,6 +1,6 @@
 import { Block, createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import { NetworkWrapperType, type TypedTransaction, createMinimal4844TxFromNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
+import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, createWithdrawal } from '@ethereumjs/util'
 import { Fork } from '../chain/evmFork.js'
 import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
@@ -23,6 +23,7 @@ import { requestsHash } from '../exec/requests.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { checkTxAgainstState } from '../txrules/txChecks.js'
 import { validTx } from '../txrules/txRules.js'
+import { type SidecarProofs, checkSidecarProofs } from '../crypto/kzgSidecar.js'
 
 export interface BuildWithdrawal {
   index: string
@@ -120,12 +121,19 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
   const senders: Uint8Array[] = []
   for (const raw of input.transactions) {
     let tx: TypedTransaction
+    let sidecar: SidecarProofs | undefined
     try {
       // A blob transaction may come without its sidecar only to an exact build.
       const valid = validTx(raw, { common, gasLimit: header.gasLimit }, 'optional')
       tx = valid.tx
+      sidecar = valid.decoded.wrapped?.sidecar
+      // The pool checked its transactions' KZG proofs as it took them in; given ones are checked here.
+      if (sidecar !== undefined && input.mode === 'exact') {
+        const check = checkSidecarProofs(sidecar, false)
+        if (!check.ok) throw new TxRejectedError(check.why, 'invalidTransaction')
+      }
       checkTxAgainstState(tx, valid.sender, run.state.get(bytesToWord(valid.sender)), { baseFeePerGas: header.baseFee }, true)
-      checkBlockRoom(run, tx, header.gasLimit, maxBlobGas, input.mode === 'exact', common.isActivatedEIP(7594))
+      checkBlockRoom(run, tx, sidecar?.version, header.gasLimit, maxBlobGas, input.mode === 'exact', common.isActivatedEIP(7594))
       run.apply(evmTransactionOf(tx, valid.sender))
       senders.push(valid.sender)
     } catch (e) {
@@ -133,12 +141,13 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
       if (input.mode === 'exact') throw e
       continue
     }
-    if (isBlob4844Tx(tx) && tx.blobs !== undefined) {
-      bundle.blobs.push(...tx.blobs)
-      bundle.commitments.push(...(tx.kzgCommitments ?? []))
-      bundle.proofs.push(...(tx.kzgProofs ?? []))
+    if (sidecar !== undefined) {
+      bundle.blobs.push(...sidecar.blobs.map((b) => bytesToHex(b)))
+      bundle.commitments.push(...sidecar.commitments.map((c) => bytesToHex(c)))
+      bundle.proofs.push(...sidecar.proofs.map((p) => bytesToHex(p)))
     }
-    included.push(isBlob4844Tx(tx) ? createMinimal4844TxFromNetworkWrapper(tx, { common, params: SPEC_PARAMS }) : tx)
+    // A blob transaction comes without its sidecar (txRules.ts makes it so), as the block holds it.
+    included.push(tx)
   }
   const ws = withdrawals?.map((w) => ({
     index: BigInt(w.index),
@@ -187,13 +196,22 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
 }
 
 /** The block's own limits on one more transaction: its gas left, and for a blob transaction its sidecar and blob gas. */
-function checkBlockRoom(run: BlockRun, tx: TypedTransaction, gasLimit: bigint, maxBlobGas: bigint, allowNoBlobs: boolean, cellProofs: boolean): void {
+function checkBlockRoom(
+  run: BlockRun,
+  tx: TypedTransaction,
+  /** A blob transaction's sidecar version (0 blob proofs, 1 cell proofs); undefined: it came without one. */
+  sidecarVersion: number | undefined,
+  gasLimit: bigint,
+  maxBlobGas: bigint,
+  allowNoBlobs: boolean,
+  cellProofs: boolean,
+): void {
   if (tx.gasLimit > gasLimit - run.gasUsed) {
     throw new TxRejectedError('tx has a higher gas limit than the remaining gas in the block', 'blockGasLimitReached')
   }
   if (!isBlob4844Tx(tx)) return
-  if (tx.blobs === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
-  if (tx.blobs !== undefined && (tx.networkWrapperVersion === NetworkWrapperType.EIP7594) !== cellProofs) {
+  if (sidecarVersion === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
+  if (sidecarVersion !== undefined && (sidecarVersion === 1) !== cellProofs) {
     throw new TxRejectedError('blob sidecar version does not match the fork', 'invalidTransaction')
   }
   if (run.blobGasUsed + BigInt(tx.blobVersionedHashes.length) * GAS_PER_BLOB > maxBlobGas) {

@@ -69,7 +69,7 @@ export interface NodeContext {
   readonly connection?: SubscriberConnection
   /**
    * Who is asking, as far as the transport can tell: the key of the client's shares of what clients hold on the node
-   * (polling filters, the lane). A WebSocket connection's own key, an HTTP request's remote address; set for the
+   * (polling filters, the lane). The remote address, over HTTP and WebSocket alike; set for the
    * methods that run as the client's (methodTable's RunsIn), undefined for the others and for in-process callers.
    */
   readonly client?: string

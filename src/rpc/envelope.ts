@@ -15,6 +15,7 @@ import { RawJson, type Reply } from './reply.js'
 import { toRpcError } from './errorMap.js'
 import { rawIds } from './rawIds.js'
 import { ReplyWriter } from './replyWriter.js'
+import type { Turns } from '../util/turns.js'
 
 export interface EnvelopeOptions {
   maxBatch: number
@@ -30,6 +31,12 @@ export interface EnvelopeOptions {
   onInternalError?: (method: string, e: unknown) => void
   /** Every answered call (metrics): the method ('unknown' for names not in the table), 0 or the error code, time. */
   observe?: (method: string, code: number, seconds: number) => void
+  /**
+   * The serving thread's turns, on a public endpoint: a batch answered here goes on in turns once it has run
+   * BATCH_SLICE_MS, and one that arrives while public work waits for a turn starts in one — so that an Engine API
+   * call, served without turns, waits for one slice at most, not for every batch the sockets had.
+   */
+  turns?: Turns
 }
 
 /** An id echoed from the request's own text (a number JSON.parse would alter). */
@@ -108,6 +115,22 @@ function writeResult(w: ReplyWriter, id: Id, result: Reply, maxBytes: number): b
   w.str(text)
   w.bytes(CLOSE_BRACE)
   return true
+}
+
+/** Past this size a promised pre-encoded answer is joined into a buffer of its own, not the shared writer. */
+const BIG_REPLY_BYTES = 256 * 1024
+
+/**
+ * A large pre-encoded answer (a log query's parts) as its reply's bytes, copied once: through the shared writer it
+ * was copied twice, and the writer grew to its size. Undefined when it is small, or past `maxBytes` (the writer's
+ * path answers that).
+ */
+function bigRawReply(id: Id, r: Reply, maxBytes: number): Buffer | undefined {
+  if (!(r instanceof RawJson)) return undefined
+  const length = rawLength(r)
+  if (length < BIG_REPLY_BYTES || length > maxBytes) return undefined
+  const head = `${PREFIX}${idJson(id)},"result":`
+  return Buffer.concat([Buffer.from(head), ...r.chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)), CLOSE_BRACE])
 }
 
 /** The bytes of pre-encoded JSON (its strings are ASCII: hex and JSON punctuation). */
@@ -268,10 +291,16 @@ function handleOne(
       return w.copy()
     }
     // A batch's answer that settles once the batch's reply has passed its bound is not kept.
-    const settled = (into: ReplyWriter, r: Reply) =>
-      budget !== undefined && budget.spent > budget.max ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts)
+    const over = () => budget !== undefined && budget.spent > budget.max
+    const settled = (into: ReplyWriter, r: Reply) => (over() ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts))
     return result.then(
-      (r) => answer((into) => (into === undefined ? 0 : settled(into, r))),
+      (r) => {
+        const whole = hasId && !over() ? bigRawReply(id, r, opts.maxReplyBytes ?? Number.POSITIVE_INFINITY) : undefined
+        if (whole === undefined) return answer((into) => (into === undefined ? 0 : settled(into, r)))
+        observed(0)
+        if (budget !== undefined) budget.spent += whole.length
+        return whole
+      },
       (e: unknown) => answer((into) => writeFailure(into, id, e, name, opts)),
     )
   }
@@ -387,7 +416,7 @@ const TOO_LARGE = new ResponseTooLargeError()
 
 /**
  * While every answer is synchronous they are written one after another into `w`. From the first promised answer
- * on, each answer becomes a part of its own, and the batch is joined once all have settled.
+ * on, each answer becomes a part of its own, and the batch is joined once all have settled (`rest`).
  */
 function handleBatch(
   items: unknown[],
@@ -399,41 +428,100 @@ function handleBatch(
   client: Client,
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
+  const turns = opts.turns
+  // Public work waits for its turn: this batch takes one too.
+  if (turns !== undefined && turns.queued > 0) return rest(items, 0, [], w, table, opts, ctx, rawIdText, client, budget, true)
+  const started = turns === undefined ? 0 : performance.now()
   w.str('[')
-  let parts: (Buffer | undefined | Promise<Buffer | undefined>)[] | undefined
   let written = 0
   for (let index = 0; index < items.length; index++) {
-    const item = items[index]
-    const idText = () => rawIdText(index)
-    if (parts !== undefined) {
-      w.reset()
-      const out = handleOne(item, w, table, opts, ctx, idText, client, budget)
-      if (out === true) budget.spent += w.length
-      parts.push(out === true ? w.copy() : out === false ? undefined : out)
-      continue
+    if (turns !== undefined && index > 0 && performance.now() - started > BATCH_SLICE_MS) {
+      const first = written > 0 ? w.copy(1) : undefined
+      return rest(items, index, [first], w, table, opts, ctx, rawIdText, client, budget, true)
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(item, w, table, opts, ctx, idText, client, budget)
+    const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
     if (out === true) {
       written++
       budget.spent += w.length - before
     } else {
       w.truncate(before)
-      if (out !== false) parts = [written > 0 ? w.copy(1) : undefined, out]
+      if (out !== false) {
+        const first = written > 0 ? w.copy(1) : undefined
+        return rest(items, index + 1, [first, out], w, table, opts, ctx, rawIdText, client, budget, false)
+      }
     }
   }
-  if (parts === undefined) {
-    if (written === 0) return undefined
-    w.str(']')
-    return w.view()
+  if (written === 0) return undefined
+  w.str(']')
+  return w.view()
+}
+
+/**
+ * A batch's answers promised at most this many at a time: a call starts once an earlier one has settled, so that a
+ * batch whose reply passes its bound starts nothing more (its calls left are answered -32003 without running, as
+ * geth's), and one batch of heavy calls holds a few places of the thread's turns and the lane, not all of them.
+ */
+const BATCH_WINDOW = 8
+
+/** How long a batch answers on the serving thread before it waits for a turn (with `EnvelopeOptions.turns`), ms. */
+const BATCH_SLICE_MS = 1
+
+/**
+ * The batch's calls from `from` on, no more than BATCH_WINDOW of them promised at once, in turns of BATCH_SLICE_MS
+ * with `opts.turns` (the first at once unless `inTurn`); then the batch joined.
+ */
+async function rest(
+  items: unknown[],
+  from: number,
+  parts: (Buffer | undefined | Promise<Buffer | undefined>)[],
+  w: ReplyWriter,
+  table: MethodTable,
+  opts: EnvelopeOptions,
+  ctx: NodeContext,
+  rawIdText: (index: number) => string | undefined,
+  client: Client,
+  budget: ReplyBudget,
+  inTurn: boolean,
+): Promise<Buffer | undefined> {
+  const turns = opts.turns
+  let slice = performance.now()
+  let turnWanted = inTurn
+  const pending = new Set<Promise<unknown>>()
+  const hold = (p: Promise<unknown>) => {
+    const settled: Promise<unknown> = p.then(
+      () => pending.delete(settled),
+      () => pending.delete(settled),
+    )
+    pending.add(settled)
   }
-  return Promise.all(parts).then((answers) => {
-    const present = answers.filter((a): a is Buffer => a !== undefined)
-    if (present.length === 0) return undefined
-    const commas = present.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a]))
-    return Buffer.concat([OPEN, ...commas, CLOSE])
-  })
+  for (const p of parts) if (p instanceof Promise) hold(p)
+  for (let index = from; index < items.length; index++) {
+    while (pending.size >= BATCH_WINDOW) await Promise.race(pending)
+    if (turns !== undefined && (turnWanted || performance.now() - slice > BATCH_SLICE_MS)) {
+      await turns.next()
+      slice = performance.now()
+      turnWanted = false
+    }
+    // The shared writer is someone else's between turns: each answer is written and copied in one go.
+    w.reset()
+    const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
+    if (out === true) {
+      budget.spent += w.length
+      parts.push(w.copy())
+    } else if (out === false) {
+      parts.push(undefined)
+    } else {
+      hold(out)
+      parts.push(out)
+    }
+  }
+  const answers = await Promise.all(parts)
+  const present = answers.filter((a): a is Buffer => a !== undefined)
+  if (present.length === 0) return undefined
+  const commas = present.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a]))
+  return Buffer.concat([OPEN, ...commas, CLOSE])
 }
 
 const OPEN = Buffer.from('[')

@@ -15,6 +15,8 @@ export const ErrorCode = {
   limitExceeded: -32005,
   /** geth's: a reply, or a batch's reply, past its size limit. */
   responseTooLarge: -32003,
+  /** geth's: a request that ran past its time (geth's HTTP timeouts). */
+  timeout: -32002,
   /** eth_simulateV1: a call halted other than by REVERT, or its transaction refused for a reason of its own. */
   vmError: -32015,
   /** A call reverted (geth's: with the revert data). */
@@ -114,6 +116,13 @@ export class LimitExceededError extends RpcError {
 export class ResponseTooLargeError extends RpcError {
   constructor() {
     super(ErrorCode.responseTooLarge, 'response too large')
+  }
+}
+
+/** -32002 'request timed out', geth's words, for a request that ran out of its time. */
+export class RequestTimedOutError extends RpcError {
+  constructor() {
+    super(ErrorCode.timeout, 'request timed out')
   }
 }
 

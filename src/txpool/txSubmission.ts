@@ -5,7 +5,10 @@ import type { Lane, WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../util/logger.js'
 import type { TxPool } from './txPool.js'
 import { keccak256 } from '../crypto/keccak.js'
-import type { ValidatedTx } from '../txrules/txValidation.js'
+import { type PooledBlob, type ValidatedTx, pooledSidecar } from '../txrules/txValidation.js'
+import type { KzgThread } from '../crypto/kzgThread.js'
+import type { SidecarCheck } from '../crypto/kzgSidecar.js'
+import { TxRejectedError } from '../exec/errors.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 import { setBounded } from '../util/boundedMap.js'
 import { DomainError } from '../util/errors.js'
@@ -47,6 +50,8 @@ export class TxSubmission {
     private readonly lanes: { public: WorkerPool; engine: WorkerPool },
     private readonly log: Logger,
     private readonly opts: TxSubmissionOptions,
+    /** A blob transaction's sidecar is checked (and converted) there. */
+    private readonly kzg: KzgThread,
   ) {}
 
   /**
@@ -68,24 +73,38 @@ export class TxSubmission {
     const limit = raw[0] === 3 ? BLOB_TX_MAX_SIZE : TX_MAX_SIZE
     if (raw.length > limit) throw new TxPoolRejectedError(`oversized data: transaction size ${raw.length}, limit ${limit}`, 'oversizedData')
     let v: ValidatedTx
+    let check: SidecarCheck | undefined
     for (let attempt = 1; ; attempt++) {
       const head = this.chain.head()
       v = await lane.run({ op: 'validateTx', raw, headHash: head.hash })
+      // A blob transaction's sidecar, its shape checked by the worker: its proofs on the KZG thread, once (again only
+      // if a head past Osaka's start now wants the cell proofs the first check did not make).
+      const s = v.sidecar
+      if (s !== undefined && (check === undefined || (check.ok && s.toCellProofs && check.cellProofs === undefined))) {
+        check = await this.kzg.check(s, s.toCellProofs)
+      }
+      if (check?.ok === false) throw new TxRejectedError(check.why, 'invalidTransaction')
       // The sender's nonce is the pool's floor only if read at the head the pool is at now: a block that landed
       // meanwhile may have raised it (a floor read too low hides the transaction as queued).
       if (attempt === MAX_VALIDATIONS || equalBytes(this.chain.head().hash, head.hash)) break
     }
+    let blobs: PooledBlob[] | undefined
+    if (v.sidecar !== undefined && check?.ok === true) {
+      const pooled = pooledSidecar(v.sidecar, check.cellProofs)
+      blobs = pooled.blobs
+      raw = pooled.converted ?? raw
+    }
     this.txPool.add(
       {
         hash: v.hash,
-        raw: v.converted ?? raw,
+        raw,
         sender: v.sender,
         senderKey: v.senderKey,
         nonce: BigInt(v.nonce),
         maxFee: BigInt(v.maxFee),
         maxPriorityFee: BigInt(v.maxPriorityFee),
         json: v.json,
-        ...(v.blobs === undefined ? {} : { blobs: v.blobs }),
+        ...(blobs === undefined ? {} : { blobs }),
       },
       BigInt(v.stateNonce),
     )

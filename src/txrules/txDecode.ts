@@ -1,4 +1,5 @@
 import { TxRejectedError } from '../exec/errors.js'
+import type { SidecarProofs } from '../crypto/kzgSidecar.js'
 
 // A transaction's bytes decoded as geth decodes them (core/types Transaction.UnmarshalBinary over rlp.DecodeBytes),
 // with geth's messages for what does not decode: "rlp: non-canonical integer (leading zero bytes) for uint64,
@@ -33,6 +34,15 @@ export interface DecodedTx {
   readonly blobHashes: number
   /** A blob transaction in its network wrapper: the sidecar's version (0 blob proofs, 1 cell proofs). */
   readonly sidecarVersion: number | undefined
+  /** A blob transaction in its network wrapper: the sidecar, and the transaction's own encoding without it. */
+  readonly wrapped?: WrappedBlobTx
+}
+
+/** A blob transaction's network wrapper taken apart (views into the bytes decoded). */
+export interface WrappedBlobTx {
+  /** The transaction as a block holds it: its type byte and its RLP list. */
+  readonly canonical: Uint8Array
+  readonly sidecar: SidecarProofs
 }
 
 // geth's rlp errors (rlp/decode.go): the stream's own, and the ones decoders wrap with the Go type they decode into.
@@ -509,16 +519,26 @@ function split(b: Uint8Array): { kind: Head['kind']; content: Uint8Array; rest: 
 }
 
 /** A blob transaction's body: canonical, or in its network wrapper with a sidecar of version 0 or 1. */
-function decodeBlobTx(body: Uint8Array): { tx: Record<string, unknown>; sidecarVersion: number | undefined } {
+function decodeBlobTx(body: Uint8Array): { tx: Record<string, unknown>; sidecarVersion: number | undefined; wrapped?: WrappedBlobTx } {
   const outer = split(body)
   if (outer.kind !== 'list') throw new StreamError('expectedList')
   const first = split(outer.content)
   if (first.kind !== 'list') return { tx: decodeBytes(body, BLOB_TX), sidecarVersion: undefined }
   const second = split(first.rest)
-  if (second.kind === 'list') return { tx: decodeBytes(body, BLOB_TX_WITH_BLOBS_V0).BlobTx as Record<string, unknown>, sidecarVersion: 0 }
-  const wrapper = decodeBytes(body, BLOB_TX_WITH_BLOBS_V1)
-  if (wrapper.Version !== 1n) throw new PlainError(`unsupported blob tx version ${wrapper.Version as bigint}`)
-  return { tx: wrapper.BlobTx as Record<string, unknown>, sidecarVersion: 1 }
+  const version = second.kind === 'list' ? 0 : 1
+  const wrapper = decodeBytes(body, version === 0 ? BLOB_TX_WITH_BLOBS_V0 : BLOB_TX_WITH_BLOBS_V1)
+  if (version === 1 && wrapper.Version !== 1n) throw new PlainError(`unsupported blob tx version ${wrapper.Version as bigint}`)
+  const txList = outer.content.subarray(0, outer.content.length - first.rest.length)
+  const canonical = new Uint8Array(1 + txList.length)
+  canonical[0] = 3
+  canonical.set(txList, 1)
+  const sidecar = {
+    version,
+    blobs: wrapper.Blobs as Uint8Array[],
+    commitments: wrapper.Commitments as Uint8Array[],
+    proofs: wrapper.Proofs as Uint8Array[],
+  }
+  return { tx: wrapper.BlobTx as Record<string, unknown>, sidecarVersion: version, wrapped: { canonical, sidecar } }
 }
 
 /** geth's isProtectedV: v of 0, 1, 27 or 28 signs for every chain. */
@@ -575,6 +595,7 @@ function decode(raw: Uint8Array): DecodedTx {
   const body = raw.subarray(1)
   let f: Record<string, unknown>
   let sidecarVersion: number | undefined
+  let wrapped: WrappedBlobTx | undefined
   switch (type) {
     case 1:
       f = decodeBytes(body, ACCESS_LIST_TX)
@@ -583,7 +604,7 @@ function decode(raw: Uint8Array): DecodedTx {
       f = decodeBytes(body, DYNAMIC_FEE_TX)
       break
     case 3:
-      ;({ tx: f, sidecarVersion } = decodeBlobTx(body))
+      ;({ tx: f, sidecarVersion, wrapped } = decodeBlobTx(body))
       break
     case 4:
       f = decodeBytes(body, SET_CODE_TX)
@@ -609,5 +630,6 @@ function decode(raw: Uint8Array): DecodedTx {
     authorizations: (f.AuthList as unknown[] | undefined)?.length ?? 0,
     blobHashes: (f.BlobHashes as unknown[] | undefined)?.length ?? 0,
     sidecarVersion,
+    ...(wrapped === undefined ? {} : { wrapped }),
   }
 }

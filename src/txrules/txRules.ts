@@ -1,5 +1,5 @@
 import { type Common, Hardfork } from '@ethereumjs/common'
-import { type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP } from '@ethereumjs/tx'
+import { type TypedTransaction, createTxFromRLP, isBlob4844Tx } from '@ethereumjs/tx'
 import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { forkOfHardfork } from '../chain/evmFork.js'
 import { SPEC_PARAMS } from '../chain/spec.js'
@@ -7,6 +7,9 @@ import { intrinsicGas } from '../evm/transaction.js'
 import { TxRejectedError } from '../exec/errors.js'
 import { evmTransactionOf } from '../vm/evmTransaction.js'
 import { txRejectionOf } from '../exec/ethereumjsErrors.js'
+import { CELLS_PER_BLOB, type SidecarProofs } from '../crypto/kzgSidecar.js'
+import { sha256 } from '../crypto/sha256.js'
+import { bytesToHex } from '../util/hex.js'
 import { type DecodedTx, decodeTx } from './txDecode.js'
 
 // The rules a transaction must meet to go into a block, checked in geth's order (core/txpool/validation.go
@@ -20,7 +23,10 @@ export interface NextBlock {
   readonly gasLimit: bigint
 }
 
-/** A transaction that meets the rules: EthereumJS's object, its sender, and what was read from its bytes. */
+/**
+ * A transaction that meets the rules: EthereumJS's object (a blob transaction's without its sidecar), its sender, and
+ * what was read from its bytes — a blob transaction's sidecar among it, its shape checked, its KZG proofs not.
+ */
 export interface ValidTx {
   readonly tx: TypedTransaction
   readonly sender: Uint8Array
@@ -96,20 +102,24 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   if (d.type === 3) {
     if (d.sidecarVersion === undefined && sidecar === 'required')
       throw new TxRejectedError('missing sidecar in blob transaction', 'invalidTransaction')
-    // A version-0 sidecar where cell proofs are due is converted by the pool (txValidation.ts), as geth converts it.
+    // A version-0 sidecar where cell proofs are due is converted by the pool (txValidation.ts), as geth converts it
+    // at submission; a block is never built with one.
+    if (d.sidecarVersion === 0 && sidecar === 'optional' && common.isActivatedEIP(7594)) {
+      throw new TxRejectedError('unexpected sidecar version, want: 1, got: 0', 'invalidTransaction')
+    }
     if (d.sidecarVersion === 1 && !common.isActivatedEIP(7594)) {
       throw new TxRejectedError('unexpected sidecar version, want: 0, got: 1', 'invalidTransaction')
     }
   }
   let tx: TypedTransaction
   try {
-    tx =
-      d.sidecarVersion !== undefined
-        ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, params: SPEC_PARAMS })
-        : createTxFromRLP(raw, { common, params: SPEC_PARAMS })
+    // A network wrapper's transaction is made without its sidecar: EthereumJS's constructor would check the KZG
+    // proofs, which the pool checks once on its KZG thread (crypto/kzgThread.ts) and the builder trusts.
+    tx = createTxFromRLP(d.wrapped?.canonical ?? raw, { common, params: SPEC_PARAMS })
   } catch (e) {
     throw txRejectionOf(e) ?? e
   }
+  if (d.wrapped !== undefined && isBlob4844Tx(tx)) checkSidecarShape(d.wrapped.sidecar, tx.blobVersionedHashes)
   let sender: Uint8Array
   try {
     sender = tx.getSenderAddress().bytes
@@ -124,4 +134,19 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   if (d.gasLimit < floor)
     throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${d.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
   return { tx, sender, decoded: d }
+}
+
+/** geth's checks of a sidecar before its proofs (validateBlobSidecar, ValidateBlobCommitmentHashes), its messages. */
+function checkSidecarShape(s: SidecarProofs, hashes: readonly string[]): void {
+  const refuse = (message: string) => new TxRejectedError(message, 'invalidTransaction')
+  if (s.blobs.length !== hashes.length) throw refuse(`invalid number of ${s.blobs.length} blobs compared to ${hashes.length} blob hashes`)
+  if (s.commitments.length !== hashes.length)
+    throw refuse(`invalid number of ${s.commitments.length} blob commitments compared to ${hashes.length} blob hashes`)
+  const proofs = s.version === 0 ? hashes.length : hashes.length * CELLS_PER_BLOB
+  if (s.proofs.length !== proofs) throw refuse(`Wrong sidecar format: invalid number of ${s.proofs.length} blob proofs expected ${proofs}`)
+  for (let i = 0; i < hashes.length; i++) {
+    // EIP-4844's kzg_to_versioned_hash: the commitment's sha-256, its first byte the version, 1.
+    const hex = `0x01${bytesToHex(sha256(s.commitments[i]!)).slice(4)}`
+    if (hex !== hashes[i]!.toLowerCase()) throw refuse(`blob ${i}: computed hash ${hex} mismatches transaction one ${hashes[i]!.toLowerCase()}`)
+  }
 }

@@ -1,10 +1,11 @@
-import { NetworkWrapperType, type TypedTransaction, createBlob4844TxFromSerializedNetworkWrapper, isBlob4844Tx } from '@ethereumjs/tx'
-import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
+import { isBlob4844Tx } from '@ethereumjs/tx'
+import type { ChainSpec } from '../chain/spec.js'
 import { readHeader } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { transactionJson } from '../codecs/transaction.js'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
+import { bytesToHex, concatBytes } from '../util/hex.js'
+import { CELLS_PER_BLOB, type SidecarProofs } from '../crypto/kzgSidecar.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import { bytesToWord } from '../evm/words.js'
 import { effectiveTipAt, maxFeeOf } from '../exec/fees.js'
@@ -26,10 +27,17 @@ export interface ValidatedTx {
   stateNonce: string
   /** eth_getTransactionByHash's reply while the transaction is pending. */
   json: string
-  /** A blob transaction's sidecar, blob by blob (engine_getBlobsV1/V2 serve it from the pool). */
-  blobs?: PooledBlob[]
-  /** The encoding to pool instead of the one received: a pre-Osaka sidecar given its cell proofs. */
-  converted?: Uint8Array
+  /** A blob transaction's sidecar, its shape checked: its KZG proofs are checked next, on the KZG thread. */
+  sidecar?: UncheckedSidecar
+}
+
+/** A blob transaction's sidecar before its KZG check (crypto/kzgSidecar.ts), with what the pool makes of it. */
+export interface UncheckedSidecar extends SidecarProofs {
+  /** The transaction without its sidecar (type byte and RLP list), for the version-1 wrapper of a converted one. */
+  canonical: Uint8Array
+  versionedHashes: string[]
+  /** A version-0 sidecar where the next block is Osaka's: it is to be given its cell proofs (geth's ToV1). */
+  toCellProofs: boolean
 }
 
 export interface PooledBlob {
@@ -40,24 +48,43 @@ export interface PooledBlob {
   cellProofs: boolean
 }
 
-/** The sidecar of a blob transaction in its network wrapper, per blob. */
-function sidecarOf(tx: TypedTransaction): PooledBlob[] | undefined {
-  if (!isBlob4844Tx(tx) || tx.blobs === undefined) return undefined
-  const cellProofs = tx.networkWrapperVersion === NetworkWrapperType.EIP7594
-  const proofs = (tx.kzgProofs ?? []).map((p) => hexToBytes(p))
-  const per = cellProofs ? proofs.length / tx.blobs.length : 1
-  return tx.blobs.map((blob, i) => ({
-    versionedHash: tx.blobVersionedHashes[i]!.toLowerCase(),
-    blob: hexToBytes(blob),
+/**
+ * A checked sidecar as the pool keeps it, blob by blob; given `cellProofs` (a version-0 sidecar converted), also the
+ * encoding to pool instead of the one received: the version-1 network wrapper, as geth's converted transaction.
+ */
+export function pooledSidecar(s: UncheckedSidecar, cellProofs: Uint8Array[] | undefined): { blobs: PooledBlob[]; converted?: Uint8Array } {
+  const proofs = cellProofs ?? s.proofs
+  const per = cellProofs !== undefined || s.version === 1 ? CELLS_PER_BLOB : 1
+  const blobs = s.blobs.map((blob, i) => ({
+    versionedHash: s.versionedHashes[i]!,
+    blob,
     proofs: proofs.slice(i * per, (i + 1) * per),
-    cellProofs,
+    cellProofs: per === CELLS_PER_BLOB,
   }))
+  if (cellProofs === undefined) return { blobs }
+  const rest = RLP.encode([Uint8Array.of(1), s.blobs, s.commitments, cellProofs])
+  // The transaction's list goes in as it was encoded; the rest's own list header is replaced by the wrapper's.
+  const restItems = rest.subarray(rlpListHeaderLength(rest))
+  const body = concatBytes(s.canonical.subarray(1), restItems)
+  return { blobs, converted: concatBytes(Uint8Array.of(3), rlpListHeader(body.length), body) }
+}
+
+function rlpListHeaderLength(encoded: Uint8Array): number {
+  const first = encoded[0]!
+  return first <= 0xf7 ? 1 : 1 + first - 0xf7
+}
+
+function rlpListHeader(length: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(0xc0 + length)
+  const size: number[] = []
+  for (let l = length; l > 0; l = Math.floor(l / 256)) size.unshift(l % 256)
+  return Uint8Array.of(0xf7 + size.length, ...size)
 }
 
 /**
  * eth_sendRawTransaction's checks, run in a worker: the rules of the next block (txRules.ts, shared with the builder:
- * decoding, signature, gas, EIP-7623's floor, …; a blob transaction must carry its sidecar, checked with KZG), then
- * the sender's nonce and balance on the head state, with geth's messages.
+ * decoding, signature, gas, EIP-7623's floor, …; a blob transaction must carry its sidecar, whose shape is checked
+ * here and whose proofs the caller checks), then the sender's nonce and balance on the head state, with geth's messages.
  */
 export async function validateRawTx(
   spec: ChainSpec,
@@ -70,12 +97,11 @@ export async function validateRawTx(
   if (head === undefined) throw new Error('head block missing')
   // The transaction is validated against the rules of the next block, and the head's gas limit (as geth's pool).
   const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
-  let { tx, sender } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required')
-  const converted = withCellProofs(tx)
-  if (converted !== undefined) tx = createBlob4844TxFromSerializedNetworkWrapper(converted, { common, params: SPEC_PARAMS })
+  const { tx, sender, decoded } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required')
   const account = evmConfig.stateAt(head.stateRoot).account(bytesToWord(sender))
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
   checkTxAgainstState(tx, sender, account, { baseFeePerGas: undefined }, false)
+  const wrapped = decoded.wrapped
   return {
     hash: bytesToHex(tx.hash()),
     sender: bytesToHex(sender),
@@ -87,28 +113,15 @@ export async function validateRawTx(
     type: tx.type,
     stateNonce: `0x${(account?.nonce ?? 0n).toString(16)}`,
     json: transactionJson(tx, tx.getSenderAddress(), undefined),
-    ...(isBlob4844Tx(tx) && tx.blobs !== undefined ? { blobs: sidecarOf(tx)! } : {}),
-    ...(converted === undefined ? {} : { converted }),
+    ...(wrapped === undefined || !isBlob4844Tx(tx)
+      ? {}
+      : {
+          sidecar: {
+            ...wrapped.sidecar,
+            canonical: wrapped.canonical,
+            versionedHashes: tx.blobVersionedHashes.map((h) => h.toLowerCase()),
+            toCellProofs: wrapped.sidecar.version === 0 && common.isActivatedEIP(7594),
+          },
+        }),
   }
-}
-
-/**
- * A blob transaction whose sidecar carries blob proofs (version 0) where the next block is Osaka's: the builder
- * could never include it, so it is re-wrapped with each blob's cell proofs (version 1), as geth converts it.
- * Undefined for anything else.
- */
-function withCellProofs(tx: TypedTransaction): Uint8Array | undefined {
-  if (!isBlob4844Tx(tx) || tx.blobs === undefined || !tx.common.isActivatedEIP(7594)) return undefined
-  if (tx.networkWrapperVersion === NetworkWrapperType.EIP7594) return undefined
-  const kzg = tx.common.customCrypto.kzg
-  if (kzg === undefined) throw new Error('no KZG backend')
-  const cellProofs = tx.blobs.flatMap((blob) => kzg.computeCellsAndProofs!(blob)[1])
-  const wrapper = RLP.encode([
-    tx.raw() as Uint8Array[],
-    Uint8Array.of(NetworkWrapperType.EIP7594),
-    tx.blobs.map(hexToBytes),
-    (tx.kzgCommitments ?? []).map(hexToBytes),
-    cellProofs.map(hexToBytes),
-  ])
-  return concatBytes(Uint8Array.of(3), wrapper)
 }

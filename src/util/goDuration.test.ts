@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseGoDuration } from './goDuration.js'
+import { formatGoDuration, parseGoDuration } from './goDuration.js'
 
 describe("Go's time.ParseDuration", () => {
   it('reads what Go reads: units from ns to h, fractions, sequences, a sign, a bare 0', () => {
@@ -31,5 +31,26 @@ describe("Go's time.ParseDuration", () => {
     expect(parseGoDuration('.s')).toEqual({ error: 'time: invalid duration ".s"' })
     expect(parseGoDuration('-')).toEqual({ error: 'time: invalid duration "-"' })
     expect(parseGoDuration('3000000h')).toEqual({ error: 'time: invalid duration "3000000h"' })
+  })
+})
+
+describe("Go's time.Duration.String", () => {
+  it('writes what Go writes', () => {
+    const cases: [number, string][] = [
+      [0, '0s'],
+      [100, '100ms'],
+      [10, '10ms'],
+      [1.5, '1.5ms'],
+      [0.25, '250µs'],
+      [0.000_001, '1ns'],
+      [5_000, '5s'],
+      [20_500, '20.5s'],
+      [90_000, '1m30s'],
+      [600_000, '10m0s'],
+      [3_600_000, '1h0m0s'],
+      [5_400_500, '1h30m0.5s'],
+      [-1_000, '-1s'],
+    ]
+    for (const [ms, text] of cases) expect(formatGoDuration(ms), String(ms)).toBe(text)
   })
 })

@@ -31,3 +31,28 @@ export function parseGoDuration(text: string): { ms: number } | { error: string 
   }
   return { ms: (sign * nanos) / 1e6 }
 }
+
+/**
+ * Go's time.Duration.String of `ms` milliseconds (rounded to nanoseconds): "10ms", "1.5s", "1m30s", "10m0s", "1h0m0s",
+ * "500µs", "0s" — as geth writes a duration into its messages ("execution aborted (timeout = 100ms)").
+ */
+export function formatGoDuration(ms: number): string {
+  let ns = Math.round(ms * 1e6)
+  if (ns === 0) return '0s'
+  const sign = ns < 0 ? '-' : ''
+  ns = Math.abs(ns)
+  // `n` units of 10^-digits, its fraction's trailing zeros dropped (Go's fmtFrac).
+  const frac = (n: number, digits: number) => {
+    const unit = 10 ** digits
+    const rest = n % unit
+    const whole = (n - rest) / unit
+    return rest === 0 ? `${whole}` : `${whole}.${String(rest).padStart(digits, '0').replace(/0+$/, '')}`
+  }
+  if (ns < 1e3) return `${sign}${ns}ns`
+  if (ns < 1e6) return `${sign}${frac(ns, 3)}µs`
+  if (ns < 1e9) return `${sign}${frac(ns, 6)}ms`
+  const h = Math.floor(ns / 3600e9)
+  const m = Math.floor((ns % 3600e9) / 60e9)
+  const s = ns % 60e9
+  return `${sign}${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${frac(s, 9)}s`
+}

@@ -2,6 +2,7 @@ import { BlockNotFoundError, StoreWriteError } from '../store/errors.js'
 import { TxRejectedError, UnknownParentError } from '../exec/errors.js'
 import { AccessListUnsettledError, OverrideError, SimulationError, TraceTooLargeError } from '../calls/errors.js'
 import { DomainError, type RebuildableError, type WireError, fromWire } from '../util/errors.js'
+import { formatGoDuration } from '../util/goDuration.js'
 
 // The worker hop's side of the error model (util/errors.ts): which domain errors cross from a worker whole, and the
 // lane's own errors.
@@ -47,7 +48,7 @@ export class PoolBusyError extends DomainError<'laneFull', { lane: string }> {
 export class TaskTimeoutError extends DomainError<'timeout', { timeoutMs: number }> {
   override readonly name = 'TaskTimeoutError'
   constructor(timeoutMs: number) {
-    super(`execution aborted (timeout = ${timeoutMs / 1000}s)`, 'timeout', { timeoutMs })
+    super(`execution aborted (timeout = ${formatGoDuration(timeoutMs)})`, 'timeout', { timeoutMs })
   }
 }
 

@@ -107,6 +107,8 @@ export class WorkerPool implements Lane {
   /** What a call of each client has cost a worker lately, ms (a moving average over its tasks). */
   private readonly callCostMs = new Map<string, number>()
   private tasksInFlight = 0
+  /** hold()s not yet released. */
+  private holds = 0
   private inFlightCalls = 0
   private timedInFlight = 0
   private refusedCalls = 0
@@ -273,8 +275,21 @@ export class WorkerPool implements Lane {
     return out
   }
 
+  /**
+   * Sends no task until as many `unhold`s (the tasks running go on): the public lane while an Engine API call is
+   * being answered, so that on a small machine the engine's threads do not share the cores with public work.
+   */
+  hold(): void {
+    this.holds++
+  }
+
+  unhold(): void {
+    if (--this.holds === 0) this.pump()
+  }
+
   /** Sends what waits to the free workers, an equal share each, one client a task, as many as its calls' cost fits. */
   private pump(): void {
+    if (this.holds > 0) return
     const free = this.opts.threads - this.tasksInFlight
     if (free <= 0 || this.waitingCalls === 0) return
     const per = Math.min(MAX_TASK_CALLS, Math.ceil(this.waitingCalls / free))

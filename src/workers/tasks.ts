@@ -9,7 +9,7 @@ import type { SimulateInput, SimulateOutcome } from '../calls/simulate.js'
 import type { TraceOptions } from '../calls/traceOptions.js'
 import type { TraceAnswer } from '../calls/traceRunner.js'
 import type { ValidatedTx } from '../txrules/txValidation.js'
-import type { LogCriteria, LogQueryResult, LogScope } from '../logs/logQuery.js'
+import type { LogBudget, LogCriteria, LogScope, LogSliceResult } from '../logs/logQuery.js'
 import type { StateAnswer, StateQuery } from '../vm/stateQuery.js'
 import type { WireError } from '../util/errors.js'
 
@@ -57,7 +57,11 @@ export interface TaskMap {
   simulate: { in: { input: SimulateInput }; out: SimulateOutcome }
   /** Helps an engine worker's newPayload: recovers senders into the shared slots (senderRecovery.ts). */
   recoverSenders: { in: { slots: SharedArrayBuffer; transactions: string[]; number: string; timestamp: string }; out: null }
-  logs: { in: { scope: LogScope; criteria: LogCriteria; maxResults: number; maxBytes: number; removed?: boolean }; out: LogQueryResult }
+  /** One slice of a log query (logQuery.ts): up to `budget`'s work, the rest left to another task. */
+  logs: {
+    in: { scope: LogScope; criteria: LogCriteria; maxResults: number; maxBytes: number; removed?: boolean; budget?: LogBudget }
+    out: LogSliceResult
+  }
 }
 
 export type TaskName = keyof TaskMap

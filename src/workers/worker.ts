@@ -15,7 +15,7 @@ import { importPayload } from '../payload/payloadImport.js'
 import { recoverRawSenders } from '../exec/senderRecovery.js'
 import { simulate } from '../calls/simulate.js'
 import { validateRawTx } from '../txrules/txValidation.js'
-import { queryLogs } from '../logs/logQuery.js'
+import { scanLogs } from '../logs/logQuery.js'
 import { fullCollection } from '../util/fullCollection.js'
 import { ChainStore } from '../store/chainStore.js'
 import { answerStateQuery } from '../vm/stateQuery.js'
@@ -77,7 +77,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
       return null
     }
     case 'logs':
-      return queryLogs(store, task.scope, task.criteria, { maxResults: task.maxResults, maxBytes: task.maxBytes }, task.removed)
+      return scanLogs(store, task.scope, task.criteria, { maxResults: task.maxResults, maxBytes: task.maxBytes }, task.removed, task.budget)
     case 'trace':
       return traceBlock(evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
   }

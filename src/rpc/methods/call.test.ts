@@ -194,7 +194,7 @@ describe('eth_createAccessList', () => {
 describe('--rpc.evmtimeout', () => {
   const LIMIT_MS = 600_000
   const RUNAWAY_GAS = '0x4000000000000000'
-  const ABORTED = { code: -32000, message: 'execution aborted (timeout = 600s)' }
+  const ABORTED = { code: -32000, message: 'execution aborted (timeout = 10m0s)' }
   const zero = `0x${'00'.repeat(20)}`
   let limited: TestNode
   let clock: ReturnType<typeof movableClock>

@@ -4,9 +4,10 @@ import WebSocket from 'ws'
 import { MAX_FILTERS_PER_CLIENT } from '../../logs/filters.js'
 import { type TestNode, startTestNode } from '../../testing/testNode.js'
 
-// The polling filters' slots shared out among clients: a WebSocket connection holds at most its share (and its
-// filters go when it closes); over HTTP a client is a remote address (uWebSockets.js does not expose the
-// connection), each with its share. Whoever fills a share, the others still install.
+// The polling filters' slots shared out among clients: a client is a remote address (as the lane's admission counts
+// them), over HTTP and WebSocket alike, each with its share; a WebSocket connection's filters go when it closes.
+// Whoever fills a share, the others still install. Issue 31 item 8: ten WebSocket connections of 1,000 filters each
+// took all 10,000 slots, and every HTTP client was refused until they expired.
 
 interface Reply {
   id: number
@@ -18,8 +19,9 @@ interface Reply {
 class WsClient {
   private constructor(readonly ws: WebSocket) {}
 
-  static async open(url: string): Promise<WsClient> {
-    const ws = new WebSocket(url)
+  /** `from`: the local address to connect from (127.0.0.0/8 all reaches the node), i.e. the client it counts as. */
+  static async open(url: string, from = '127.0.0.1'): Promise<WsClient> {
+    const ws = new WebSocket(url, { localAddress: from })
     await once(ws, 'open')
     return new WsClient(ws)
   }
@@ -59,8 +61,8 @@ const httpBatch = async (count: number): Promise<Reply[]> =>
   (await n.batch<string>(Array.from({ length: count }, () => ['eth_newBlockFilter', []] as [string, unknown[]]))).replies as Reply[]
 
 describe('filter slots per client', () => {
-  it('refuses a WebSocket connection past its share; another connection and HTTP clients still install', async () => {
-    const greedy = await WsClient.open(url)
+  it('refuses a WebSocket connection past its address’s share; another address and HTTP clients still install', async () => {
+    const greedy = await WsClient.open(url, '127.0.0.6')
     const installed = await installMany((c) => greedy.batch('eth_newBlockFilter', c), MAX_FILTERS_PER_CLIENT)
     expect(installed.filter((r) => r.result !== undefined)).toHaveLength(MAX_FILTERS_PER_CLIENT)
     const [refused] = await greedy.batch('eth_newBlockFilter', 1)
@@ -74,6 +76,27 @@ describe('filter slots per client', () => {
     await greedy.close()
     expect((await n.http('eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' })
     await other.close()
+  })
+
+  it('counts ten WebSocket connections from one address as one client: they hold one share, the rest stay free', async () => {
+    const connections = await Promise.all(Array.from({ length: 10 }, () => WsClient.open(url, '127.0.0.4')))
+    let held = 0
+    for (const ws of connections) {
+      const replies = await installMany((c) => ws.batch('eth_newBlockFilter', c), MAX_FILTERS_PER_CLIENT)
+      held += replies.filter((r) => r.result !== undefined).length
+    }
+    expect(held).toBe(MAX_FILTERS_PER_CLIENT)
+    // Another address, over HTTP and over WebSocket, still installs.
+    expect((await n.batchFrom<string>('127.0.0.5', [['eth_newBlockFilter', []]])).replies[0]!.result).toMatch(/^0x[0-9a-f]{32}$/)
+    const elsewhere = await WsClient.open(url, '127.0.0.5')
+    expect((await elsewhere.batch('eth_newBlockFilter', 1))[0]!.result).toMatch(/^0x[0-9a-f]{32}$/)
+    await elsewhere.close()
+    // Closed, the connections give their address's share back.
+    for (const ws of connections) await ws.close()
+    const again = await WsClient.open(url, '127.0.0.4')
+    const replies = await installMany((c) => again.batch('eth_newBlockFilter', c), MAX_FILTERS_PER_CLIENT)
+    expect(replies.filter((r) => r.result !== undefined)).toHaveLength(MAX_FILTERS_PER_CLIENT)
+    await again.close()
   })
 
   it('bounds an HTTP client (a remote address) at its share; another address and a WebSocket connection still install', async () => {

@@ -1,17 +1,19 @@
 import type { FilterBound, InstalledFilter } from '../../logs/filters.js'
-import { type LogBudget, type LogCriteria, type LogScope, queryLogs } from '../../logs/logQuery.js'
+import { type LogBudget, type LogCriteria, type LogScope, type LogSliceResult, scanLogs } from '../../logs/logQuery.js'
 import type { NodeContext } from '../context.js'
 import type { BlockRef } from '../../store/chainReader.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes } from '../../util/hex.js'
-import { InvalidParamsError, LimitExceededError, ResponseTooLargeError, ServerError } from '../errors.js'
+import { InvalidParamsError, LimitExceededError, RequestTimedOutError, ResponseTooLargeError, ServerError } from '../errors.js'
+import { servingTurns as turns } from '../../util/turns.js'
 import { RawJson } from '../reply.js'
 import type { FilterIdParams, LogFilterWire, LogsParams, NoParams } from '../../wire/ethParams.js'
 import type { Hash32, Quantity } from '../../wire/primitives.js'
 import type { LogResult } from '../../wire/results.js'
 
 // eth_getLogs and the polling filters. Ranges are resolved here; the logs are read from the log index written
-// when each block was executed, here when the query is small, else in the worker lane (see `query`).
+// when each block was executed, a slice at a time: here while the query is small, then in the worker lane (see
+// `query`).
 
 /** geth's bounds on a filter's criteria. */
 const MAX_TOPICS = 4
@@ -23,7 +25,7 @@ type Ctx = QueryCtx & Pick<NodeContext, 'filters'>
 
 export async function getLogs([f]: LogsParams, ctx: QueryCtx): Promise<RawJson<LogResult[]>> {
   const criteria = criteriaOf(f)
-  return RawJson.of<LogResult[]>(await query(ctx, scopeOf(f, ctx), criteria))
+  return RawJson.of<LogResult[]>(...(await query(ctx, scopeOf(f, ctx), criteria)))
 }
 
 export function newFilter([f]: LogsParams, ctx: Pick<NodeContext, 'chain' | 'store' | 'limits' | 'filters' | 'client'>): Quantity {
@@ -76,12 +78,12 @@ export async function getFilterLogs([id]: FilterIdParams, ctx: Ctx): Promise<Raw
   if (f.kind !== 'logs') throw new ServerError('filter not found')
   const scope: LogScope =
     f.blockHash !== undefined ? { blockHashes: [f.blockHash] } : rangeOf(resolveBound(f.from, ctx), resolveBound(f.to, ctx), ctx)
-  return RawJson.of<LogResult[]>(await query(ctx, scope, f.criteria))
+  return RawJson.of<LogResult[]>(...(await query(ctx, scope, f.criteria)))
 }
 
 /** Installs `filter` in the client's share; a full share or a full registry is refused, in geth's "exceed max" words. */
-function install(ctx: Pick<NodeContext, 'filters' | 'client'>, filter: InstalledFilter): string {
-  const id = ctx.filters.install(filter, ctx.client)
+function install(ctx: Pick<NodeContext, 'filters' | 'client' | 'connection'>, filter: InstalledFilter): string {
+  const id = ctx.filters.install(filter, ctx.client, ctx.connection)
   if (typeof id === 'string') return id
   throw new LimitExceededError(id.refused === 'client' ? `exceed max filters per client (${id.limit})` : `exceed max filters (${id.limit})`)
 }
@@ -93,28 +95,69 @@ function found(ctx: Pick<NodeContext, 'filters'>, id: string): InstalledFilter {
 }
 
 /**
- * A query small enough to answer at once runs here, on the serving thread; one past IN_THREAD (a few milliseconds
- * of work at most) is abandoned and run in the worker lane, where long ranges cannot hold up the engine. Measured
- * (bench:load, 2,000 blocks, 190 logs a reply): 2,353 replies/s here against 1,111 through the lane — the lane's
- * thread hop and a third busy thread on two cores cost more than the query.
+ * A query runs a slice at a time (logQuery.ts: a bounded number of blocks and logs each), so that no query holds a
+ * thread for long: the first few slices here on the serving thread, each in a turn of its own (`turns`: an Engine
+ * API call, or another client's request, is answered between two slices, never after all of them), the rest in the
+ * worker lane, each slice a task of its own that takes its turn among other clients' calls. A small query is done
+ * in one turn here: measured (bench:load, 2,000 blocks, 190 logs a reply), 2,353 replies/s on the serving thread
+ * against 1,111 through the lane — the lane's thread hop costs more than such a query. The reply's parts are kept as
+ * the slices give them (no copy into one buffer); the whole query is bounded by --rpc.logs.maxresults, by the reply
+ * bound and by LOG_QUERY_TIMEOUT_MS.
  */
 async function query(
   ctx: Pick<NodeContext, 'store' | 'limits' | 'pool'>,
   scope: LogScope,
   criteria: LogCriteria,
   removed = false,
-): Promise<Uint8Array> {
-  const limits = { maxResults: ctx.limits.logsMaxResults, maxBytes: ctx.limits.maxReplyBytes }
-  let r = queryLogs(ctx.store, scope, criteria, limits, removed, IN_THREAD)
-  if ('overBudget' in r) r = await ctx.pool.run({ op: 'logs', scope, criteria, ...limits, removed })
-  if ('overLimit' in r) throw new LimitExceededError(`query returned more than ${limits.maxResults} results`)
-  if ('tooLarge' in r) throw new ResponseTooLargeError()
-  if ('overBudget' in r) throw new Error('log query over budget in the worker lane')
-  return r.json
+): Promise<(Uint8Array | string)[]> {
+  const maxResults = ctx.limits.logsMaxResults
+  // The brackets around the logs.
+  const maxBytes = ctx.limits.maxReplyBytes - 2
+  const parts: (Uint8Array | string)[] = ['[']
+  let count = 0
+  let bytes = 0
+  let at = scope
+  const until = Date.now() + LOG_QUERY_TIMEOUT_MS
+  for (let slice = 0; ; slice++) {
+    const comma = count > 0 ? 1 : 0
+    const limits = { maxResults: maxResults - count, maxBytes: maxBytes - bytes - comma }
+    let r: LogSliceResult
+    if (slice < THREAD_SLICES) {
+      await turns.next()
+      r = scanLogs(ctx.store, at, criteria, limits, removed, THREAD_SLICE)
+      logWork.threadSlices++
+    } else {
+      r = await ctx.pool.run({ op: 'logs', scope: at, criteria, ...limits, removed, budget: LANE_SLICE })
+      logWork.laneSlices++
+    }
+    if ('overLimit' in r) throw new LimitExceededError(`query returned more than ${maxResults} results`)
+    if ('tooLarge' in r) throw new ResponseTooLargeError()
+    logWork.blocks += r.visited
+    if (r.count > 0) {
+      if (comma === 1) parts.push(',')
+      parts.push(r.json)
+      count += r.count
+      bytes += comma + r.json.length
+    }
+    if (r.next === undefined || !('to' in at)) break
+    if (Date.now() >= until) throw new RequestTimedOutError()
+    at = { from: r.next, to: at.to }
+  }
+  parts.push(']')
+  return parts
 }
 
-/** The work a query may do on the serving thread: ~1 µs a block visited, ~2 µs a log copied. */
-const IN_THREAD: LogBudget = { blocks: 1000, logs: 1000 }
+/** A slice's work on the serving thread: ~1 µs a block visited, ~0.1-2 µs a log (matched and copied or not). */
+const THREAD_SLICE: LogBudget = { blocks: 1000, logs: 1000 }
+/** Slices a query takes on the serving thread before the lane takes the rest. */
+const THREAD_SLICES = 1
+/** A slice in the lane: tens of milliseconds of a worker at most, then the task ends and others' calls get a turn. */
+const LANE_SLICE: LogBudget = { blocks: 5000, logs: 5000 }
+/** The longest a query may run, slices and their waits: geth answers a request past its HTTP timeout (30 s) so. */
+const LOG_QUERY_TIMEOUT_MS = 30_000
+
+/** The work log queries have done since start, for metrics: blocks visited, slices run here and in the lane. */
+export const logWork = { blocks: 0, threadSlices: 0, laneSlices: 0 }
 
 export function criteriaOf(f: LogFilterWire): LogCriteria {
   const addresses = f.address === undefined || f.address === null ? [] : Array.isArray(f.address) ? f.address : [f.address]
@@ -190,12 +233,10 @@ function advance(ctx: Pick<NodeContext, 'chain' | 'store'>, last: BlockRef): { h
   return { head, left: left.reverse(), forkPoint: n }
 }
 
-const COMMA = new Uint8Array([0x2c])
-
-/** Two JSON arrays' elements as one array, either possibly absent or empty. */
-function concatArrays(a: Uint8Array | undefined, b: Uint8Array | undefined): (Uint8Array | string)[] {
-  const items = [a, b].filter((x): x is Uint8Array => x !== undefined && x.length > 2)
+/** Two JSON arrays' elements as one array (each as `query` gives it: '[', parts, ']'), either possibly absent or empty. */
+function concatArrays(a: (Uint8Array | string)[] | undefined, b: (Uint8Array | string)[] | undefined): (Uint8Array | string)[] {
+  const items = [a, b].filter((x): x is (Uint8Array | string)[] => x !== undefined && x.length > 2)
   if (items.length === 0) return ['[]']
-  if (items.length === 1) return [items[0]!]
-  return [items[0]!.subarray(0, items[0]!.length - 1), COMMA, items[1]!.subarray(1)]
+  if (items.length === 1) return items[0]!
+  return [...items[0]!.slice(0, -1), ',', ...items[1]!.slice(1)]
 }

@@ -8,6 +8,8 @@ import { uint256Digits as w } from '../../testing/words.js'
 const SLOT0 = '0x00000000000000000000000000000000000d0001' // returns storage slot 0 (42)
 const CALLER = '0x00000000000000000000000000000000000d0002' // SSTORE(5, 42); STATICCALL SLOT0; LOG1(0xbeef, its answer); returns it
 const LOOP = '0x00000000000000000000000000000000000d0003'
+/** 400 rounds of 100 cheap steps, then STOP: ~43,000 steps for ~90,000 gas, in one frame. */
+const CHEAP_STEPS = '0x00000000000000000000000000000000000d0004'
 const CODE: Record<string, string> = {
   [SLOT0]: assemble(['0x00', 'SLOAD', '0x00', 'MSTORE', '0x20', '0x00', 'RETURN']),
   [CALLER]: assemble([
@@ -31,6 +33,17 @@ const CODE: Record<string, string> = {
     'RETURN',
   ]),
   [LOOP]: LOOP_FOREVER,
+  [CHEAP_STEPS]: assemble([
+    '0x0190',
+    { label: 'round' },
+    ...Array.from({ length: 50 }, () => ['PC', 'POP'] as const).flat(),
+    '0x01',
+    'SWAP1',
+    'SUB',
+    'DUP1',
+    { target: 'round' },
+    'JUMPI',
+  ]),
 }
 
 let n: TestNode
@@ -46,6 +59,23 @@ const from = devAccounts()[0]!.address
 type Log = { op: string; depth: number; stack?: string[]; memory?: string[]; storage?: Record<string, string>; error?: string }
 
 describe('debug_traceCall and debug_traceTransaction', () => {
+  it('stops a struct logger trace within its timeout, never running it whole past it', async () => {
+    // Issue 31 item 8: a 100 ms timeout was answered after up to 0.9 s. The EVM looked at its deadline every 100,000
+    // gas, and the struct logger makes each step ~100x dearer: these ~43,000 steps of ~90,000 gas never looked, so the
+    // serving thread's 2 ms attempt ran them all and answered the whole trace, whatever the timeout. Traced, it looks
+    // every 1,000 gas: 10 ms cannot hold a struct log of 43,000 steps on any machine, so the trace times out.
+    const r = await n.http('debug_traceCall', [{ from, to: CHEAP_STEPS }, 'latest', { timeout: '10ms' }])
+    expect(r.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 10ms)' })
+    // Without a short timeout, the same trace runs whole.
+    const whole = await n.http<{ failed: boolean; structLogs: unknown[] }>('debug_traceCall', [
+      { from, to: CHEAP_STEPS },
+      'latest',
+      { disableStack: true },
+    ])
+    expect(whole.result).toMatchObject({ failed: false })
+    expect(whole.result!.structLogs.length).toBeGreaterThan(40_000)
+  })
+
   it("struct logger: every opcode, with stack, storage at SLOAD/SSTORE, memory on request, and the failing op's error", async () => {
     const t = (await n.http<{ failed: boolean; returnValue: string; structLogs: Log[] }>('debug_traceCall', [{ from, to: CALLER }, 'latest'])).result!
     expect(t.failed).toBe(false)
