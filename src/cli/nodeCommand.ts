@@ -54,6 +54,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     ...(isDev ? { devAccounts: devAccounts() } : {}),
     log,
     showProgress: !flag(args, 'no-progress'),
+    kzgAtStart: true,
   }
 }
 

@@ -9,9 +9,9 @@ const WORKER_FILE = new URL('../../dist/crypto/kzgWorker.js', import.meta.url)
 
 /**
  * One thread for the pool's KZG work (a blob transaction's sidecar checked, and given cell proofs): c-kzg's trusted
- * setup takes seconds to load, once per thread, and a blob's cell proofs ~0.5 s. Started by the first blob
- * transaction, it loads the setup once and stays: the public lane's threads come and go (workers/pool.ts), and each
- * would load it again. It holds ~13 MiB (its isolate and the setup).
+ * setup takes seconds to load, once per thread, and a blob's cell proofs ~0.5 s. Started with `sponge node` (else by
+ * the first blob transaction), it loads the setup once and stays: the public lane's threads come and go
+ * (workers/pool.ts), and each would load it again. It holds ~8-13 MiB (its isolate and the setup).
  */
 export class KzgThread {
   private worker: Worker | undefined

@@ -80,6 +80,12 @@ export interface NodeOptions {
    * dev mode 0 with a block per transaction and at least two periods with --dev.period (rpc/health.ts).
    */
   healthMaxAge?: number
+  /**
+   * The KZG thread (crypto/kzgThread.ts) starts, and loads c-kzg's trusted setup, once the ports serve, so that the
+   * first blob transaction does not wait seconds for it (`sponge node` does). Else on the first blob transaction:
+   * in-process nodes (tests, benches) mostly send none and save the seconds of CPU.
+   */
+  kzgAtStart?: boolean
 }
 
 export interface RunningNode {
@@ -155,9 +161,6 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     priceBumpPercent: 10,
     accountSlots: opts.txPoolAccountSlots ?? NODE_DEFAULTS.txPoolAccountSlots,
   })
-  // Started by the first blob transaction (c-kzg's setup: ~2.5 s of CPU and ~13 MiB the thread holds, as geth's
-  // kzg4844 loads it on first use): loaded at start it cost a dev node's idle RSS 120-131 MiB against 112-113
-  // (docs/performance.md, "Blob sends").
   const kzg = new KzgThread()
   void kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
   const txs = new TxSubmission(
@@ -305,6 +308,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
     serving = true
+    // Once the ports serve, so as not to slow the start-up: the setup's seconds of CPU run beside the first requests,
+    // and a blob transaction that comes first waits in the thread's queue, not for a load of its own.
+    if (opts.kzgAtStart === true) kzg.start()
     return {
       context,
       engine,
