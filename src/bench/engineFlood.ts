@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { spawnNode } from '../testing/spawnNode.js'
-import { assemble } from '../testing/asm.js'
+import { assemble, logEmitter } from '../testing/asm.js'
 import { mineAll, rpcClient, sendAll, signTxs } from './chainGen.js'
 import { engineCycle } from './flood.js'
 import { runWrk, writeBodiesScript } from './wrk.js'
@@ -30,24 +30,7 @@ const LOOPER = '0x000000000000000000000000000000000000100b'
 const TOPIC = `0x${'5e'.repeat(32)}` as const
 
 /** LOGS_PER_BLOCK times LOG1(TOPIC) of 256 bytes, the block number in the first word. */
-const EMITTER_CODE = assemble([
-  `0x${LOGS_PER_BLOCK.toString(16).padStart(2, '0')}` as `0x${string}`,
-  { label: 'top' },
-  'NUMBER',
-  '0x00',
-  'MSTORE',
-  TOPIC,
-  '0x0100',
-  '0x00',
-  'LOG1',
-  '0x01',
-  'SWAP1',
-  'SUB',
-  'DUP1',
-  { target: 'top' },
-  'JUMPI',
-  'STOP',
-])
+const EMITTER_CODE = logEmitter(LOGS_PER_BLOCK, TOPIC, 256)
 /** Counts down from 20,000: ~1 ms of EVM a call. */
 const LOOPER_CODE = assemble(['0x4e20', { label: 'top' }, '0x01', 'SWAP1', 'SUB', 'DUP1', { target: 'top' }, 'JUMPI', 'STOP'])
 

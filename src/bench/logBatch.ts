@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
-import { assemble } from '../testing/asm.js'
+import { logEmitter } from '../testing/asm.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { mineAll, rpcClient, signTxs } from './chainGen.js'
 
@@ -18,24 +18,7 @@ const cli = args.flags.get('cli')
 const EMITTER = '0x00000000000000000000000000000000000e4a7e'
 const TOPIC = `0x${'5e'.repeat(32)}` as const
 /** 200 times LOG1(TOPIC) of 256 bytes. */
-const CODE = assemble([
-  '0xc8',
-  { label: 'top' },
-  'NUMBER',
-  '0x00',
-  'MSTORE',
-  TOPIC,
-  '0x0100',
-  '0x00',
-  'LOG1',
-  '0x01',
-  'SWAP1',
-  'SUB',
-  'DUP1',
-  { target: 'top' },
-  'JUMPI',
-  'STOP',
-])
+const CODE = logEmitter(200, TOPIC, 256)
 
 const g = devGenesis()
 g.alloc[EMITTER] = { balance: '0x0', code: CODE }

@@ -160,6 +160,32 @@ function size(it: Item): number {
   return it.startsWith('0x') ? 1 + (it.length - 2) / 2 : 1
 }
 
+/**
+ * `count` (1-255) times LOG1(`topic`) of `bytes` (a multiple of 32) of memory, the block number in its first word:
+ * the chains that log queries and their benches read.
+ */
+export function logEmitter(count: number, topic: `0x${string}`, bytes: number): string {
+  const push = (n: number): `0x${string}` => `0x${n.toString(16).padStart(n > 0xff ? 4 : 2, '0')}`
+  return assemble([
+    push(count),
+    { label: 'top' },
+    'NUMBER',
+    '0x00',
+    'MSTORE',
+    topic,
+    push(bytes),
+    '0x00',
+    'LOG1',
+    '0x01',
+    'SWAP1',
+    'SUB',
+    'DUP1',
+    { target: 'top' },
+    'JUMPI',
+    'STOP',
+  ])
+}
+
 /** Jumps back to its start until it runs out of gas: three steps and 12 gas a turn. */
 export const LOOP_FOREVER = assemble([{ label: 'top' }, { target: 'top' }, 'JUMP'])
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assemble } from '../../testing/asm.js'
+import { logEmitter } from '../../testing/asm.js'
 import { type TestNode, devGenesisWith, sendMined, signedTransfer, startTestNode } from '../../testing/testNode.js'
 import { WsClient } from '../../testing/wsClient.js'
 
@@ -14,24 +14,7 @@ const TOPIC = `0x${'5e'.repeat(32)}` as const
 /** Logs of one call of the emitter. */
 const LOGS_PER_BLOCK = 50
 /** LOGS_PER_BLOCK times LOG1(TOPIC) of the block number. */
-const EMITTER_CODE = assemble([
-  '0x32',
-  { label: 'top' },
-  'NUMBER',
-  '0x00',
-  'MSTORE',
-  TOPIC,
-  '0x20',
-  '0x00',
-  'LOG1',
-  '0x01',
-  'SWAP1',
-  'SUB',
-  'DUP1',
-  { target: 'top' },
-  'JUMPI',
-  'STOP',
-])
+const EMITTER_CODE = logEmitter(LOGS_PER_BLOCK, TOPIC, 32)
 const BLOCKS = 25
 
 /** A dev node whose blocks 1..BLOCKS each hold one call of the emitter: LOGS_PER_BLOCK logs a block. */
