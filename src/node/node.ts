@@ -19,6 +19,12 @@ import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
+import { ClientContexts } from './clientContexts.js'
+import { type ServingThreads, startServingThreads } from './servingThreads.js'
+import { HeadFloor } from './headFloor.js'
+import type { ForwardedCall } from '../rpc/portForwarder.js'
+import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
+import { bytesToHex } from '../util/hex.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -27,7 +33,7 @@ import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
-import { sharedContext } from './sharedContext.js'
+import { type ReadSettings, sharedContext } from './sharedContext.js'
 import { KeyedLock } from '../util/keyedLock.js'
 import { KzgThread } from '../crypto/kzgThread.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
@@ -37,6 +43,11 @@ export interface NodeOptions {
   datadir: string
   importFile?: string
   http: { host: string; port: number; apis: Namespace[]; vhosts?: string[]; corsOrigins?: string[] }
+  /**
+   * --http.threads: threads serving the public port. 1: the main thread serves it, as it always has; more: that many
+   * serving threads share it (servingThreads.ts) and hand what only the node can do to the main thread.
+   */
+  httpThreads?: number
   /** The authenticated Engine API endpoint; omitted, none is started. */
   authrpc?: { host: string; port: number; jwtSecretPath: string; vhosts?: string[] }
   /** Worker threads of the public lane (state reads, testing builds, transaction validation). */
@@ -100,6 +111,8 @@ export interface RunningNode {
   authPort: number | undefined
   devDriver: DevDriver | undefined
   metricsPort: number | undefined
+  /** The serving threads of the public port, with --http.threads above 1. */
+  servingThreads: ServingThreads | undefined
   /** Stops accepting, lets received requests finish (bounded), then closes the pool and the store. */
   close(): Promise<void>
 }
@@ -179,7 +192,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
   const subscriptions = new SubscriptionHub(store)
-  engine.onCanonicalChange = (added, removed) => subscriptions.canonicalChanged(added, removed)
+  const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
+  // The serving threads answer no head older than the one written: a send answered once its block is made finds its
+  // receipt on any thread.
+  const headFloor = threads > 1 ? HeadFloor.shared() : undefined
+  const floor = headFloor === undefined ? undefined : new HeadFloor(headFloor)
+  engine.onCanonicalChange = (added, removed) => {
+    floor?.raise(chain.headNumber())
+    subscriptions.canonicalChanged(added, removed)
+  }
   txPool.onAdmitted((hash) => {
     filters.pendingTransaction(hash)
     subscriptions.pendingTransaction(hash)
@@ -246,23 +267,50 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     const jwt = opts.authrpc === undefined ? undefined : loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
-    const http = await startEndpoint({
-      host: opts.http.host,
-      port: opts.http.port,
-      namespaces: apis,
-      vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
-      corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
-      maxBodyBytes,
-      table,
-      // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
-      envelope: { ...envelope, turns: servingTurns },
-      ctx: context,
-      lane: lanes.public,
-      subscriptions,
-      health,
-    })
+    const http =
+      headFloor !== undefined
+        ? await startServingThreads({
+            threads,
+            headFloor,
+            init: {
+              datadir: opts.datadir,
+              genesisJson: init.genesisJson,
+              genesisHash: bytesToHex(genesis.hash()),
+              host: opts.http.host,
+              port: opts.http.port,
+              namespaces: apis,
+              vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
+              corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
+              maxBodyBytes,
+              maxBatch,
+              maxReplyBytes,
+              maxBatchReplyBytes,
+              read: readSettings(opts),
+              workers: opts.workers ?? NODE_DEFAULTS.workers,
+              maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+              healthMaxAge,
+            },
+            answer: forwardedAnswers(table, { ...envelope, namespaces: new Set(apis) }, context, lanes.public),
+            drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
+            log: opts.log,
+          })
+        : await startEndpoint({
+            host: opts.http.host,
+            port: opts.http.port,
+            namespaces: apis,
+            vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
+            corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
+            maxBodyBytes,
+            table,
+            // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
+            envelope: { ...envelope, turns: servingTurns },
+            ctx: context,
+            lane: lanes.public,
+            subscriptions,
+            health,
+          })
     servers.push(http)
-    opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
+    opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(','), threads })
     let authPort: number | undefined
     if (opts.authrpc !== undefined && jwt !== undefined) {
       const { secret, created } = jwt
@@ -320,11 +368,46 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       authPort,
       devDriver,
       metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer),
+      servingThreads: 'taken' in http ? http : undefined,
       close,
     }
   } catch (e) {
     await close()
     throw e
+  }
+}
+
+/** The settings a serving thread's reads take (sharedContext's), as they cross to it. */
+function readSettings(opts: NodeOptions): ReadSettings {
+  return {
+    ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
+    ...(opts.gasCap === undefined ? {} : { gasCap: opts.gasCap }),
+    ...(opts.evmTimeoutMs === undefined ? {} : { evmTimeoutMs: opts.evmTimeoutMs }),
+    ...(opts.logsMaxRange === undefined ? {} : { logsMaxRange: opts.logsMaxRange }),
+    ...(opts.logsMaxResults === undefined ? {} : { logsMaxResults: opts.logsMaxResults }),
+    ...(opts.maxReplyBytes === undefined ? {} : { maxReplyBytes: opts.maxReplyBytes }),
+  }
+}
+
+/**
+ * The main thread's answers to what the serving threads hand on: each call run through the envelope as if it had
+ * come to the main thread's own port from the same client, and its reply text returned unchanged.
+ */
+function forwardedAnswers(
+  table: MethodTable,
+  env: EnvelopeOptions,
+  context: NodeContext,
+  lane: WorkerPool,
+): (call: ForwardedCall) => Promise<string> {
+  const clients = new ClientContexts(context, lane)
+  return (call) => {
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, method: call.method, params: call.params }))
+    const client = call.client
+    const ctx = client === undefined ? context : clients.of(client)
+    const out = handleBody(body, table, env, ctx, () => ctx)
+    // A reply given at once may be the envelope's own memory, reused by the next body: read it now.
+    if (!(out instanceof Promise)) return Promise.resolve(out === undefined ? '' : out.toString('utf8'))
+    return out.then((later) => (later === undefined ? '' : later.toString('utf8')))
   }
 }
 

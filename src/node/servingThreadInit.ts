@@ -1,0 +1,40 @@
+import type { MessagePort } from 'node:worker_threads'
+import type { Namespace } from '../rpc/methodTable.js'
+import type { ReadSettings } from './sharedContext.js'
+
+/** What a serving thread (servingThread.ts) is started with: the endpoint's settings and its ways to the node. */
+export interface ServingThreadInit {
+  datadir: string
+  genesisJson: string
+  /** The genesis hash, hex (net_version and eth_config read it; the main thread has computed it). */
+  genesisHash: string
+  host: string
+  /** The shared port, chosen before any thread listens (sharedPort.ts). */
+  port: number
+  namespaces: Namespace[]
+  vhosts: string[]
+  corsOrigins: string[]
+  maxBodyBytes: number
+  maxBatch: number
+  maxReplyBytes: number
+  maxBatchReplyBytes: number
+  read: ReadSettings
+  /** The thread's own public lane: worker threads, and calls admitted at most. */
+  workers: number
+  maxQueue: number
+  healthMaxAge: number
+  /** HeadFloor's shared memory. */
+  headFloor: SharedArrayBuffer
+  /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */
+  taken: SharedArrayBuffer
+  /** This thread's slot in `taken`. */
+  slot: number
+  /** Where calls only the node can answer go (rpc/portForwarder.ts); transferred. */
+  forward: MessagePort
+}
+
+/** What the main thread tells a serving thread. */
+export type ToServingThread = { op: 'drain'; boundMs: number }
+
+/** What a serving thread tells the main thread. */
+export type FromServingThread = { op: 'listening'; port: number } | { op: 'drained'; unanswered: number } | { op: 'failed'; error: string }

@@ -1,0 +1,100 @@
+import { rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts, devGenesis } from '../chain/dev.js'
+import { ChainSpec } from '../chain/spec.js'
+import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
+import { tempDatadir } from '../testing/paths.js'
+import { localNodeOptions } from '../testing/testNode.js'
+import { type RunningNode, startNode } from './node.js'
+import { handleBody } from '../rpc/envelope.js'
+import { allMethods } from '../rpc/methods/index.js'
+
+// --http.threads 2: two serving threads on one port (servingThreads.ts), each answering from its own LMDB snapshot,
+// handing sends to the main thread. Each request goes on a connection of its own, so that the kernel spreads them.
+
+let node: RunningNode
+let url: string
+const datadir = tempDatadir('threads')
+const [alice, bob] = devAccounts()
+
+beforeAll(async () => {
+  node = await startNode(
+    new ChainSpec(devGenesis()),
+    localNodeOptions(datadir, { httpThreads: 2, dev: {}, devAccounts: devAccounts(), maxBodyBytes: 1 << 20 }),
+  )
+  url = `http://127.0.0.1:${node.httpPort}`
+})
+
+afterAll(async () => {
+  await node?.close()
+  rmSync(datadir, { recursive: true, force: true })
+})
+
+/** One call on a new connection (closed after the reply): its JSON reply. */
+function call(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  // The reply whole (jsonrpc and id included): a forwarded call's is compared with the main thread's.
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method, params })
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as { result?: unknown }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+describe('serving threads on one port', () => {
+  it('serves from both threads on the port the first was given', async () => {
+    expect(node.servingThreads?.threads).toBe(2)
+    // The kernel spreads new connections by their addresses: the chance that 200 all land on one thread is 2^-199.
+    for (let i = 0; i < 200 && node.servingThreads!.taken().some((n) => n === 0); i++) {
+      expect(await call('eth_blockNumber')).toMatchObject({ result: '0x0' })
+    }
+    expect(node.servingThreads!.taken().every((n) => n > 0)).toBe(true)
+  })
+
+  it('hands a send to the main thread and finds its receipt, balance and head on every thread', async () => {
+    const sent = await call('eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x1' }])
+    expect(sent.error).toBeUndefined()
+    const hash = sent.result as string
+    // Mine-on-demand answers a send once its block is made: every thread answers from that head on.
+    const before = node.servingThreads!.taken()
+    for (let i = 0; i < 200; i++) {
+      const receipt = await call('eth_getTransactionReceipt', [hash])
+      expect(receipt.result).toMatchObject({ transactionHash: hash, blockNumber: '0x1', status: '0x1' })
+      expect(await call('eth_blockNumber')).toMatchObject({ result: '0x1' })
+      const now = node.servingThreads!.taken()
+      if (now.every((n, slot) => n > before[slot]!)) break
+    }
+    expect(node.servingThreads!.taken().every((n, slot) => n > before[slot]!)).toBe(true)
+    expect(await call('eth_getBalance', [bob!.address, 'latest'])).toMatchObject({ result: '0xd3c21bcecceda1000001' })
+  })
+
+  it('runs eth_call on a serving thread', async () => {
+    // Multicall3's getBlockNumber().
+    expect(await call('eth_call', [{ to: MULTICALL3_ADDRESS, data: '0x42cbb15c' }, 'latest'])).toMatchObject({ result: `0x${'0'.repeat(63)}1` })
+  })
+
+  it("answers a forwarded call's error as the node does", async () => {
+    const refused = await call('eth_sendRawTransaction', ['0x02'])
+    // The main thread's own answer to the same call, through its envelope and table.
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_sendRawTransaction', params: ['0x02'] }))
+    const direct = await handleBody(body, allMethods(), { maxBatch: 10, namespaces: new Set(['eth']) }, node.context)
+    expect(refused.error).toBeDefined()
+    expect(refused).toEqual(JSON.parse(direct!.toString()))
+  })
+
+  it('keeps filters on the main thread, whichever thread a poll lands on', async () => {
+    const made = await call('eth_newBlockFilter')
+    const id = made.result as string
+    expect(typeof id).toBe('string')
+    expect(await call('eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x2' }])).not.toHaveProperty('error')
+    const changes = await call('eth_getFilterChanges', [id])
+    expect(changes.result).toHaveLength(1)
+    expect(await call('eth_getFilterChanges', [id])).toMatchObject({ result: [] })
+  })
+})

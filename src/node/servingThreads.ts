@@ -1,0 +1,131 @@
+import { MessageChannel, Worker } from 'node:worker_threads'
+import type { HttpServer } from '../rpc/httpServer.js'
+import type { ForwardedCall, ForwardedReply } from '../rpc/portForwarder.js'
+import type { Logger } from '../util/logger.js'
+import { freeSharedPort } from './sharedPort.js'
+import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
+
+// Resolves to dist/node/servingThread.js from both src/node (tests) and dist/node (the built node), as the pool's.
+const THREAD_FILE = new URL('../../dist/node/servingThread.js', import.meta.url)
+
+export interface ServingThreadsOptions {
+  threads: number
+  /** Every thread's settings; the port may be 0 (one is chosen, then shared). */
+  init: Omit<ServingThreadInit, 'forward' | 'headFloor' | 'taken' | 'slot'>
+  /** HeadFloor's shared memory: the main thread raises it once it has written a head. */
+  headFloor: SharedArrayBuffer
+  /** A call a thread hands on, answered by the main thread: the JSON-RPC reply it would have sent. */
+  answer(call: ForwardedCall): Promise<string>
+  /** How long a drain lets each thread's requests finish before it closes its connections anyway, ms. */
+  drainBoundMs: number
+  log: Logger
+}
+
+/** The node's public port served by `threads` threads (servingThread.ts), as one HttpServer. */
+export interface ServingThreads extends HttpServer {
+  readonly threads: number
+  /** Requests (HTTP bodies and WebSocket messages) each thread has taken, by slot (a replacement takes its slot). */
+  taken(): number[]
+}
+
+interface Running {
+  worker: Worker
+  slot: number
+  /** Set once drained: the requests it left unanswered. */
+  unanswered: number
+}
+
+/**
+ * Starts the serving threads on one port: chosen free first (sharedPort.ts), then each thread's uWS app listens on
+ * it with SO_REUSEPORT and the kernel spreads connections among them. Each thread has a MessagePort to this thread
+ * for what only the node can do. A thread that ends while serving is logged and replaced.
+ */
+export async function startServingThreads(o: ServingThreadsOptions): Promise<ServingThreads> {
+  const port = await freeSharedPort(o.init.host, o.init.port)
+  const { headFloor } = o
+  const takenMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * o.threads)
+  const taken = new Int32Array(takenMemory)
+  const running = new Set<Running>()
+  let draining = false
+
+  const start = (slot: number): Promise<Running> =>
+    new Promise((resolve, reject) => {
+      const { port1, port2 } = new MessageChannel()
+      const init: ServingThreadInit = { ...o.init, port, headFloor, taken: takenMemory, slot, forward: port2 }
+      const worker = new Worker(THREAD_FILE, { workerData: init, transferList: [port2] })
+      const r: Running = { worker, slot, unanswered: 0 }
+      let listening = false
+      let failure: string | undefined
+      port1.on('message', (call: ForwardedCall) => {
+        o.answer(call).then(
+          (text) => port1.postMessage({ id: call.id, text } satisfies ForwardedReply),
+          (e: unknown) => port1.postMessage({ id: call.id, text: internalError(e) } satisfies ForwardedReply),
+        )
+      })
+      worker.on('message', (m: FromServingThread) => {
+        if (m.op === 'listening') {
+          listening = true
+          running.add(r)
+          resolve(r)
+        } else if (m.op === 'failed') {
+          failure = m.error
+        } else {
+          r.unanswered = m.unanswered
+        }
+      })
+      worker.on('error', (e) => {
+        failure ??= e.stack ?? e.message
+      })
+      worker.on('exit', (code) => {
+        port1.close()
+        running.delete(r)
+        if (!listening) {
+          reject(new Error(`a serving thread did not start: ${failure ?? `exit code ${code}`}`))
+        } else if (!draining) {
+          o.log.error('a serving thread ended; starting another in its place', { exitCode: code, error: failure ?? 'none' })
+          start(slot).catch((e: unknown) => o.log.error('the serving thread could not be replaced', { error: String(e) }))
+        }
+      })
+    })
+
+  const drain = async (): Promise<void> => {
+    draining = true
+    const threads = [...running]
+    await Promise.all(
+      threads.map(
+        (r) =>
+          new Promise<void>((resolve) => {
+            r.worker.once('exit', () => resolve())
+            r.worker.postMessage({ op: 'drain', boundMs: o.drainBoundMs } satisfies ToServingThread)
+          }),
+      ),
+    )
+    const left = threads.reduce((n, r) => n + r.unanswered, 0)
+    if (left > 0) o.log.warn('serving threads closed with requests unanswered', { unanswered: left, waitedMs: o.drainBoundMs })
+  }
+
+  try {
+    for (let slot = 0; slot < o.threads; slot++) await start(slot)
+  } catch (e) {
+    await drain()
+    throw e
+  }
+  return {
+    port,
+    threads: o.threads,
+    // What a drain left; while serving, each thread's requests are its own (the plan: a shared counter).
+    get inFlight() {
+      let n = 0
+      for (const r of running) n += r.unanswered
+      return n
+    },
+    taken: () => Array.from(taken),
+    drain,
+    closeAll: () => undefined,
+  }
+}
+
+/** A reply for a call whose answer failed on the main thread itself (the envelope answers handler errors). */
+function internalError(e: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32603, message: `internal error: ${e instanceof Error ? e.message : String(e)}` } })
+}
