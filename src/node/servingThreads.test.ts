@@ -9,6 +9,7 @@ import { localNodeOptions } from '../testing/testNode.js'
 import { type RunningNode, startNode } from './node.js'
 import { handleBody } from '../rpc/envelope.js'
 import { allMethods } from '../rpc/methods/index.js'
+import { WsClient } from '../testing/wsClient.js'
 
 // --http.threads 2: two serving threads on one port (servingThreads.ts), each answering from its own LMDB snapshot,
 // handing sends to the main thread. Each request goes on a connection of its own, so that the kernel spreads them.
@@ -96,5 +97,19 @@ describe('serving threads on one port', () => {
     const changes = await call('eth_getFilterChanges', [id])
     expect(changes.result).toHaveLength(1)
     expect(await call('eth_getFilterChanges', [id])).toMatchObject({ result: [] })
+  })
+
+  it('pushes newHeads to a WebSocket subscriber on a serving thread', async () => {
+    const ws = await WsClient.open(`ws://127.0.0.1:${node.httpPort}`)
+    try {
+      const sub = await ws.call<string>('eth_subscribe', ['newHeads'])
+      expect(typeof sub.result).toBe('string')
+      const head = (await call('eth_blockNumber')).result as string
+      expect(await call('eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x3' }])).not.toHaveProperty('error')
+      const pushed = await ws.next((m) => m.method === 'eth_subscription')
+      expect((pushed.params!.result as { number: string }).number).toBe(`0x${(BigInt(head) + 1n).toString(16)}`)
+    } finally {
+      ws.ws.close()
+    }
   })
 })
