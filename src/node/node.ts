@@ -290,7 +290,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
               maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
               healthMaxAge,
             },
-            answer: forwardedAnswers(table, { ...envelope, namespaces: new Set(apis) }, context, lanes.public),
+            answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
             drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
             log: opts.log,
           })

@@ -12,6 +12,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { HeadWatcher } from '../store/headWatcher.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import { hexToBytes } from '../util/hex.js'
+import { servingTurns } from '../util/turns.js'
 import { WorkerPool } from '../workers/pool.js'
 import { READER_DEFAULTS } from './defaults.js'
 import { type Endpoint, headStamp, startEndpoint } from './endpoint.js'
@@ -89,7 +90,7 @@ endpoint = await startEndpoint({
   ctx,
   lane,
   subscriptions,
-  envelope: { maxBatch: init.maxBatch, maxReplyBytes: init.maxReplyBytes, maxBatchReplyBytes: init.maxBatchReplyBytes },
+  envelope: { maxBatch: init.maxBatch, maxReplyBytes: init.maxReplyBytes, maxBatchReplyBytes: init.maxBatchReplyBytes, turns: servingTurns },
   beforeRequest: () => {
     Atomics.add(taken, init.slot, 1)
     floor.keep(store, chain)
