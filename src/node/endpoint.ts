@@ -31,7 +31,7 @@ export interface EndpointOptions extends EndpointBackend {
   port: number
   /** One of the serving threads' apps on their shared port (servingThreads.ts). */
   sharedPort?: boolean
-  /** Before each HTTP body and WebSocket message is handled (a serving thread's HeadFloor). */
+  /** Before each HTTP body and WebSocket message is handled (a serving thread's HeadSequence). */
   beforeRequest?: () => void
   namespaces: readonly Namespace[]
   vhosts: readonly string[]

@@ -21,7 +21,7 @@ import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpo
 import { servingTurns } from '../util/turns.js'
 import { ClientContexts } from './clientContexts.js'
 import { type ServingThreads, startServingThreads } from './servingThreads.js'
-import { HeadFloor } from './headFloor.js'
+import { HeadSequence } from './headSequence.js'
 import type { ForwardedCall } from '../rpc/portForwarder.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { bytesToHex } from '../util/hex.js'
@@ -195,15 +195,18 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
   // The serving threads answer no head older than the one written: a send answered once its block is made finds its
   // receipt on any thread.
-  const headFloor = threads > 1 ? HeadFloor.shared() : undefined
-  const floor = headFloor === undefined ? undefined : new HeadFloor(headFloor)
+  const headSequence = threads > 1 ? HeadSequence.shared() : undefined
+  const sequence = headSequence === undefined ? undefined : new HeadSequence(headSequence)
+  let servingThreads: ServingThreads | undefined
+  engine.onForkchoiceWritten = () => sequence?.advance()
   engine.onCanonicalChange = (added, removed) => {
-    floor?.raise(chain.headNumber())
     subscriptions.canonicalChanged(added, removed)
+    servingThreads?.canonicalChanged(added, removed)
   }
   txPool.onAdmitted((hash) => {
     filters.pendingTransaction(hash)
     subscriptions.pendingTransaction(hash)
+    servingThreads?.pendingTransaction(hash)
   })
   // Dev mode's block maker and the method table exist before the context, which is whole before any endpoint serves.
   const devDriver = opts.dev === undefined ? undefined : new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
@@ -267,48 +270,50 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     const jwt = opts.authrpc === undefined ? undefined : loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
+    if (headSequence !== undefined) {
+      servingThreads = await startServingThreads({
+        threads,
+        headSequence,
+        init: {
+          datadir: opts.datadir,
+          genesisJson: init.genesisJson,
+          genesisHash: bytesToHex(genesis.hash()),
+          host: opts.http.host,
+          port: opts.http.port,
+          namespaces: apis,
+          vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
+          corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
+          maxBodyBytes,
+          maxBatch,
+          maxReplyBytes,
+          maxBatchReplyBytes,
+          read: readSettings(opts),
+          workers: opts.workers ?? NODE_DEFAULTS.workers,
+          maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+          healthMaxAge,
+        },
+        answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
+        drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
+        log: opts.log,
+      })
+    }
     const http =
-      headFloor !== undefined
-        ? await startServingThreads({
-            threads,
-            headFloor,
-            init: {
-              datadir: opts.datadir,
-              genesisJson: init.genesisJson,
-              genesisHash: bytesToHex(genesis.hash()),
-              host: opts.http.host,
-              port: opts.http.port,
-              namespaces: apis,
-              vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
-              corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
-              maxBodyBytes,
-              maxBatch,
-              maxReplyBytes,
-              maxBatchReplyBytes,
-              read: readSettings(opts),
-              workers: opts.workers ?? NODE_DEFAULTS.workers,
-              maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
-              healthMaxAge,
-            },
-            answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
-            drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
-            log: opts.log,
-          })
-        : await startEndpoint({
-            host: opts.http.host,
-            port: opts.http.port,
-            namespaces: apis,
-            vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
-            corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
-            maxBodyBytes,
-            table,
-            // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
-            envelope: { ...envelope, turns: servingTurns },
-            ctx: context,
-            lane: lanes.public,
-            subscriptions,
-            health,
-          })
+      servingThreads ??
+      (await startEndpoint({
+        host: opts.http.host,
+        port: opts.http.port,
+        namespaces: apis,
+        vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
+        corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
+        maxBodyBytes,
+        table,
+        // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
+        envelope: { ...envelope, turns: servingTurns },
+        ctx: context,
+        lane: lanes.public,
+        subscriptions,
+        health,
+      }))
     servers.push(http)
     opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(','), threads })
     let authPort: number | undefined
@@ -368,7 +373,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       authPort,
       devDriver,
       metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer),
-      servingThreads: 'taken' in http ? http : undefined,
+      servingThreads,
       close,
     }
   } catch (e) {

@@ -9,14 +9,12 @@ import { readerMethods } from '../rpc/methods/readerTable.js'
 import { PortForwarder } from '../rpc/portForwarder.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
-import { HeadWatcher } from '../store/headWatcher.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import { hexToBytes } from '../util/hex.js'
 import { servingTurns } from '../util/turns.js'
 import { WorkerPool } from '../workers/pool.js'
-import { READER_DEFAULTS } from './defaults.js'
 import { type Endpoint, headStamp, startEndpoint } from './endpoint.js'
-import { HeadFloor } from './headFloor.js'
+import { HeadSequence } from './headSequence.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
 
@@ -61,8 +59,6 @@ const lane = new WorkerPool(
 )
 const forwarder = new PortForwarder(init.forward)
 const subscriptions = new SubscriptionHub(store)
-const watcher = new HeadWatcher(store, (c) => subscriptions.canonicalChanged(c.added, c.removed), { pollMs: READER_DEFAULTS.pollMs })
-watcher.start()
 const ctx: NodeContext = {
   ...sharedContext(spec, store, chain, init.read),
   pool: lane,
@@ -75,7 +71,7 @@ const table = readerMethods(allMethods(), {
   syncing: () => false,
   forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
 })
-const floor = new HeadFloor(init.headFloor)
+const sequence = new HeadSequence(init.headSequence)
 const taken = new Int32Array(init.taken)
 
 endpoint = await startEndpoint({
@@ -93,7 +89,7 @@ endpoint = await startEndpoint({
   envelope: { maxBatch: init.maxBatch, maxReplyBytes: init.maxReplyBytes, maxBatchReplyBytes: init.maxBatchReplyBytes, turns: servingTurns },
   beforeRequest: () => {
     Atomics.add(taken, init.slot, 1)
-    floor.keep(store, chain)
+    sequence.keep(store)
   },
   health: (draining) =>
     healthReply(
@@ -108,7 +104,17 @@ endpoint = await startEndpoint({
 tell({ op: 'listening', port: endpoint.port })
 
 port.on('message', (m: ToServingThread) => {
-  if (m.op !== 'drain' || endpoint === undefined) return
+  if (m.op === 'canonical') {
+    // Posted after the commit and the sequence's advance: the fresh snapshot holds the blocks named.
+    sequence.keep(store)
+    subscriptions.canonicalChanged(m.added, m.removed)
+    return
+  }
+  if (m.op === 'pending') {
+    subscriptions.pendingTransaction(m.hash)
+    return
+  }
+  if (endpoint === undefined) return
   const served = endpoint
   void (async () => {
     let timer: NodeJS.Timeout | undefined
@@ -117,7 +123,6 @@ port.on('message', (m: ToServingThread) => {
     const unanswered = served.inFlight
     // Idle keep-alive connections: closed now, or the thread would wait for uWS to time them out.
     served.closeAll()
-    watcher.stop()
     await lane.close()
     await store.close()
     tell({ op: 'drained', unanswered })

@@ -23,8 +23,8 @@ export interface ServingThreadInit {
   workers: number
   maxQueue: number
   healthMaxAge: number
-  /** HeadFloor's shared memory. */
-  headFloor: SharedArrayBuffer
+  /** HeadSequence's shared memory. */
+  headSequence: SharedArrayBuffer
   /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */
   taken: SharedArrayBuffer
   /** This thread's slot in `taken`. */
@@ -34,7 +34,12 @@ export interface ServingThreadInit {
 }
 
 /** What the main thread tells a serving thread. */
-export type ToServingThread = { op: 'drain'; boundMs: number }
+export type ToServingThread =
+  | { op: 'drain'; boundMs: number }
+  /** The canonical chain changed (committed, and the head sequence advanced): for the thread's subscribers. */
+  | { op: 'canonical'; added: Uint8Array[]; removed: Uint8Array[] }
+  /** The pool admitted a transaction: for the thread's newPendingTransactions subscribers. */
+  | { op: 'pending'; hash: string }
 
 /** What a serving thread tells the main thread. */
 export type FromServingThread = { op: 'listening'; port: number } | { op: 'drained'; unanswered: number } | { op: 'failed'; error: string }

@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devAccounts, devGenesis } from '../chain/dev.js'
+import { devAccounts } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
 import { tempDatadir } from '../testing/paths.js'
-import { localNodeOptions } from '../testing/testNode.js'
+import { devGenesisWith, localNodeOptions } from '../testing/testNode.js'
+import { logEmitter } from '../testing/asm.js'
 import { type RunningNode, startNode } from './node.js'
 import { handleBody } from '../rpc/envelope.js'
 import { allMethods } from '../rpc/methods/index.js'
@@ -18,10 +19,12 @@ let node: RunningNode
 let url: string
 const datadir = tempDatadir('threads')
 const [alice, bob] = devAccounts()
+const EMITTER = '0x00000000000000000000000000000000000e4a7e'
+const TOPIC = `0x${'5e'.repeat(32)}` as const
 
 beforeAll(async () => {
   node = await startNode(
-    new ChainSpec(devGenesis()),
+    new ChainSpec(devGenesisWith({ [EMITTER]: logEmitter(1, TOPIC, 32) })),
     localNodeOptions(datadir, { httpThreads: 2, dev: {}, devAccounts: devAccounts(), maxBodyBytes: 1 << 20 }),
   )
   url = `http://127.0.0.1:${node.httpPort}`
@@ -108,6 +111,44 @@ describe('serving threads on one port', () => {
       expect(await call('eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x3' }])).not.toHaveProperty('error')
       const pushed = await ws.next((m) => m.method === 'eth_subscription')
       expect((pushed.params!.result as { number: string }).number).toBe(`0x${(BigInt(head) + 1n).toString(16)}`)
+    } finally {
+      ws.ws.close()
+    }
+  })
+
+  it('pushes newPendingTransactions to a subscriber on a serving thread', async () => {
+    const ws = await WsClient.open(`ws://127.0.0.1:${node.httpPort}`)
+    try {
+      expect(typeof (await ws.call<string>('eth_subscribe', ['newPendingTransactions'])).result).toBe('string')
+      const sent = await call('eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x4' }])
+      const pushed = await ws.next((m) => m.method === 'eth_subscription')
+      expect(pushed.params!.result).toBe(sent.result)
+    } finally {
+      ws.ws.close()
+    }
+  })
+
+  it('follows a reorg on every thread at once, and pushes the removed logs', async () => {
+    const ws = await WsClient.open(`ws://127.0.0.1:${node.httpPort}`)
+    try {
+      expect(typeof (await ws.call<string>('eth_subscribe', ['logs', { address: EMITTER }])).result).toBe('string')
+      const snapshot = (await call('evm_snapshot')).result as string
+      expect(await call('eth_sendTransaction', [{ from: alice!.address, to: EMITTER, gas: '0x30000' }])).not.toHaveProperty('error')
+      const logged = await ws.next((m) => m.method === 'eth_subscription')
+      expect(logged.params!.result).toMatchObject({ address: EMITTER, removed: false })
+      const undone = logged.params!.result as { blockNumber: string; blockHash: string }
+      expect(await call('evm_revert', [snapshot])).toMatchObject({ result: true })
+      const removed = await ws.next((m) => m.method === 'eth_subscription')
+      expect(removed.params!.result).toMatchObject({ address: EMITTER, removed: true, blockHash: undone.blockHash })
+      // No thread answers from the undone block once evm_revert has answered (the dev driver mines the transaction
+      // again, at the same height, in a block of its own random prevRandao): the next 50 connections, spread by the
+      // kernel over both threads, all read the block gone or replaced.
+      const taken = node.servingThreads!.taken()
+      for (let i = 0; i < 50; i++) {
+        const block = (await call('eth_getBlockByNumber', [undone.blockNumber, false])).result as { hash: string } | null
+        expect(block?.hash).not.toBe(undone.blockHash)
+      }
+      expect(node.servingThreads!.taken().every((n, slot) => n > taken[slot]!)).toBe(true)
     } finally {
       ws.ws.close()
     }

@@ -11,9 +11,9 @@ const THREAD_FILE = new URL('../../dist/node/servingThread.js', import.meta.url)
 export interface ServingThreadsOptions {
   threads: number
   /** Every thread's settings; the port may be 0 (one is chosen, then shared). */
-  init: Omit<ServingThreadInit, 'forward' | 'headFloor' | 'taken' | 'slot'>
-  /** HeadFloor's shared memory: the main thread raises it once it has written a head. */
-  headFloor: SharedArrayBuffer
+  init: Omit<ServingThreadInit, 'forward' | 'headSequence' | 'taken' | 'slot'>
+  /** HeadSequence's shared memory: the main thread advances it once it has committed a forkchoice. */
+  headSequence: SharedArrayBuffer
   /** A call a thread hands on, answered by the main thread: the JSON-RPC reply it would have sent. */
   answer(call: ForwardedCall): Promise<string>
   /** How long a drain lets each thread's requests finish before it closes its connections anyway, ms. */
@@ -26,6 +26,10 @@ export interface ServingThreads extends HttpServer {
   readonly threads: number
   /** Requests (HTTP bodies and WebSocket messages) each thread has taken, by slot (a replacement takes its slot). */
   taken(): number[]
+  /** Tells every thread's subscribers of a canonical change (committed, the head sequence advanced). */
+  canonicalChanged(added: Uint8Array[], removed: Uint8Array[]): void
+  /** Tells every thread's newPendingTransactions subscribers of a transaction the pool admitted. */
+  pendingTransaction(hash: string): void
 }
 
 interface Running {
@@ -42,7 +46,7 @@ interface Running {
  */
 export async function startServingThreads(o: ServingThreadsOptions): Promise<ServingThreads> {
   const port = await freeSharedPort(o.init.host, o.init.port)
-  const { headFloor } = o
+  const { headSequence } = o
   const takenMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * o.threads)
   const taken = new Int32Array(takenMemory)
   const running = new Set<Running>()
@@ -51,7 +55,7 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
   const start = (slot: number): Promise<Running> =>
     new Promise((resolve, reject) => {
       const { port1, port2 } = new MessageChannel()
-      const init: ServingThreadInit = { ...o.init, port, headFloor, taken: takenMemory, slot, forward: port2 }
+      const init: ServingThreadInit = { ...o.init, port, headSequence, taken: takenMemory, slot, forward: port2 }
       const worker = new Worker(THREAD_FILE, { workerData: init, transferList: [port2] })
       const r: Running = { worker, slot, unanswered: 0 }
       let listening = false
@@ -88,6 +92,10 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       })
     })
 
+  const tellAll = (m: ToServingThread): void => {
+    for (const r of running) r.worker.postMessage(m)
+  }
+
   const drain = async (): Promise<void> => {
     draining = true
     const threads = [...running]
@@ -120,6 +128,8 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       return n
     },
     taken: () => Array.from(taken),
+    canonicalChanged: (added, removed) => tellAll({ op: 'canonical', added, removed }),
+    pendingTransaction: (hash) => tellAll({ op: 'pending', hash }),
     drain,
     closeAll: () => undefined,
   }
