@@ -17,6 +17,7 @@ import { lockDatadir } from '../store/datadirLock.js'
 import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
+import { SharedAdmission } from '../workers/admission.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
 import { ClientContexts } from './clientContexts.js'
@@ -159,6 +160,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     throw e
   }
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
+  const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
+  // With serving threads, their public lanes and this one admit against one count: --rpc.maxqueue bounds them
+  // together, and a client has one share whichever threads its connections land on.
+  const admission = threads > 1 ? SharedAdmission.shared() : undefined
   const lanes: Lanes = {
     engine: new WorkerPool({ ...init, executesBlocks: true }, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
     public: new WorkerPool(init, {
@@ -166,6 +171,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       threads: opts.workers ?? NODE_DEFAULTS.workers,
       maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
       idleMs: PUBLIC_WORKER_IDLE_MS,
+      ...(admission === undefined ? {} : { admission }),
     }),
   }
   const chain = new ChainReader(store)
@@ -192,7 +198,6 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
   const subscriptions = new SubscriptionHub(store)
-  const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
   // The serving threads answer no head older than the one written: a send answered once its block is made finds its
   // receipt on any thread.
   const headSequence = threads > 1 ? HeadSequence.shared() : undefined
@@ -270,10 +275,11 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     const jwt = opts.authrpc === undefined ? undefined : loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
-    if (headSequence !== undefined) {
+    if (headSequence !== undefined && admission !== undefined) {
       servingThreads = await startServingThreads({
         threads,
         headSequence,
+        admission,
         init: {
           datadir: opts.datadir,
           genesisJson: init.genesisJson,
@@ -288,7 +294,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           maxReplyBytes,
           maxBatchReplyBytes,
           read: readSettings(opts),
-          workers: opts.workers ?? NODE_DEFAULTS.workers,
+          // --workers in all, split among the threads' lanes.
+          workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
           maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
           healthMaxAge,
         },

@@ -55,7 +55,7 @@ const store = new ChainStore(init.datadir)
 const chain = new ChainReader(store)
 const lane = new WorkerPool(
   { datadir: init.datadir, genesisJson: init.genesisJson },
-  { name: 'public', threads: init.workers, maxInFlight: init.maxQueue, idleMs: PUBLIC_WORKER_IDLE_MS },
+  { name: 'public', threads: init.workers, maxInFlight: init.maxQueue, idleMs: PUBLIC_WORKER_IDLE_MS, admission: init.admission },
 )
 const forwarder = new PortForwarder(init.forward)
 const subscriptions = new SubscriptionHub(store)

@@ -19,10 +19,12 @@ export interface ServingThreadInit {
   maxReplyBytes: number
   maxBatchReplyBytes: number
   read: ReadSettings
-  /** The thread's own public lane: worker threads, and calls admitted at most. */
+  /** The thread's own public lane: worker threads, and calls admitted at most (all lanes together). */
   workers: number
   maxQueue: number
   healthMaxAge: number
+  /** The public lanes' admission counts (workers/admission.ts), shared with every thread's and the node's. */
+  admission: SharedArrayBuffer
   /** HeadSequence's shared memory. */
   headSequence: SharedArrayBuffer
   /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */

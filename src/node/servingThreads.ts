@@ -11,7 +11,9 @@ const THREAD_FILE = new URL('../../dist/node/servingThread.js', import.meta.url)
 export interface ServingThreadsOptions {
   threads: number
   /** Every thread's settings; the port may be 0 (one is chosen, then shared). */
-  init: Omit<ServingThreadInit, 'forward' | 'headSequence' | 'taken' | 'slot'>
+  init: Omit<ServingThreadInit, 'forward' | 'headSequence' | 'admission' | 'taken' | 'slot'>
+  /** SharedAdmission's memory: every thread's public lane and the node's admit against it. */
+  admission: SharedArrayBuffer
   /** HeadSequence's shared memory: the main thread advances it once it has committed a forkchoice. */
   headSequence: SharedArrayBuffer
   /** A call a thread hands on, answered by the main thread: the JSON-RPC reply it would have sent. */
@@ -46,7 +48,7 @@ interface Running {
  */
 export async function startServingThreads(o: ServingThreadsOptions): Promise<ServingThreads> {
   const port = await freeSharedPort(o.init.host, o.init.port)
-  const { headSequence } = o
+  const { headSequence, admission } = o
   const takenMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * o.threads)
   const taken = new Int32Array(takenMemory)
   const running = new Set<Running>()
@@ -55,7 +57,7 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
   const start = (slot: number): Promise<Running> =>
     new Promise((resolve, reject) => {
       const { port1, port2 } = new MessageChannel()
-      const init: ServingThreadInit = { ...o.init, port, headSequence, taken: takenMemory, slot, forward: port2 }
+      const init: ServingThreadInit = { ...o.init, port, headSequence, admission, taken: takenMemory, slot, forward: port2 }
       const worker = new Worker(THREAD_FILE, { workerData: init, transferList: [port2] })
       const r: Running = { worker, slot, unanswered: 0 }
       let listening = false
