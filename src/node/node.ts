@@ -23,6 +23,7 @@ import { servingTurns } from '../util/turns.js'
 import { ClientContexts } from './clientContexts.js'
 import { type ServingThreads, startServingThreads } from './servingThreads.js'
 import { HeadSequence } from './headSequence.js'
+import { SharedLifecycle } from './sharedLifecycle.js'
 import type { ForwardedCall } from '../rpc/portForwarder.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { bytesToHex } from '../util/hex.js'
@@ -247,6 +248,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   // then no longer read: it closes meanwhile, and the head said is the last one read before).
   const healthMaxAge = opts.healthMaxAge ?? defaultHealthMaxAge(opts.dev, NODE_DEFAULTS.healthMaxAge)
   let serving = false
+  // What the serving threads' /health reports as the node's lifecycle (this thread's is `serving` and `closing`).
+  const lifecycleMemory = SharedLifecycle.shared()
+  const lifecycle = new SharedLifecycle(lifecycleMemory)
   let lastHead: HeadStamp | undefined
   const readHead = () => headStamp(chain, store)
   const health = (draining: boolean) => {
@@ -256,6 +260,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   const close = () =>
     (closing ??= (async () => {
+      lifecycle.set('draining')
       try {
         lastHead = readHead()
       } catch {
@@ -298,12 +303,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
           maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
           healthMaxAge,
+          lifecycle: lifecycleMemory,
+          metrics: metrics !== undefined,
         },
         answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
         drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
         log: opts.log,
       })
     }
+    if (servingThreads !== undefined) metrics?.watchThreads(servingThreads)
     const http =
       servingThreads ??
       (await startEndpoint({
@@ -368,6 +376,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
     serving = true
+    lifecycle.set('serving')
     // Once the ports serve, so as not to slow the start-up: the setup's seconds of CPU run beside the first requests,
     // and a blob transaction that comes first waits in the thread's queue, not for a load of its own.
     if (opts.kzgAtStart === true) kzg.start()

@@ -15,6 +15,8 @@ import { servingTurns } from '../util/turns.js'
 import { WorkerPool } from '../workers/pool.js'
 import { type Endpoint, headStamp, startEndpoint } from './endpoint.js'
 import { HeadSequence } from './headSequence.js'
+import { NodeMetrics } from './metrics.js'
+import { SharedLifecycle } from './sharedLifecycle.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
 
@@ -72,6 +74,8 @@ const table = readerMethods(allMethods(), {
   forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
 })
 const sequence = new HeadSequence(init.headSequence)
+const lifecycle = new SharedLifecycle(init.lifecycle)
+const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true }) : undefined
 const taken = new Int32Array(init.taken)
 
 endpoint = await startEndpoint({
@@ -86,7 +90,13 @@ endpoint = await startEndpoint({
   ctx,
   lane,
   subscriptions,
-  envelope: { maxBatch: init.maxBatch, maxReplyBytes: init.maxReplyBytes, maxBatchReplyBytes: init.maxBatchReplyBytes, turns: servingTurns },
+  envelope: {
+    maxBatch: init.maxBatch,
+    maxReplyBytes: init.maxReplyBytes,
+    maxBatchReplyBytes: init.maxBatchReplyBytes,
+    turns: servingTurns,
+    ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
+  },
   beforeRequest: () => {
     Atomics.add(taken, init.slot, 1)
     sequence.keep(store)
@@ -94,7 +104,7 @@ endpoint = await startEndpoint({
   health: (draining) =>
     healthReply(
       decideHealth({
-        lifecycle: draining ? 'draining' : 'serving',
+        lifecycle: draining ? 'draining' : lifecycle.get(),
         head: headStamp(chain, store),
         nowSeconds: Date.now() / 1000,
         maxAgeSeconds: init.healthMaxAge,
@@ -112,6 +122,11 @@ port.on('message', (m: ToServingThread) => {
   }
   if (m.op === 'pending') {
     subscriptions.pendingTransaction(m.hash)
+    return
+  }
+  if (m.op === 'metrics') {
+    const id = m.id
+    void (metrics?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then((json) => tell({ op: 'metrics', id, json }))
     return
   }
   if (endpoint === undefined) return

@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { Namespace } from '../rpc/methodTable.js'
+import type { MetricsJson } from './metrics.js'
 import type { ReadSettings } from './sharedContext.js'
 
 /** What a serving thread (servingThread.ts) is started with: the endpoint's settings and its ways to the node. */
@@ -25,6 +26,10 @@ export interface ServingThreadInit {
   healthMaxAge: number
   /** The public lanes' admission counts (workers/admission.ts), shared with every thread's and the node's. */
   admission: SharedArrayBuffer
+  /** SharedLifecycle's memory: the node's lifecycle, which the thread's /health reports. */
+  lifecycle: SharedArrayBuffer
+  /** Whether the node keeps metrics (--metrics): the thread counts its calls and sends them at each scrape. */
+  metrics: boolean
   /** HeadSequence's shared memory. */
   headSequence: SharedArrayBuffer
   /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */
@@ -42,6 +47,12 @@ export type ToServingThread =
   | { op: 'canonical'; added: Uint8Array[]; removed: Uint8Array[] }
   /** The pool admitted a transaction: for the thread's newPendingTransactions subscribers. */
   | { op: 'pending'; hash: string }
+  /** A scrape of /metrics: the thread answers with its registry's metrics. */
+  | { op: 'metrics'; id: number }
 
 /** What a serving thread tells the main thread. */
-export type FromServingThread = { op: 'listening'; port: number } | { op: 'drained'; unanswered: number } | { op: 'failed'; error: string }
+export type FromServingThread =
+  | { op: 'listening'; port: number }
+  | { op: 'drained'; unanswered: number }
+  | { op: 'failed'; error: string }
+  | { op: 'metrics'; id: number; json: MetricsJson }

@@ -25,7 +25,13 @@ const TOPIC = `0x${'5e'.repeat(32)}` as const
 beforeAll(async () => {
   node = await startNode(
     new ChainSpec(devGenesisWith({ [EMITTER]: logEmitter(1, TOPIC, 32) })),
-    localNodeOptions(datadir, { httpThreads: 2, dev: {}, devAccounts: devAccounts(), maxBodyBytes: 1 << 20 }),
+    localNodeOptions(datadir, {
+      httpThreads: 2,
+      dev: {},
+      devAccounts: devAccounts(),
+      maxBodyBytes: 1 << 20,
+      metrics: { host: '127.0.0.1', port: 0 },
+    }),
   )
   url = `http://127.0.0.1:${node.httpPort}`
 })
@@ -151,6 +157,32 @@ describe('serving threads on one port', () => {
       expect(node.servingThreads!.taken().every((n, slot) => n > taken[slot]!)).toBe(true)
     } finally {
       ws.ws.close()
+    }
+  })
+
+  it('counts the calls of every thread once in /metrics, and the requests each thread took', async () => {
+    const scrape = async () => (await fetch(`http://127.0.0.1:${node.metricsPort}/metrics`)).text()
+    const count = (text: string) => Number(/sponge_rpc_requests_total\{method="eth_chainId",port="http"\} (\d+)/.exec(text)?.[1] ?? 0)
+    const before = count(await scrape())
+    const taken = node.servingThreads!.taken()
+    for (let i = 0; i < 40; i++) expect(await call('eth_chainId')).toMatchObject({ result: '0x539' })
+    const text = await scrape()
+    expect(count(text)).toBe(before + 40)
+    // The 40 connections went to both threads (2^-39 that they did not): each thread's own count is there too.
+    expect(node.servingThreads!.taken().every((n, slot) => n > taken[slot]!)).toBe(true)
+    for (const slot of [0, 1]) expect(text).toMatch(new RegExp(`sponge_http_thread_requests\\{thread="${slot}"\\} [1-9]`))
+    // One HELP line a metric: the threads' series are summed into the node's, not listed beside them.
+    expect(text.match(/^# HELP sponge_rpc_requests_total /gm)).toHaveLength(1)
+    expect(text).toMatch(/^sponge_chain_block_number\{label="head"\} \d+$/m)
+  })
+
+  it("reports the node's lifecycle and head in every thread's /health", async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${url}/health`, { headers: { connection: 'close' } })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as { status: string; head: number }
+      expect(body).toMatchObject({ status: 'ok' })
+      expect(body.head).toBe(Number((await call('eth_blockNumber')).result))
     }
   })
 })

@@ -2,6 +2,7 @@ import { MessageChannel, Worker } from 'node:worker_threads'
 import type { HttpServer } from '../rpc/httpServer.js'
 import type { ForwardedCall, ForwardedReply } from '../rpc/portForwarder.js'
 import type { Logger } from '../util/logger.js'
+import type { MetricsJson } from './metrics.js'
 import { freeSharedPort } from './sharedPort.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 
@@ -32,6 +33,8 @@ export interface ServingThreads extends HttpServer {
   canonicalChanged(added: Uint8Array[], removed: Uint8Array[]): void
   /** Tells every thread's newPendingTransactions subscribers of a transaction the pool admitted. */
   pendingTransaction(hash: string): void
+  /** Each running thread's metrics (none kept without --metrics). */
+  metrics(): Promise<MetricsJson[]>
 }
 
 interface Running {
@@ -75,6 +78,8 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
           resolve(r)
         } else if (m.op === 'failed') {
           failure = m.error
+        } else if (m.op === 'metrics') {
+          scrapes.get(m.id)?.(m.json)
         } else {
           r.unanswered = m.unanswered
         }
@@ -93,6 +98,28 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
         }
       })
     })
+
+  // Each scrape's answers by id: a thread ended meanwhile answers nothing (its calls are no longer counted).
+  const scrapes = new Map<number, (json: MetricsJson) => void>()
+  let scrapeIds = 0
+  const metrics = (): Promise<MetricsJson[]> =>
+    Promise.all(
+      [...running].map(
+        (r) =>
+          new Promise<MetricsJson>((resolve) => {
+            const id = ++scrapeIds
+            const done = (json: MetricsJson) => {
+              scrapes.delete(id)
+              r.worker.off('exit', gone)
+              resolve(json)
+            }
+            const gone = () => done([])
+            scrapes.set(id, done)
+            r.worker.once('exit', gone)
+            r.worker.postMessage({ op: 'metrics', id } satisfies ToServingThread)
+          }),
+      ),
+    )
 
   const tellAll = (m: ToServingThread): void => {
     for (const r of running) r.worker.postMessage(m)
@@ -132,6 +159,7 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
     taken: () => Array.from(taken),
     canonicalChanged: (added, removed) => tellAll({ op: 'canonical', added, removed }),
     pendingTransaction: (hash) => tellAll({ op: 'pending', hash }),
+    metrics,
     drain,
     closeAll: () => undefined,
   }
