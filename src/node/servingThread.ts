@@ -124,6 +124,12 @@ port.on('message', (m: ToServingThread) => {
     subscriptions.pendingTransaction(m.hash)
     return
   }
+  if (m.op === 'fail') {
+    setImmediate(() => {
+      throw new Error(m.reason)
+    })
+    return
+  }
   if (m.op === 'metrics') {
     const id = m.id
     void (metrics?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then((json) => tell({ op: 'metrics', id, json }))

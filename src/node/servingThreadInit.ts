@@ -49,6 +49,8 @@ export type ToServingThread =
   | { op: 'pending'; hash: string }
   /** A scrape of /metrics: the thread answers with its registry's metrics. */
   | { op: 'metrics'; id: number }
+  /** Throw, uncaught, as a bug in a handler would: how the tests see a thread fail and be replaced. */
+  | { op: 'fail'; reason: string }
 
 /** What a serving thread tells the main thread. */
 export type FromServingThread =

@@ -6,6 +6,10 @@ import type { MetricsJson } from './metrics.js'
 import { freeSharedPort } from './sharedPort.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 
+/** A slot whose thread ended this many times within RESTART_WINDOW_MS is left empty: it would fail at every start. */
+const MAX_RESTARTS = 3
+const RESTART_WINDOW_MS = 60_000
+
 // Resolves to dist/node/servingThread.js from both src/node (tests) and dist/node (the built node), as the pool's.
 const THREAD_FILE = new URL('../../dist/node/servingThread.js', import.meta.url)
 
@@ -35,6 +39,10 @@ export interface ServingThreads extends HttpServer {
   pendingTransaction(hash: string): void
   /** Each running thread's metrics (none kept without --metrics). */
   metrics(): Promise<MetricsJson[]>
+  /** Threads serving now: fewer than `threads` while one is being replaced, or once a slot was given up. */
+  readonly running: number
+  /** Makes the thread in `slot` throw, uncaught (the tests' way to see the replacement). */
+  fail(slot: number, reason: string): void
 }
 
 interface Running {
@@ -56,6 +64,8 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
   const taken = new Int32Array(takenMemory)
   const running = new Set<Running>()
   let draining = false
+  /** When each slot's threads ended while serving, within RESTART_WINDOW_MS. */
+  const endings = new Map<number, number[]>()
 
   const start = (slot: number): Promise<Running> =>
     new Promise((resolve, reject) => {
@@ -93,8 +103,19 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
         if (!listening) {
           reject(new Error(`a serving thread did not start: ${failure ?? `exit code ${code}`}`))
         } else if (!draining) {
-          o.log.error('a serving thread ended; starting another in its place', { exitCode: code, error: failure ?? 'none' })
-          start(slot).catch((e: unknown) => o.log.error('the serving thread could not be replaced', { error: String(e) }))
+          const now = Date.now()
+          const ended = [...(endings.get(slot) ?? []).filter((t) => now - t < RESTART_WINDOW_MS), now]
+          endings.set(slot, ended)
+          const fields = { slot, exitCode: code, error: failure ?? 'none' }
+          if (ended.length > MAX_RESTARTS) {
+            o.log.error(`a serving thread ended ${ended.length} times within ${RESTART_WINDOW_MS / 1000} s: its place is left empty`, fields)
+            return
+          }
+          o.log.error('a serving thread ended; starting another in its place', fields)
+          start(slot).then(
+            () => o.log.info('a serving thread took the place of one that ended', { slot }),
+            (e: unknown) => o.log.error('the serving thread could not be replaced', { slot, error: String(e) }),
+          )
         }
       })
     })
@@ -160,6 +181,12 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
     canonicalChanged: (added, removed) => tellAll({ op: 'canonical', added, removed }),
     pendingTransaction: (hash) => tellAll({ op: 'pending', hash }),
     metrics,
+    get running() {
+      return running.size
+    },
+    fail: (slot, reason) => {
+      for (const r of running) if (r.slot === slot) r.worker.postMessage({ op: 'fail', reason } satisfies ToServingThread)
+    },
     drain,
     closeAll: () => undefined,
   }
