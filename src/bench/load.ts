@@ -40,6 +40,7 @@ const args = parseFlags(process.argv.slice(2), {
   out: 'string',
   readers: 'string',
   threads: 'string',
+  'sponge-args': 'string',
   count: 'boolean',
 })
 const seconds = Number(args.flags.get('duration') ?? 5)
@@ -52,6 +53,12 @@ const outFile = args.flags.get('out')
 // Count, in every reply, the calls answered with a result and those refused (bench:compare: a refusal is no
 // throughput). Off by default: wrk's Lua reply callback costs the generator CPU and would move every figure.
 const count = args.flags.has('count')
+// More flags for the Sponge nodes beside anvil (`--sponge-args '--http.threads 2'`).
+const spongeArgs =
+  args.flags
+    .get('sponge-args')
+    ?.split(' ')
+    .filter((a) => a !== '') ?? []
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 async function startTrivial(): Promise<{ url: string; proc: ChildProcess }> {
@@ -285,16 +292,16 @@ const classes =
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
   only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
-    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // State reads against anvil on the same genesis.
 const stateReads =
   only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
-    ? await runStateReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runStateReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
-    ? await runLogReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runLogReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
