@@ -280,7 +280,7 @@ const flood =
 // The engine's latencies alone and under public floods of logs, batches, state reads and calls (issue 31 item 3).
 const engineFloods =
   only === undefined || ENGINE_FLOODS.some((name) => new RegExp(only).test(name))
-    ? await runEngineFlood({ wrk, work, cli, seconds, connections: 16, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEngineFlood({ wrk, work, cli, seconds, connections: 16, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // Admission by cost: each class's goodput alone and under a flood of the other, from two clients.
 const CLASSES = 'classes'
