@@ -45,7 +45,15 @@ export async function startAnvil(genesisFile: string, args: string[] = []): Prom
  * Sponge (no mining of its own: blocks come through its Engine API, `engine`) and anvil, both started on `genesis`;
  * `stop` ends both.
  */
-export async function startBoth(opts: { work: string; cli: string | undefined; name: string; genesis: GethGenesisFile; apis: string }): Promise<{
+export async function startBoth(opts: {
+  work: string
+  cli: string | undefined
+  name: string
+  genesis: GethGenesisFile
+  apis: string
+  /** More of Sponge's flags (bench:load's --sponge-args: `--http.threads 2`). */
+  spongeArgs?: string[]
+}): Promise<{
   node: SpawnedNode
   engine: Rpc
   anvil: { url: string; proc: ChildProcess }
@@ -57,7 +65,18 @@ export async function startBoth(opts: { work: string; cli: string | undefined; n
   const secret = Buffer.alloc(32, 7)
   writeFileSync(jwt, secret.toString('hex'))
   const node = await spawnNode(
-    ['--chain', file, '--datadir', join(opts.work, opts.name), '--http.api', opts.apis, '--no-mining', '--authrpc.jwtsecret', jwt],
+    [
+      '--chain',
+      file,
+      '--datadir',
+      join(opts.work, opts.name),
+      '--http.api',
+      opts.apis,
+      '--no-mining',
+      '--authrpc.jwtsecret',
+      jwt,
+      ...(opts.spongeArgs ?? []),
+    ],
     120_000,
     opts.cli,
   )
@@ -98,6 +117,8 @@ export interface BesideAnvilOptions {
   /** Only the workloads whose names match. */
   only: RegExp | undefined
   log: (l: string) => void
+  /** More of Sponge's flags, for the node beside anvil. */
+  spongeArgs?: string[]
 }
 
 export interface BesideAnvilRow {

@@ -66,6 +66,8 @@ export async function runEngineFlood(opts: {
   connections: number
   only: RegExp | undefined
   log: (l: string) => void
+  /** More of Sponge's flags (bench:load's --sponge-args: `--http.threads 2`). */
+  spongeArgs?: string[]
 }): Promise<EngineFloodRow[]> {
   const g = devGenesis()
   g.alloc[EMITTER] = { balance: '0x0', code: EMITTER_CODE }
@@ -76,7 +78,7 @@ export async function runEngineFlood(opts: {
   const secret = Buffer.alloc(32, 9)
   writeFileSync(jwt, secret.toString('hex'))
   const node = await spawnNode(
-    ['--chain', file, '--datadir', join(opts.work, 'engine-flood'), '--no-mining', '--authrpc.jwtsecret', jwt],
+    ['--chain', file, '--datadir', join(opts.work, 'engine-flood'), '--no-mining', '--authrpc.jwtsecret', jwt, ...(opts.spongeArgs ?? [])],
     120_000,
     opts.cli,
   )

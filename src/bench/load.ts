@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,7 +9,7 @@ import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { REPO_ROOT } from '../testing/paths.js'
-import { type PayloadCall, mineAll, mineOne, rpcClient, sendAll, signTransfers } from './chainGen.js'
+import { type PayloadCall, mineAll, mineOne, recipient, rpcClient, sendAll, signTransfers } from './chainGen.js'
 import { describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { runEvmReads } from './evmReads.js'
 import { STATE_READS, runStateReads } from './stateReads.js'
@@ -39,6 +39,8 @@ const args = parseFlags(process.argv.slice(2), {
   cli: 'string',
   out: 'string',
   readers: 'string',
+  threads: 'string',
+  'sponge-args': 'string',
   count: 'boolean',
 })
 const seconds = Number(args.flags.get('duration') ?? 5)
@@ -51,6 +53,12 @@ const outFile = args.flags.get('out')
 // Count, in every reply, the calls answered with a result and those refused (bench:compare: a refusal is no
 // throughput). Off by default: wrk's Lua reply callback costs the generator CPU and would move every figure.
 const count = args.flags.has('count')
+// More flags for the Sponge nodes beside anvil (`--sponge-args '--http.threads 2'`).
+const spongeArgs =
+  args.flags
+    .get('sponge-args')
+    ?.split(' ')
+    .filter((a) => a !== '') ?? []
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 async function startTrivial(): Promise<{ url: string; proc: ChildProcess }> {
@@ -105,10 +113,36 @@ for (let i = 0; i + 100 <= hashes.length && batches.length < 40; i += 100) {
       .join(',')}]`,
   )
 }
-const workloads: { name: string; bodies: string[]; callsPerRequest: number; url: string }[] = []
+const workloads: { name: string; bodies: string[]; callsPerRequest: number; url: string; pid?: number }[] = []
 const trivial = await startTrivial()
-const add = (name: string, bodies: string[], callsPerRequest = 1, url = node.httpUrl) => {
-  if (only === undefined || new RegExp(only).test(name)) workloads.push({ name, bodies, callsPerRequest, url })
+const add = (name: string, bodies: string[], callsPerRequest = 1, url = node.httpUrl, pid?: number) => {
+  if (only === undefined || new RegExp(only).test(name)) workloads.push({ name, bodies, callsPerRequest, url, ...(pid === undefined ? {} : { pid }) })
+}
+// --threads 1,2: a node per count (--http.threads), each on its own copy of the generated chain, all up at once and
+// measured in turn, interleaved with the other workloads: receipts and eth_getBalance at the head, per count.
+const threadCounts = args.flags.get('threads')?.split(',').map(Number) ?? []
+const threadNodes = []
+for (const n of threadCounts) {
+  // No block is being written now (the chain is mined): the copy is the store as it stands.
+  cpSync(join(work, 'a'), join(work, `threads${n}`), { recursive: true })
+  rmSync(join(work, `threads${n}`, 'LOCK'), { force: true })
+  rmSync(join(work, `threads${n}`, 'chain.mdb-lock'), { force: true })
+  const t = await spawnNode([...nodeArgs(`threads${n}`), '--http.threads', String(n)], 120_000, cli)
+  threadNodes.push(t)
+  add(
+    `threads=${n} eth_getTransactionReceipt`,
+    hashes.map((h) => body('eth_getTransactionReceipt', [h])),
+    1,
+    t.httpUrl,
+    t.process.pid,
+  )
+  add(
+    `threads=${n} eth_getBalance`,
+    hashes.map((_, i) => body('eth_getBalance', [recipient(i), 'latest'])),
+    1,
+    t.httpUrl,
+    t.process.pid,
+  )
 }
 add('trivial uWS server', [body('eth_chainId', [])], 1, trivial.url)
 add('eth_chainId', [body('eth_chainId', [])])
@@ -218,7 +252,7 @@ for (let round = 0; round < rounds; round++) {
     for (const c of connections) {
       // Warm-up, then the measured run.
       await runWrk(wrk, w.url, script, c, 1)
-      const pid = w.url === trivial.url ? trivial.proc.pid! : node.process.pid!
+      const pid = w.pid ?? (w.url === trivial.url ? trivial.proc.pid! : node.process.pid!)
       const cpu0 = cpuSeconds(pid)
       const t0 = performance.now()
       const r = await runWrk(wrk, w.url, script, c, seconds)
@@ -246,7 +280,7 @@ const flood =
 // The engine's latencies alone and under public floods of logs, batches, state reads and calls (issue 31 item 3).
 const engineFloods =
   only === undefined || ENGINE_FLOODS.some((name) => new RegExp(only).test(name))
-    ? await runEngineFlood({ wrk, work, cli, seconds, connections: 16, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEngineFlood({ wrk, work, cli, seconds, connections: 16, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // Admission by cost: each class's goodput alone and under a flood of the other, from two clients.
 const CLASSES = 'classes'
@@ -258,16 +292,16 @@ const classes =
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
   only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
-    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // State reads against anvil on the same genesis.
 const stateReads =
   only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
-    ? await runStateReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runStateReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
-    ? await runLogReads({ wrk, work, cli, connections, seconds, count, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runLogReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
@@ -281,6 +315,7 @@ if (memory !== undefined) {
   log(`soak: ${memory.blocks} blocks; ${line('RSS', memory.total)}; ${line('anonymous RSS', memory.anon)}`)
 }
 trivial.proc.kill()
+for (const t of threadNodes) await t.stop()
 await node.stop()
 
 // The node and N readers on its datadir behind HAProxy (readers.ts): with --readers, or --only naming the lag alone.

@@ -27,6 +27,8 @@ export const DATADIR = '.sponge/data'
 
 /** --workers: a few threads per core at most (each one holds a state cache), and never more than 256. */
 export const MAX_WORKERS = Math.min(256, 4 * availableParallelism())
+/** --http.threads: one per core is the aim; a few more for a machine that shares its cores. */
+const MAX_HTTP_THREADS = Math.min(256, 4 * availableParallelism())
 /** geth's MinGasLimit: the node never builds below it (exec/gasLimit.ts), so a smaller target is a mistake. */
 const MIN_GAS_LIMIT = 5000
 /** A plain transfer's gas: a smaller --rpc.gascap fails every call. */
@@ -141,6 +143,15 @@ export const FLAGS = {
     arg: 'host,...',
     default: NODE_DEFAULTS.authrpc.vhosts,
     help: 'Host names an Engine API request may address',
+  },
+  'http.threads': {
+    commands: NODE,
+    kind: 'int',
+    arg: 'n',
+    min: 1,
+    max: MAX_HTTP_THREADS,
+    default: NODE_DEFAULTS.httpThreads,
+    help: 'threads serving the JSON-RPC port; more than 1 share it, the main thread keeping the writer and the Engine API (being built: docs/design.md)',
   },
   workers: {
     commands: SERVING,

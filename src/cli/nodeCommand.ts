@@ -27,6 +27,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
       vhosts: flag(args, 'http.vhosts'),
       corsOrigins: flag(args, 'http.corsdomain'),
     },
+    httpThreads: flag(args, 'http.threads'),
     authrpc: {
       host: flag(args, 'authrpc.addr'),
       port: flag(args, 'authrpc.port'),

@@ -8,8 +8,10 @@ import { conformancePath } from '../testing/paths.js'
 import { runEest } from './eest.js'
 import { runRpcCompat } from './rpcCompat.js'
 
-// `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2]`: the project's own conformance runner.
-const args = parseFlags(process.argv.slice(2), { suite: 'string', only: 'string', skip: 'string' })
+// `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2] [--http.threads n]`: the project's own conformance
+// runner; --http.threads is passed to the rpc-compat node (serving threads on its port).
+const args = parseFlags(process.argv.slice(2), { suite: 'string', only: 'string', skip: 'string', 'http.threads': 'string' })
+const httpThreads = args.flags.get('http.threads')
 /** The suite's data folder, or exit 2 with the path and the fix (testing/paths.ts says where the data lives). */
 function suiteDir(name: string): string {
   try {
@@ -39,7 +41,10 @@ for (const suite of suites) {
   print(`== ${suite}`)
   const verdicts =
     suite === 'rpc-compat'
-      ? await runRpcCompat({ dir: suiteDir('rpc-compat'), skip, ...engineAuth() }, print)
+      ? await runRpcCompat(
+          { dir: suiteDir('rpc-compat'), skip, ...engineAuth(), nodeArgs: httpThreads === undefined ? [] : ['--http.threads', httpThreads] },
+          print,
+        )
       : suite === 'eest'
         ? await runEest(suiteDir('eest'), print, only)
         : (() => {

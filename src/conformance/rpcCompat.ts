@@ -18,6 +18,8 @@ export interface RpcCompatOptions {
   skip: string[]
   engineHeaders?: () => Record<string, string>
   jwtSecretFile?: string
+  /** More of the node's flags (`--http.threads 4`). */
+  nodeArgs?: string[]
 }
 
 /** Runs every rpc-compat case against one node started on the conformance chain. */
@@ -35,6 +37,7 @@ export async function runRpcCompat(opts: RpcCompatOptions, print: (line: string)
     '--http.api',
     'eth,net,web3,debug,txpool,testing',
     ...extra,
+    ...(opts.nodeArgs ?? []),
   ])
   const verdicts: Verdict[] = []
   try {

@@ -50,6 +50,8 @@ export class EngineService {
   onValidated: ((status: string, seconds: number, gasUsed: bigint) => void) | undefined
   /** Observer of every canonical chain change (subscriptions): blocks that joined (ascending) and that left. */
   onCanonicalChange: ((added: Uint8Array[], removed: Uint8Array[]) => void) | undefined
+  /** After a forkchoice is committed (a head, safe or finalized block moved), before onCanonicalChange. */
+  onForkchoiceWritten: (() => void) | undefined
   /** The last forkchoice's undone transactions, back in the pool (or refused) once this resolves. */
   private repooling: Promise<void> = Promise.resolve()
   /** Every write the Engine API asks for goes through here: failures reach the log once per run of them. */
@@ -209,7 +211,10 @@ export class EngineService {
         payloadId: null,
       }
     }
-    if (outcome.wrote) this.writes.succeeded()
+    if (outcome.wrote) {
+      this.writes.succeeded()
+      this.onForkchoiceWritten?.()
+    }
     this.repooling = this.txs.afterForkchoice(outcome.added, outcome.removed)
     if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
     const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }

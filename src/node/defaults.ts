@@ -25,6 +25,8 @@ export interface NodeDefaults {
   readonly metrics: { readonly host: string; readonly port: number }
   /** Worker threads of the public lane: one per core, less the serving thread's. */
   readonly workers: number
+  /** Threads serving the public port: 1, the main thread, until serving threads are whole (docs/design.md). */
+  readonly httpThreads: number
   /** Worker threads reserved for the Engine API. */
   readonly engineWorkers: number
   /** Public calls admitted to the pool and not yet answered, at most; past it, -32005 at once. */
@@ -69,6 +71,7 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
   authrpc: { host: '127.0.0.1', port: 8551, vhosts: ['localhost'], jwtSecretFile: 'jwt.hex' },
   metrics: { host: '127.0.0.1', port: 6060 },
   workers: defaultPoolSize(),
+  httpThreads: 1,
   engineWorkers: 1,
   maxQueue: 1024,
   maxBodyBytes: 5 * 1024 * 1024,

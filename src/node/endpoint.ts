@@ -29,6 +29,10 @@ export interface EndpointBackend {
 export interface EndpointOptions extends EndpointBackend {
   host: string
   port: number
+  /** One of the serving threads' apps on their shared port (servingThreads.ts). */
+  sharedPort?: boolean
+  /** Before each HTTP body and WebSocket message is handled (a serving thread's HeadSequence). */
+  beforeRequest?: () => void
   namespaces: readonly Namespace[]
   vhosts: readonly string[]
   corsOrigins: readonly string[]
@@ -85,11 +89,13 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const server = await startHttpServer({
     host: o.host,
     port: o.port,
+    ...(o.sharedPort === true ? { sharedPort: true } : {}),
     maxBodyBytes: o.maxBodyBytes,
     vhosts: o.vhosts,
     corsOrigins: o.corsOrigins,
     ...(o.authorize === undefined ? {} : { authorize: o.authorize }),
     handle: (body, client) => {
+      o.beforeRequest?.()
       const s = served
       const out = s.track(handleBody(body, s.b.table, env, s.b.ctx, () => s.clients.of(client())))
       const answering = o.answering
@@ -113,7 +119,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
               // its address's, as over HTTP, so that opening more connections buys no more of either.
               const wsCtx: NodeContext = { ...ctx, connection, client: remoteAddress, pool: lane.forClient(remoteAddress) }
               return {
-                message: (body: Uint8Array) => s.track(handleBody(body, table, env, wsCtx)),
+                message: (body: Uint8Array) => {
+                  o.beforeRequest?.()
+                  return s.track(handleBody(body, table, env, wsCtx))
+                },
                 close: () => {
                   s.sockets.delete(end)
                   connection.close()

@@ -1,10 +1,21 @@
 import { type Server, createServer } from 'node:http'
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { EngineService } from '../engine/engineService.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { WorkerPool } from '../workers/pool.js'
 import { logWork } from '../rpc/methods/logs.js'
+
+/** A registry's metrics as getMetricsAsJSON gives them: what a serving thread sends the main thread at a scrape. */
+export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
+
+/** The serving threads, as the metrics see them. */
+export interface ThreadsMetrics {
+  /** Requests each thread has taken since start, by slot. */
+  taken(): number[]
+  /** Each thread's metrics now. */
+  metrics(): Promise<MetricsJson[]>
+}
 
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -53,19 +64,22 @@ export class NodeMetrics {
     registers: [this.registry],
   })
   private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<'method' | 'port'> }>()
+  private threads: ThreadsMetrics | undefined
 
   /**
    * `lanes` is read at each scrape: a reader that reopens a replaced datadir puts its new lane in the old one's place
-   * (and hands it to watchLane); `store` is what the reader reads now.
+   * (and hands it to watchLane); `store` is what the reader reads now. A serving thread's (`thread`) keeps only what
+   * is its own — its calls, its lane, its log work — and the main thread sums them into its scrape (watchThreads).
    */
   constructor(deps: {
     store: Pick<ChainStore, 'getLabel' | 'getNumber'>
     lanes: WorkerPool[]
     txPool?: TxPool
     engine?: EngineService
+    thread?: boolean
   }) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
-    const { store, txPool, lanes, engine } = deps
+    const { store, txPool, lanes, engine, thread = false } = deps
+    if (!thread) collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
     new Gauge({
       name: 'sponge_pool_in_flight',
       help: 'Worker pool calls admitted and not yet answered, by lane',
@@ -84,19 +98,20 @@ export class NodeMetrics {
         for (const l of lanes) this.set({ lane: l.name }, l.stats.refused)
       },
     })
-    new Gauge({
-      name: 'sponge_chain_block_number',
-      help: 'Number of the head, safe and finalized blocks',
-      labelNames: ['label'] as const,
-      registers: [this.registry],
-      collect() {
-        for (const label of ['head', 'safe', 'finalized'] as const) {
-          const hash = store.getLabel(label)
-          const n = hash === undefined ? undefined : store.getNumber(hash)
-          if (n !== undefined) this.set({ label }, Number(n))
-        }
-      },
-    })
+    if (!thread)
+      new Gauge({
+        name: 'sponge_chain_block_number',
+        help: 'Number of the head, safe and finalized blocks',
+        labelNames: ['label'] as const,
+        registers: [this.registry],
+        collect() {
+          for (const label of ['head', 'safe', 'finalized'] as const) {
+            const hash = store.getLabel(label)
+            const n = hash === undefined ? undefined : store.getNumber(hash)
+            if (n !== undefined) this.set({ label }, Number(n))
+          }
+        },
+      })
     new Gauge({
       name: 'sponge_log_blocks_scanned',
       help: 'Blocks log queries (eth_getLogs, the polling filters) have visited since start',
@@ -140,6 +155,35 @@ export class NodeMetrics {
     }
   }
 
+  /**
+   * The serving threads' metrics, summed into each scrape with this thread's of the same names (a call answered on
+   * any thread counts once under its method and port), and the requests each thread has taken, labelled by thread.
+   */
+  watchThreads(threads: ThreadsMetrics): void {
+    this.threads = threads
+    new Gauge({
+      name: 'sponge_http_thread_requests',
+      help: 'HTTP bodies and WebSocket messages each serving thread has taken since start',
+      labelNames: ['thread'] as const,
+      registers: [this.registry],
+      collect() {
+        const taken = threads.taken()
+        for (let slot = 0; slot < taken.length; slot++) this.set({ thread: String(slot) }, taken[slot]!)
+      },
+    })
+  }
+
+  /** The scrape's text: this thread's metrics, the serving threads' summed in. */
+  async text(): Promise<string> {
+    if (this.threads === undefined) return this.registry.metrics()
+    const [own, theirs] = await Promise.all([this.registry.getMetricsAsJSON(), this.threads.metrics()])
+    const summed = new Set(theirs.flatMap((json) => json.map((m) => m.name)))
+    const parts: string[] = []
+    for (const m of own) if (!summed.has(m.name)) parts.push(await this.registry.getSingleMetricAsString(m.name))
+    parts.push(await AggregatorRegistry.aggregate([own.filter((m) => summed.has(m.name)), ...theirs]).metrics())
+    return `${parts.join('\n')}\n`
+  }
+
   /** One answered call: `code` 0 for a result, else the JSON-RPC error code. */
   observeCall(method: string, port: string, code: number, seconds: number): void {
     const key = `${port} ${method}`
@@ -160,7 +204,7 @@ export class NodeMetrics {
         res.writeHead(404).end()
         return
       }
-      this.registry.metrics().then(
+      this.text().then(
         (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
         () => res.writeHead(500).end(),
       )

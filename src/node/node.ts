@@ -17,8 +17,16 @@ import { lockDatadir } from '../store/datadirLock.js'
 import { startHeartbeat } from '../store/heartbeat.js'
 import { TxPool } from '../txpool/txPool.js'
 import { type Lanes, WorkerPool } from '../workers/pool.js'
+import { SharedAdmission } from '../workers/admission.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
+import { ClientContexts } from './clientContexts.js'
+import { type ServingThreads, startServingThreads } from './servingThreads.js'
+import { HeadSequence } from './headSequence.js'
+import { SharedLifecycle } from './sharedLifecycle.js'
+import type { ForwardedCall } from '../rpc/portForwarder.js'
+import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
+import { bytesToHex } from '../util/hex.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
@@ -27,7 +35,7 @@ import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
-import { sharedContext } from './sharedContext.js'
+import { type ReadSettings, sharedContext } from './sharedContext.js'
 import { KeyedLock } from '../util/keyedLock.js'
 import { KzgThread } from '../crypto/kzgThread.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
@@ -37,6 +45,11 @@ export interface NodeOptions {
   datadir: string
   importFile?: string
   http: { host: string; port: number; apis: Namespace[]; vhosts?: string[]; corsOrigins?: string[] }
+  /**
+   * --http.threads: threads serving the public port. 1: the main thread serves it, as it always has; more: that many
+   * serving threads share it (servingThreads.ts) and hand what only the node can do to the main thread.
+   */
+  httpThreads?: number
   /** The authenticated Engine API endpoint; omitted, none is started. */
   authrpc?: { host: string; port: number; jwtSecretPath: string; vhosts?: string[] }
   /** Worker threads of the public lane (state reads, testing builds, transaction validation). */
@@ -100,6 +113,8 @@ export interface RunningNode {
   authPort: number | undefined
   devDriver: DevDriver | undefined
   metricsPort: number | undefined
+  /** The serving threads of the public port, with --http.threads above 1. */
+  servingThreads: ServingThreads | undefined
   /** Stops accepting, lets received requests finish (bounded), then closes the pool and the store. */
   close(): Promise<void>
 }
@@ -146,6 +161,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     throw e
   }
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
+  const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
+  // With serving threads, their public lanes and this one admit against one count: --rpc.maxqueue bounds them
+  // together, and a client has one share whichever threads its connections land on.
+  const admission = threads > 1 ? SharedAdmission.shared() : undefined
   const lanes: Lanes = {
     engine: new WorkerPool({ ...init, executesBlocks: true }, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
     public: new WorkerPool(init, {
@@ -153,6 +172,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       threads: opts.workers ?? NODE_DEFAULTS.workers,
       maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
       idleMs: PUBLIC_WORKER_IDLE_MS,
+      ...(admission === undefined ? {} : { admission }),
     }),
   }
   const chain = new ChainReader(store)
@@ -179,10 +199,20 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
   const subscriptions = new SubscriptionHub(store)
-  engine.onCanonicalChange = (added, removed) => subscriptions.canonicalChanged(added, removed)
+  // The serving threads answer no head older than the one written: a send answered once its block is made finds its
+  // receipt on any thread.
+  const headSequence = threads > 1 ? HeadSequence.shared() : undefined
+  const sequence = headSequence === undefined ? undefined : new HeadSequence(headSequence)
+  let servingThreads: ServingThreads | undefined
+  engine.onForkchoiceWritten = () => sequence?.advance()
+  engine.onCanonicalChange = (added, removed) => {
+    subscriptions.canonicalChanged(added, removed)
+    servingThreads?.canonicalChanged(added, removed)
+  }
   txPool.onAdmitted((hash) => {
     filters.pendingTransaction(hash)
     subscriptions.pendingTransaction(hash)
+    servingThreads?.pendingTransaction(hash)
   })
   // Dev mode's block maker and the method table exist before the context, which is whole before any endpoint serves.
   const devDriver = opts.dev === undefined ? undefined : new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
@@ -218,6 +248,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   // then no longer read: it closes meanwhile, and the head said is the last one read before).
   const healthMaxAge = opts.healthMaxAge ?? defaultHealthMaxAge(opts.dev, NODE_DEFAULTS.healthMaxAge)
   let serving = false
+  // What the serving threads' /health reports as the node's lifecycle (this thread's is `serving` and `closing`).
+  const lifecycleMemory = SharedLifecycle.shared()
+  const lifecycle = new SharedLifecycle(lifecycleMemory)
   let lastHead: HeadStamp | undefined
   const readHead = () => headStamp(chain, store)
   const health = (draining: boolean) => {
@@ -227,6 +260,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   const close = () =>
     (closing ??= (async () => {
+      lifecycle.set('draining')
       try {
         lastHead = readHead()
       } catch {
@@ -246,23 +280,57 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     const jwt = opts.authrpc === undefined ? undefined : loadOrCreateJwtSecret(opts.authrpc.jwtSecretPath)
     // Dev mode serves anvil's evm_* methods and the txpool namespace too.
     const apis: Namespace[] = opts.dev === undefined ? opts.http.apis : [...new Set([...opts.http.apis, 'evm' as const, 'txpool' as const])]
-    const http = await startEndpoint({
-      host: opts.http.host,
-      port: opts.http.port,
-      namespaces: apis,
-      vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
-      corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
-      maxBodyBytes,
-      table,
-      // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
-      envelope: { ...envelope, turns: servingTurns },
-      ctx: context,
-      lane: lanes.public,
-      subscriptions,
-      health,
-    })
+    if (headSequence !== undefined && admission !== undefined) {
+      servingThreads = await startServingThreads({
+        threads,
+        headSequence,
+        admission,
+        init: {
+          datadir: opts.datadir,
+          genesisJson: init.genesisJson,
+          genesisHash: bytesToHex(genesis.hash()),
+          host: opts.http.host,
+          port: opts.http.port,
+          namespaces: apis,
+          vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
+          corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
+          maxBodyBytes,
+          maxBatch,
+          maxReplyBytes,
+          maxBatchReplyBytes,
+          read: readSettings(opts),
+          // --workers in all, split among the threads' lanes.
+          workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
+          maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+          healthMaxAge,
+          lifecycle: lifecycleMemory,
+          metrics: metrics !== undefined,
+        },
+        answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
+        drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
+        log: opts.log,
+      })
+    }
+    if (servingThreads !== undefined) metrics?.watchThreads(servingThreads)
+    const http =
+      servingThreads ??
+      (await startEndpoint({
+        host: opts.http.host,
+        port: opts.http.port,
+        namespaces: apis,
+        vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
+        corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
+        maxBodyBytes,
+        table,
+        // Public work takes turns of the serving thread; the Engine API's (below) never waits for one.
+        envelope: { ...envelope, turns: servingTurns },
+        ctx: context,
+        lane: lanes.public,
+        subscriptions,
+        health,
+      }))
     servers.push(http)
-    opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(',') })
+    opts.log.info(`HTTP JSON-RPC on http://${opts.http.host}:${http.port}`, { apis: opts.http.apis.join(','), threads })
     let authPort: number | undefined
     if (opts.authrpc !== undefined && jwt !== undefined) {
       const { secret, created } = jwt
@@ -308,6 +376,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
     }
     serving = true
+    lifecycle.set('serving')
     // Once the ports serve, so as not to slow the start-up: the setup's seconds of CPU run beside the first requests,
     // and a blob transaction that comes first waits in the thread's queue, not for a load of its own.
     if (opts.kzgAtStart === true) kzg.start()
@@ -320,11 +389,46 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       authPort,
       devDriver,
       metricsPort: metricsServer === undefined ? undefined : portOf(metricsServer),
+      servingThreads,
       close,
     }
   } catch (e) {
     await close()
     throw e
+  }
+}
+
+/** The settings a serving thread's reads take (sharedContext's), as they cross to it. */
+function readSettings(opts: NodeOptions): ReadSettings {
+  return {
+    ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
+    ...(opts.gasCap === undefined ? {} : { gasCap: opts.gasCap }),
+    ...(opts.evmTimeoutMs === undefined ? {} : { evmTimeoutMs: opts.evmTimeoutMs }),
+    ...(opts.logsMaxRange === undefined ? {} : { logsMaxRange: opts.logsMaxRange }),
+    ...(opts.logsMaxResults === undefined ? {} : { logsMaxResults: opts.logsMaxResults }),
+    ...(opts.maxReplyBytes === undefined ? {} : { maxReplyBytes: opts.maxReplyBytes }),
+  }
+}
+
+/**
+ * The main thread's answers to what the serving threads hand on: each call run through the envelope as if it had
+ * come to the main thread's own port from the same client, and its reply text returned unchanged.
+ */
+function forwardedAnswers(
+  table: MethodTable,
+  env: EnvelopeOptions,
+  context: NodeContext,
+  lane: WorkerPool,
+): (call: ForwardedCall) => Promise<string> {
+  const clients = new ClientContexts(context, lane)
+  return (call) => {
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, method: call.method, params: call.params }))
+    const client = call.client
+    const ctx = client === undefined ? context : clients.of(client)
+    const out = handleBody(body, table, env, ctx, () => ctx)
+    // A reply given at once may be the envelope's own memory, reused by the next body: read it now.
+    if (!(out instanceof Promise)) return Promise.resolve(out === undefined ? '' : out.toString('utf8'))
+    return out.then((later) => (later === undefined ? '' : later.toString('utf8')))
   }
 }
 

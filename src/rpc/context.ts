@@ -12,7 +12,7 @@ import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStoreReads } from '../store/chainStore.js'
 import type { Lane } from '../workers/pool.js'
 import type { ThreadCalls } from '../calls/threadCalls.js'
-import type { Upstream } from './upstream.js'
+import type { Forwarder } from './upstream.js'
 import type { KeyedLock } from '../util/keyedLock.js'
 import { ErrorCode, RpcError } from './errors.js'
 
@@ -42,8 +42,11 @@ export interface NodeContext {
    * filled, signed and pooled under its sender's key. A reader forwards sends and has none.
    */
   readonly nonceLock?: KeyedLock
-  /** A reader's --rpc.upstream: the node it forwards transactions to; undefined on a node, or a reader without one. */
-  readonly upstream?: Upstream
+  /**
+   * Where what only the node can do goes: a reader's --rpc.upstream (over HTTP), a serving thread's main thread (over
+   * a MessagePort); undefined on the node's main thread, or a reader without one.
+   */
+  readonly upstream?: Forwarder
   readonly genesisHash: Uint8Array
   readonly clientVersion: string
   /** eth_accounts: the dev chain's funded accounts, none elsewhere. */

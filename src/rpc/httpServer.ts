@@ -1,12 +1,17 @@
 import { isIP } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js'
-import { listenExclusive, loadUws } from './uws.js'
+import { closeApp, listenExclusive, listenShared, loadUws } from './uws.js'
 import { errorReplyWithoutId } from './envelope.js'
 import { InternalError, InvalidRequestError, ServerError } from './errors.js'
 
 export interface HttpServerOptions {
   host: string
   port: number
+  /**
+   * Listen with SO_REUSEPORT on `port` (not 0), beside the other serving threads' apps (node/servingThreads.ts);
+   * otherwise the port is this server's alone.
+   */
+  sharedPort?: boolean
   maxBodyBytes: number
   /** Host names a request may address (besides IP literals, always allowed, as geth); '*' allows any. */
   vhosts: readonly string[]
@@ -62,6 +67,8 @@ export interface HttpServer {
    * once every request received before is answered.
    */
   drain(): Promise<void>
+  /** Closes every connection at once (after drain: what is left is idle keep-alive connections). */
+  closeAll(): void
 }
 
 const JSON_HEADER = 'application/json'
@@ -351,7 +358,8 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   })
 
   return new Promise((resolve, reject) => {
-    listenExclusive(app, opts.host, opts.port, (socket: us_listen_socket | false) => {
+    const listen = opts.sharedPort === true ? listenShared : listenExclusive
+    listen(app, opts.host, opts.port, (socket: us_listen_socket | false) => {
       if (socket === false) {
         reject(new Error(`cannot listen on ${opts.host}:${opts.port}: the address is in use or not available`))
         return
@@ -373,6 +381,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
           }
           return done
         },
+        closeAll: () => closeApp(app),
       })
     })
   })

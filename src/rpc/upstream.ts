@@ -1,6 +1,12 @@
 import { ForwardedError, ServerError } from './errors.js'
 import { RawJson } from './reply.js'
 
+/** Where a reader's (or a serving thread's) calls that only the node can answer go: answered with the node's reply. */
+export interface Forwarder {
+  /** `client`: whose call it is (its shares of what clients hold on the node), where the forwarder can carry it. */
+  call(method: string, params: unknown, client?: string): Promise<RawJson>
+}
+
 /** The bounds on waiting for the node (node/defaults.ts: READER_DEFAULTS gives a reader's). */
 export interface UpstreamTimeouts {
   /** A forwarded call, ms: past it the client gets -32000 (the node may still act on the call). */
@@ -21,7 +27,7 @@ const PING = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', 
  * say it is healthy nor let its clients' sends join the wait. While the last ping found the node silent, a call is
  * refused at once; every call's own wait is bounded too (a node that answers pings but not this call).
  */
-export class Upstream {
+export class Upstream implements Forwarder {
   private nextId = 0
   private silent: string | undefined
 
@@ -79,24 +85,32 @@ export class Upstream {
       }
       throw this.unavailable(why(e))
     }
-    let reply: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
-    try {
-      reply = JSON.parse(text) as typeof reply
-    } catch {
-      throw this.unavailable('the reply is not JSON')
-    }
-    const { error } = reply
-    if (error !== undefined && error !== null) {
-      const code = typeof error.code === 'number' ? error.code : -32603
-      throw new ForwardedError(code, typeof error.message === 'string' ? error.message : 'upstream error', error.data)
-    }
-    if (!('result' in reply)) throw this.unavailable('the reply has neither result nor error')
-    return RawJson.of(JSON.stringify(reply.result))
+    return nodeReply(text, (why) => this.unavailable(why))
   }
 
   private unavailable(why: string): ServerError {
     return new ServerError(`upstream ${this.url} unavailable: ${why}`)
   }
+}
+
+/**
+ * The node's reply to one forwarded call, as the client is to get it: its result as the node wrote it, or its error
+ * unchanged (ForwardedError); `unavailable` makes the error for a reply that is neither.
+ */
+export function nodeReply(text: string, unavailable: (why: string) => Error): RawJson {
+  let reply: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
+  try {
+    reply = JSON.parse(text) as typeof reply
+  } catch {
+    throw unavailable('the reply is not JSON')
+  }
+  const { error } = reply
+  if (error !== undefined && error !== null) {
+    const code = typeof error.code === 'number' ? error.code : -32603
+    throw new ForwardedError(code, typeof error.message === 'string' ? error.message : 'upstream error', error.data)
+  }
+  if (!('result' in reply)) throw unavailable('the reply has neither result nor error')
+  return RawJson.of(JSON.stringify(reply.result))
 }
 
 function headIn(text: string): unknown {

@@ -25,5 +25,28 @@ const EXCLUSIVE_PORT = 1
 
 /** app.listen(host, port, options, cb): served by the binary, missing from its type declarations. */
 export function listenExclusive(app: import('uWebSockets.js').TemplatedApp, host: string, port: number, cb: ListenCallback): void {
-  ;(app.listen as unknown as (this: typeof app, h: string, p: number, o: number, c: ListenCallback) => void).call(app, host, port, EXCLUSIVE_PORT, cb)
+  listenWith(app, host, port, EXCLUSIVE_PORT, cb)
+}
+
+/**
+ * Listens with SO_REUSEPORT, so that every serving thread's app takes the same port and the kernel spreads the
+ * connections among them (node/servingThreads.ts). uSockets sets SO_REUSEPORT only for a port other than 0: the
+ * port is chosen (and found free) before any thread listens.
+ */
+export function listenShared(app: import('uWebSockets.js').TemplatedApp, host: string, port: number, cb: ListenCallback): void {
+  if (port === 0) throw new Error('a shared port must be chosen before listening: port 0 would not be shared')
+  listenWith(app, host, port, 0, cb)
+}
+
+function listenWith(app: import('uWebSockets.js').TemplatedApp, host: string, port: number, options: number, cb: ListenCallback): void {
+  ;(app.listen as unknown as (this: typeof app, h: string, p: number, o: number, c: ListenCallback) => void).call(app, host, port, options, cb)
+}
+
+/**
+ * app.close(): closes the listening socket and every connection at once (served by the binary, missing from its type
+ * declarations). A worker thread must call it before it ends: a thread that ends with a uWS socket open aborts the
+ * whole process (node's CheckedUvLoopClose: "uv_loop_close() while having open handles"; tried with this build).
+ */
+export function closeApp(app: import('uWebSockets.js').TemplatedApp): void {
+  ;(app as unknown as { close(): void }).close()
 }

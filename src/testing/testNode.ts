@@ -126,6 +126,8 @@ export async function startTestNode(
     maxBatchReplyBytes?: number
     devAccounts?: { address: string; privateKey: string }[]
     healthMaxAge?: number
+    /** --http.threads: serving threads on the public port (default 1: the main thread serves it). */
+    httpThreads?: number
   } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
@@ -152,6 +154,7 @@ export async function startTestNode(
     ...(opts.maxBatchReplyBytes === undefined ? {} : { maxBatchReplyBytes: opts.maxBatchReplyBytes }),
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
     ...(opts.healthMaxAge === undefined ? {} : { healthMaxAge: opts.healthMaxAge }),
+    ...(opts.httpThreads === undefined ? {} : { httpThreads: opts.httpThreads }),
     showProgress: false,
   })
   const httpUrl = `http://127.0.0.1:${node.httpPort}`

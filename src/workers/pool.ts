@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import { Piscina } from 'piscina'
+import { type Admission, LocalAdmission, SharedAdmission } from './admission.js'
 import { createDeadlineBuffer, threadsToStop } from './deadlines.js'
 import { PoolBusyError, TaskTimeoutError, WorkerTaskError, rebuiltError } from './errors.js'
 import type { Batch, SingleTask, TaskMap, TaskName, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
@@ -20,6 +21,11 @@ export interface LaneOptions {
    * performance.md, "Idle memory"); one started on demand costs its first call the thread's start-up.
    */
   idleMs?: number
+  /**
+   * The admission counts this lane shares with others (SharedAdmission's memory: the public lanes of the serving
+   * threads and the node's), `maxInFlight` bounding them together. Undefined: its own.
+   */
+  admission?: SharedArrayBuffer
 }
 
 export function defaultPoolSize(): number {
@@ -102,8 +108,8 @@ export class WorkerPool implements Lane {
   /** Admitted, not yet sent to a worker, by client, in the order the clients are to be served next. */
   private waiting = new Map<string, Pending[]>()
   private waitingCalls = 0
-  /** Calls admitted and not yet answered, by client (no entry: none). */
-  private readonly held = new Map<string, number>()
+  /** Calls admitted and not yet answered, by client: this lane's, or shared with other lanes (LaneOptions.admission). */
+  private readonly admission: Admission
   /** What a call of each client has cost a worker lately, ms (a moving average over its tasks). */
   private readonly callCostMs = new Map<string, number>()
   private tasksInFlight = 0
@@ -124,6 +130,7 @@ export class WorkerPool implements Lane {
     init: WorkerInit,
     private readonly opts: LaneOptions,
   ) {
+    this.admission = opts.admission === undefined ? new LocalAdmission() : new SharedAdmission(opts.admission)
     this.piscina = new Piscina({
       filename: WORKER_FILE,
       workerData: { ...init, deadlines: this.deadlines },
@@ -177,7 +184,7 @@ export class WorkerPool implements Lane {
       if (this.group.length === 0) queueMicrotask(() => this.flush())
       const timeoutMs = opts.timeoutMs ?? 0
       // Counted at once: a client's later bodies in the same turn see what it holds.
-      this.held.set(client, (this.held.get(client) ?? 0) + 1)
+      this.admission.take(client)
       this.group.push({
         client,
         task,
@@ -202,11 +209,12 @@ export class WorkerPool implements Lane {
    */
   private admitsFor(client: string, calls: number): number {
     const max = this.opts.maxInFlight
-    if (max === undefined || this.inFlightCalls + this.group.length === 0) return calls
-    const room = max - this.inFlightCalls - this.group.length
-    const mine = this.held.get(client)
-    const clients = this.held.size + (mine === undefined ? 1 : 0)
-    const share = Math.max(1, Math.floor(max / (clients + 1))) - (mine ?? 0)
+    const total = this.admission.total
+    if (max === undefined || total === 0) return calls
+    const room = max - total
+    const mine = this.admission.heldBy(client)
+    const clients = this.admission.clients + (mine === 0 ? 1 : 0)
+    const share = Math.max(1, Math.floor(max / (clients + 1))) - mine
     return Math.max(0, Math.min(calls, room, share))
   }
 
@@ -221,7 +229,8 @@ export class WorkerPool implements Lane {
     // A client's calls were admitted by `admits` before they were made. Work started outside a request (the ''
     // client: a fallback of a serving-thread method, the node's own) is refused here when it does not fit, unless
     // the lane is idle (or a group larger than the whole lane could never run).
-    if (max !== undefined && this.inFlightCalls > 0 && this.inFlightCalls + group.length > max) {
+    const total = this.admission.total
+    if (max !== undefined && total > group.length && total > max) {
       const unasked = group.filter((p) => p.client === '')
       if (unasked.length > 0) {
         group = group.filter((p) => p.client !== '')
@@ -244,9 +253,7 @@ export class WorkerPool implements Lane {
 
   /** Its client holds one call fewer. */
   private release(p: Pending): void {
-    const held = this.held.get(p.client)!
-    if (held === 1) this.held.delete(p.client)
-    else this.held.set(p.client, held - 1)
+    this.admission.release(p.client)
   }
 
   /** Queues a call behind its client's others, or before them (`first`: a call sent again). */

@@ -32,14 +32,23 @@ const FORWARDED: ReadonlySet<string> = new Set([
 export interface ReaderTableOptions {
   /** eth_syncing: the reader's own answer (it is behind while it has not taken in the node's newest head). */
   syncing(): SyncingResult
+  /**
+   * What is forwarded besides FORWARDED: a serving thread inside the node (node/servingThread.ts) also hands on the
+   * namespaces a reader drops (testing) and the methods whose state lives on the node's main thread (filters).
+   */
+  forwardAlso?: { namespaces: readonly Namespace[]; methods: ReadonlySet<string> }
 }
 
 /** The reader's method table from the node's. */
 export function readerMethods(base: MethodTable, opts: ReaderTableOptions): MethodTable {
   const table = new Map<string, MethodDef>()
+  const also = opts.forwardAlso
   for (const [name, def] of base) {
-    if (NODE_ONLY.includes(def.namespace)) continue
-    table.set(name, FORWARDED.has(name) ? { ...def, runsIn: 'thread', handle: (params: unknown, ctx) => forward(ctx, name, params) } : def)
+    const forwarded = FORWARDED.has(name) || also?.methods.has(name) === true || also?.namespaces.includes(def.namespace) === true
+    if (!forwarded && NODE_ONLY.includes(def.namespace)) continue
+    // A method that holds something per client (filters) is forwarded as its client's.
+    const runsIn = def.runsIn === 'threadAsClient' ? 'threadAsClient' : 'thread'
+    table.set(name, forwarded ? { ...def, runsIn, handle: (params: unknown, ctx) => forward(ctx, name, params) } : def)
   }
   const count = base.get('eth_getTransactionCount')
   // The pending nonce counts the node's pooled transactions: a wallet sending twice through a balancer needs it.
@@ -62,7 +71,7 @@ export function readerMethods(base: MethodTable, opts: ReaderTableOptions): Meth
     })
   }
   const syncing = base.get('eth_syncing')
-  if (syncing !== undefined) table.set('eth_syncing', { ...syncing, handle: () => opts.syncing() })
+  if (syncing !== undefined && also?.methods.has('eth_syncing') !== true) table.set('eth_syncing', { ...syncing, handle: () => opts.syncing() })
   return table
 }
 
@@ -75,9 +84,9 @@ export function readerSyncing(stored: bigint, takenIn: bigint): SyncingResult {
   return { startingBlock: toQuantity(takenIn), currentBlock: toQuantity(takenIn), highestBlock: toQuantity(stored) }
 }
 
-function forward(ctx: Pick<NodeContext, 'upstream'>, method: string, params: unknown): Promise<Reply> {
+function forward(ctx: Pick<NodeContext, 'upstream' | 'client'>, method: string, params: unknown): Promise<Reply> {
   if (ctx.upstream === undefined) {
     return Promise.reject(new ServerError(`read-only reader: ${method} is the node's; start the reader with --rpc.upstream <node url> to forward it`))
   }
-  return ctx.upstream.call(method, params)
+  return ctx.upstream.call(method, params, ctx.client)
 }

@@ -44,43 +44,46 @@ const CODE = assemble([
   'STOP',
 ])
 
-let n: TestNode
-let client: ReturnType<typeof createPublicClient>
-const holder = devAccounts()[2]!.address as `0x${string}`
-beforeAll(async () => {
-  const genesis = devGenesis()
-  genesis.alloc[TOKEN] = { balance: '0x0', code: CODE, storage: { [`0x${holder.slice(2).padStart(64, '0')}`]: `0x${'00'.repeat(31)}64` } }
-  n = await startTestNode({ genesis })
-  const chain = defineChain({
-    id: 1337,
-    name: 'sponge dev',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [`http://127.0.0.1:${n.node.httpPort}`] } },
+// The same against the main thread serving the port and against four serving threads (node/servingThreads.ts).
+describe.each([1, 4])('with --http.threads %i', (threads) => {
+  let n: TestNode
+  let client: ReturnType<typeof createPublicClient>
+  const holder = devAccounts()[2]!.address as `0x${string}`
+  beforeAll(async () => {
+    const genesis = devGenesis()
+    genesis.alloc[TOKEN] = { balance: '0x0', code: CODE, storage: { [`0x${holder.slice(2).padStart(64, '0')}`]: `0x${'00'.repeat(31)}64` } }
+    n = await startTestNode({ genesis, httpThreads: threads })
+    const chain = defineChain({
+      id: 1337,
+      name: 'sponge dev',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [`http://127.0.0.1:${n.node.httpPort}`] } },
+    })
+    client = createPublicClient({ chain, transport: http() })
   })
-  client = createPublicClient({ chain, transport: http() })
-})
-afterAll(async () => {
-  await n.close()
-})
+  afterAll(async () => {
+    await n.close()
+  })
 
-describe('viem against Sponge', () => {
-  const account = privateKeyToAccount(devAccounts()[0]!.privateKey as `0x${string}`)
-  it('readContract', async () => {
-    expect(await client.readContract({ address: TOKEN, abi, functionName: 'balanceOf', args: [holder] })).toBe(100n)
-  })
-  it('simulateContract, and its revert reason', async () => {
-    const { result } = await client.simulateContract({ account, address: TOKEN, abi, functionName: 'set', args: [7n] })
-    expect(result).toBeUndefined()
-    await expect(client.simulateContract({ account, address: TOKEN, abi, functionName: 'fail' })).rejects.toThrow(/nope/)
-  })
-  it('estimateGas', async () => {
-    expect(await client.estimateGas({ account, to: devAccounts()[1]!.address as `0x${string}`, value: 1n })).toBe(21_000n)
-    const gas = await client.estimateContractGas({ account, address: TOKEN, abi, functionName: 'set', args: [7n] })
-    expect(gas).toBeGreaterThan(21_000n + 20_000n)
-  })
-  it('createAccessList', async () => {
-    const r = await client.createAccessList({ account, to: TOKEN, data: `0x60fe47b1${'07'.padStart(64, '0')}` })
-    expect(r.accessList).toEqual([{ address: TOKEN, storageKeys: [`0x${'00'.repeat(32)}`] }])
-    expect(r.gasUsed).toBeGreaterThan(21_000n)
+  describe('viem against Sponge', () => {
+    const account = privateKeyToAccount(devAccounts()[0]!.privateKey as `0x${string}`)
+    it('readContract', async () => {
+      expect(await client.readContract({ address: TOKEN, abi, functionName: 'balanceOf', args: [holder] })).toBe(100n)
+    })
+    it('simulateContract, and its revert reason', async () => {
+      const { result } = await client.simulateContract({ account, address: TOKEN, abi, functionName: 'set', args: [7n] })
+      expect(result).toBeUndefined()
+      await expect(client.simulateContract({ account, address: TOKEN, abi, functionName: 'fail' })).rejects.toThrow(/nope/)
+    })
+    it('estimateGas', async () => {
+      expect(await client.estimateGas({ account, to: devAccounts()[1]!.address as `0x${string}`, value: 1n })).toBe(21_000n)
+      const gas = await client.estimateContractGas({ account, address: TOKEN, abi, functionName: 'set', args: [7n] })
+      expect(gas).toBeGreaterThan(21_000n + 20_000n)
+    })
+    it('createAccessList', async () => {
+      const r = await client.createAccessList({ account, to: TOKEN, data: `0x60fe47b1${'07'.padStart(64, '0')}` })
+      expect(r.accessList).toEqual([{ address: TOKEN, storageKeys: [`0x${'00'.repeat(32)}`] }])
+      expect(r.gasUsed).toBeGreaterThan(21_000n)
+    })
   })
 })

@@ -1,0 +1,153 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import type { GethGenesisFile } from '../chain/genesis.js'
+import { ChainSpec } from '../chain/spec.js'
+import { FilterRegistry } from '../logs/filters.js'
+import type { NodeContext } from '../rpc/context.js'
+import { decideHealth, healthReply } from '../rpc/health.js'
+import { allMethods } from '../rpc/methods/index.js'
+import { readerMethods } from '../rpc/methods/readerTable.js'
+import { PortForwarder } from '../rpc/portForwarder.js'
+import { ChainReader } from '../store/chainReader.js'
+import { ChainStore } from '../store/chainStore.js'
+import { SubscriptionHub } from '../subscriptions/hub.js'
+import { hexToBytes } from '../util/hex.js'
+import { servingTurns } from '../util/turns.js'
+import { WorkerPool } from '../workers/pool.js'
+import { type Endpoint, headStamp, startEndpoint } from './endpoint.js'
+import { HeadSequence } from './headSequence.js'
+import { NodeMetrics } from './metrics.js'
+import { SharedLifecycle } from './sharedLifecycle.js'
+import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
+import { sharedContext } from './sharedContext.js'
+
+// A serving thread of the node's public port (servingThreads.ts): a reader inside the node. It answers what the
+// store answers from its own LMDB snapshot and runs EVM work as the single serving thread does (on this thread under
+// calls/threadCalls.ts's budget, else in its own public lane); what only the node can do goes to the main thread over
+// a MessagePort and is answered with the node's reply.
+
+/** Filters are the node's: a later poll may land on another thread. */
+const FILTER_METHODS = [
+  'eth_newFilter',
+  'eth_newBlockFilter',
+  'eth_newPendingTransactionFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_uninstallFilter',
+]
+
+/** How long a thread lets its public lane's workers idle before they stop, ms (the node's main lane's bound). */
+const PUBLIC_WORKER_IDLE_MS = 60_000
+
+const init = workerData as ServingThreadInit
+const port = parentPort!
+const tell = (m: FromServingThread) => port.postMessage(m)
+
+let endpoint: Endpoint | undefined
+// An uncaught error would end the thread with its sockets open, and this uWS build then aborts the whole process:
+// the thread closes them, says why, and ends; the main thread logs it.
+process.on('uncaughtException', (e) => {
+  tell({ op: 'failed', error: e.stack ?? e.message })
+  endpoint?.closeAll()
+  process.exit(1)
+})
+
+const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
+// Opened as the node's pool workers open it (the same LMDB environment of this process); this thread never writes.
+const store = new ChainStore(init.datadir)
+const chain = new ChainReader(store)
+const lane = new WorkerPool(
+  { datadir: init.datadir, genesisJson: init.genesisJson },
+  { name: 'public', threads: init.workers, maxInFlight: init.maxQueue, idleMs: PUBLIC_WORKER_IDLE_MS, admission: init.admission },
+)
+const forwarder = new PortForwarder(init.forward)
+const subscriptions = new SubscriptionHub(store)
+const ctx: NodeContext = {
+  ...sharedContext(spec, store, chain, init.read),
+  pool: lane,
+  genesisHash: hexToBytes(init.genesisHash),
+  engineMethods: [],
+  filters: new FilterRegistry(),
+  upstream: forwarder,
+}
+const table = readerMethods(allMethods(), {
+  syncing: () => false,
+  forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
+})
+const sequence = new HeadSequence(init.headSequence)
+const lifecycle = new SharedLifecycle(init.lifecycle)
+const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true }) : undefined
+const taken = new Int32Array(init.taken)
+
+endpoint = await startEndpoint({
+  host: init.host,
+  port: init.port,
+  sharedPort: true,
+  namespaces: init.namespaces,
+  vhosts: init.vhosts,
+  corsOrigins: init.corsOrigins,
+  maxBodyBytes: init.maxBodyBytes,
+  table,
+  ctx,
+  lane,
+  subscriptions,
+  envelope: {
+    maxBatch: init.maxBatch,
+    maxReplyBytes: init.maxReplyBytes,
+    maxBatchReplyBytes: init.maxBatchReplyBytes,
+    turns: servingTurns,
+    ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
+  },
+  beforeRequest: () => {
+    Atomics.add(taken, init.slot, 1)
+    sequence.keep(store)
+  },
+  health: (draining) =>
+    healthReply(
+      decideHealth({
+        lifecycle: draining ? 'draining' : lifecycle.get(),
+        head: headStamp(chain, store),
+        nowSeconds: Date.now() / 1000,
+        maxAgeSeconds: init.healthMaxAge,
+      }),
+    ),
+})
+tell({ op: 'listening', port: endpoint.port })
+
+port.on('message', (m: ToServingThread) => {
+  if (m.op === 'canonical') {
+    // Posted after the commit and the sequence's advance: the fresh snapshot holds the blocks named.
+    sequence.keep(store)
+    subscriptions.canonicalChanged(m.added, m.removed)
+    return
+  }
+  if (m.op === 'pending') {
+    subscriptions.pendingTransaction(m.hash)
+    return
+  }
+  if (m.op === 'fail') {
+    setImmediate(() => {
+      throw new Error(m.reason)
+    })
+    return
+  }
+  if (m.op === 'metrics') {
+    const id = m.id
+    void (metrics?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then((json) => tell({ op: 'metrics', id, json }))
+    return
+  }
+  if (endpoint === undefined) return
+  const served = endpoint
+  void (async () => {
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([served.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, m.boundMs)))])
+    clearTimeout(timer)
+    const unanswered = served.inFlight
+    // Idle keep-alive connections: closed now, or the thread would wait for uWS to time them out.
+    served.closeAll()
+    await lane.close()
+    await store.close()
+    tell({ op: 'drained', unanswered })
+    init.forward.close()
+    port.close()
+  })()
+})

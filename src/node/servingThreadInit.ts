@@ -1,0 +1,60 @@
+import type { MessagePort } from 'node:worker_threads'
+import type { Namespace } from '../rpc/methodTable.js'
+import type { MetricsJson } from './metrics.js'
+import type { ReadSettings } from './sharedContext.js'
+
+/** What a serving thread (servingThread.ts) is started with: the endpoint's settings and its ways to the node. */
+export interface ServingThreadInit {
+  datadir: string
+  genesisJson: string
+  /** The genesis hash, hex (net_version and eth_config read it; the main thread has computed it). */
+  genesisHash: string
+  host: string
+  /** The shared port, chosen before any thread listens (sharedPort.ts). */
+  port: number
+  namespaces: Namespace[]
+  vhosts: string[]
+  corsOrigins: string[]
+  maxBodyBytes: number
+  maxBatch: number
+  maxReplyBytes: number
+  maxBatchReplyBytes: number
+  read: ReadSettings
+  /** The thread's own public lane: worker threads, and calls admitted at most (all lanes together). */
+  workers: number
+  maxQueue: number
+  healthMaxAge: number
+  /** The public lanes' admission counts (workers/admission.ts), shared with every thread's and the node's. */
+  admission: SharedArrayBuffer
+  /** SharedLifecycle's memory: the node's lifecycle, which the thread's /health reports. */
+  lifecycle: SharedArrayBuffer
+  /** Whether the node keeps metrics (--metrics): the thread counts its calls and sends them at each scrape. */
+  metrics: boolean
+  /** HeadSequence's shared memory. */
+  headSequence: SharedArrayBuffer
+  /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */
+  taken: SharedArrayBuffer
+  /** This thread's slot in `taken`. */
+  slot: number
+  /** Where calls only the node can answer go (rpc/portForwarder.ts); transferred. */
+  forward: MessagePort
+}
+
+/** What the main thread tells a serving thread. */
+export type ToServingThread =
+  | { op: 'drain'; boundMs: number }
+  /** The canonical chain changed (committed, and the head sequence advanced): for the thread's subscribers. */
+  | { op: 'canonical'; added: Uint8Array[]; removed: Uint8Array[] }
+  /** The pool admitted a transaction: for the thread's newPendingTransactions subscribers. */
+  | { op: 'pending'; hash: string }
+  /** A scrape of /metrics: the thread answers with its registry's metrics. */
+  | { op: 'metrics'; id: number }
+  /** Throw, uncaught, as a bug in a handler would: how the tests see a thread fail and be replaced. */
+  | { op: 'fail'; reason: string }
+
+/** What a serving thread tells the main thread. */
+export type FromServingThread =
+  | { op: 'listening'; port: number }
+  | { op: 'drained'; unanswered: number }
+  | { op: 'failed'; error: string }
+  | { op: 'metrics'; id: number; json: MetricsJson }
