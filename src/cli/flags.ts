@@ -145,13 +145,13 @@ export const FLAGS = {
     help: 'Host names an Engine API request may address',
   },
   'http.threads': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'int',
     arg: 'n',
     min: 1,
     max: MAX_HTTP_THREADS,
     default: NODE_DEFAULTS.httpThreads,
-    help: 'threads serving the JSON-RPC port; more than 1 share it, the main thread keeping the writer and the Engine API (being built: docs/design.md)',
+    help: 'threads serving the JSON-RPC port; more than 1 share it and hand the main thread what only it does: writes, the Engine API, forwarding (being built: docs/design.md)',
   },
   workers: {
     commands: SERVING,

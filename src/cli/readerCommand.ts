@@ -31,6 +31,7 @@ export function readerOptions(datadir: string, args: ParsedArgs, log: Logger): R
     },
     ...(upstream === undefined ? {} : { upstream }),
     workers: flag(args, 'workers'),
+    httpThreads: flag(args, 'http.threads'),
     maxQueue: flag(args, 'rpc.maxqueue'),
     maxBodyBytes: flag(args, 'rpc.maxbodysize'),
     maxBatch: flag(args, 'rpc.batchlimit'),

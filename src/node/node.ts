@@ -20,12 +20,9 @@ import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { SharedAdmission } from '../workers/admission.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
-import { ClientContexts } from './clientContexts.js'
 import { type ServingThreads, startServingThreads } from './servingThreads.js'
 import { HeadSequence } from './headSequence.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
-import type { ForwardedCall } from '../rpc/portForwarder.js'
-import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { bytesToHex } from '../util/hex.js'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -35,7 +32,8 @@ import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
-import { type ReadSettings, sharedContext } from './sharedContext.js'
+import { readSettingsOf, sharedContext } from './sharedContext.js'
+import { forwardedAnswers } from './forwardedAnswers.js'
 import { KeyedLock } from '../util/keyedLock.js'
 import { KzgThread } from '../crypto/kzgThread.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
@@ -287,6 +285,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         admission,
         init: {
           datadir: opts.datadir,
+          readOnly: false,
           genesisJson: init.genesisJson,
           genesisHash: bytesToHex(genesis.hash()),
           host: opts.http.host,
@@ -298,7 +297,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           maxBatch,
           maxReplyBytes,
           maxBatchReplyBytes,
-          read: readSettings(opts),
+          read: readSettingsOf(opts),
           // --workers in all, split among the threads' lanes.
           workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
           maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
@@ -395,40 +394,6 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   } catch (e) {
     await close()
     throw e
-  }
-}
-
-/** The settings a serving thread's reads take (sharedContext's), as they cross to it. */
-function readSettings(opts: NodeOptions): ReadSettings {
-  return {
-    ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
-    ...(opts.gasCap === undefined ? {} : { gasCap: opts.gasCap }),
-    ...(opts.evmTimeoutMs === undefined ? {} : { evmTimeoutMs: opts.evmTimeoutMs }),
-    ...(opts.logsMaxRange === undefined ? {} : { logsMaxRange: opts.logsMaxRange }),
-    ...(opts.logsMaxResults === undefined ? {} : { logsMaxResults: opts.logsMaxResults }),
-    ...(opts.maxReplyBytes === undefined ? {} : { maxReplyBytes: opts.maxReplyBytes }),
-  }
-}
-
-/**
- * The main thread's answers to what the serving threads hand on: each call run through the envelope as if it had
- * come to the main thread's own port from the same client, and its reply text returned unchanged.
- */
-function forwardedAnswers(
-  table: MethodTable,
-  env: EnvelopeOptions,
-  context: NodeContext,
-  lane: WorkerPool,
-): (call: ForwardedCall) => Promise<string> {
-  const clients = new ClientContexts(context, lane)
-  return (call) => {
-    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, method: call.method, params: call.params }))
-    const client = call.client
-    const ctx = client === undefined ? context : clients.of(client)
-    const out = handleBody(body, table, env, ctx, () => ctx)
-    // A reply given at once may be the envelope's own memory, reused by the next body: read it now.
-    if (!(out instanceof Promise)) return Promise.resolve(out === undefined ? '' : out.toString('utf8'))
-    return out.then((later) => (later === undefined ? '' : later.toString('utf8')))
   }
 }
 

@@ -41,6 +41,8 @@ let node: SpawnedNode
 let early: SpawnedNode
 /** Started after it, forwarding to it. */
 let reader: SpawnedNode
+/** The same, its port served by two threads (--http.threads 2: servingThreads.ts). */
+let threaded: SpawnedNode
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sponge-reader-'))
@@ -55,10 +57,14 @@ beforeAll(async () => {
   node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', ...APIS])
   early = await earlyStarting
   reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, ...APIS])
+  threaded = await spawnReader([
+    ...['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, '--http.threads', '2'],
+    ...APIS,
+  ])
 }, 180_000)
 
 afterAll(async () => {
-  await Promise.all([reader?.stop(), early?.stop(), node?.stop()])
+  await Promise.all([reader?.stop(), early?.stop(), threaded?.stop(), node?.stop()])
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -82,10 +88,11 @@ describe('sponge rpc', () => {
     await rpc(reader.httpUrl, 'evm_mine')
     const receipt = (await rpc<{ contractAddress: string; blockHash: string }>(reader.httpUrl, 'eth_getTransactionReceipt', [deploy])).result!
     const emitter = receipt.contractAddress
-    const tx = (await rpc<string>(reader.httpUrl, 'eth_sendTransaction', [{ from: alice, to: emitter, data: TOPIC }])).result!
-    await rpc(reader.httpUrl, 'evm_mine')
+    // Through the threaded reader: its thread hands the send on to its main thread, which forwards it to the node.
+    const tx = (await rpc<string>(threaded.httpUrl, 'eth_sendTransaction', [{ from: alice, to: emitter, data: TOPIC }])).result!
+    await rpc(threaded.httpUrl, 'evm_mine')
 
-    // The same replies from the node and from both readers.
+    // The same replies from the node and from the three readers.
     const calls: [string, unknown[]][] = [
       ['eth_blockNumber', []],
       ['eth_getBlockByNumber', ['latest', true]],
@@ -110,26 +117,30 @@ describe('sponge rpc', () => {
       expect(want.error, method).toBeUndefined()
       expect(await rpc(reader.httpUrl, method, params), method).toEqual(want)
       expect(await rpc(early.httpUrl, method, params), method).toEqual(want)
+      expect(await rpc(threaded.httpUrl, method, params), method).toEqual(want)
     }
     const h = await health(reader.httpUrl)
     expect(h.status).toBe(200)
     expect(h.body).toMatchObject({ status: 'ok', head: 2, lag: 0 })
+    expect(await health(threaded.httpUrl)).toMatchObject({ status: 200, body: { status: 'ok', head: 2 } })
   })
 
   it('pushes newHeads and logs, and a reorg’s removed logs, as the node does', async () => {
     const onReader = await WsClient.open(reader.httpUrl.replace('http', 'ws'))
     const onNode = await WsClient.open(node.httpUrl.replace('http', 'ws'))
+    const onThread = await WsClient.open(threaded.httpUrl.replace('http', 'ws'))
     try {
       const deploy = (await rpc<string>(node.httpUrl, 'eth_sendTransaction', [{ from: bob, data: EMITTER_INIT }])).result!
       await rpc(node.httpUrl, 'evm_mine')
       const emitter = (await rpc<{ contractAddress: string }>(node.httpUrl, 'eth_getTransactionReceipt', [deploy])).result!.contractAddress
       // Subscribed once the reader has taken in that block (eth_syncing false), both see the same blocks from then on.
-      for (let i = 0; i < 200 && (await rpc(reader.httpUrl, 'eth_syncing')).result !== false; i++) await new Promise((r) => setTimeout(r, 10))
+      for (const url of [reader.httpUrl, threaded.httpUrl])
+        for (let i = 0; i < 200 && (await rpc(url, 'eth_syncing')).result !== false; i++) await new Promise((r) => setTimeout(r, 10))
       const subscribe = async (c: WsClient) => ({
         heads: (await c.call<string>('eth_subscribe', ['newHeads'])).result!,
         logs: (await c.call<string>('eth_subscribe', ['logs', { address: emitter }])).result!,
       })
-      const [r, n] = [await subscribe(onReader), await subscribe(onNode)]
+      const [r, n, t] = [await subscribe(onReader), await subscribe(onNode), await subscribe(onThread)]
       const snap = (await rpc<string>(reader.httpUrl, 'evm_snapshot')).result!
       const tx = (await rpc<string>(reader.httpUrl, 'eth_sendTransaction', [{ from: bob, to: emitter, data: TOPIC }])).result!
       await rpc(reader.httpUrl, 'evm_mine')
@@ -137,6 +148,7 @@ describe('sponge rpc', () => {
         const fromNode = (await onNode.next((m) => m.params?.subscription === n[sub])).params!.result
         const fromReader = (await onReader.next((m) => m.params?.subscription === r[sub])).params!.result
         expect(fromReader, sub).toEqual(fromNode)
+        expect((await onThread.next((m) => m.params?.subscription === t[sub])).params!.result, `${sub} on a thread`).toEqual(fromNode)
         return fromReader as Record<string, unknown>
       }
       expect(await sameAs('heads')).toMatchObject({ number: '0x4' })
@@ -152,6 +164,7 @@ describe('sponge rpc', () => {
     } finally {
       onReader.ws.close()
       onNode.ws.close()
+      onThread.ws.close()
     }
   })
 
@@ -180,6 +193,13 @@ describe('sponge rpc', () => {
       h = await health(reader.httpUrl)
     }
     expect(h).toMatchObject({ status: 503, body: { status: 'stale' } })
+    // The threaded reader's threads say so too (its main thread tells them after each check).
+    let t = await health(threaded.httpUrl)
+    for (let i = 0; i < 100 && t.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      t = await health(threaded.httpUrl)
+    }
+    expect(t).toMatchObject({ status: 503, body: { status: 'stale' } })
     // Under load, every read still answers from the store.
     const load = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
@@ -192,6 +212,7 @@ describe('sponge rpc', () => {
     expect((await rpc(reader.httpUrl, 'eth_blockNumber')).result).toBe(head)
     await reader.stop()
     await early.stop()
+    await threaded.stop()
     expect({ digest: digest(), mtime: statSync(file).mtimeMs, size: statSync(file).size }).toEqual(before)
   })
 })

@@ -22,7 +22,15 @@ import { NODE_DEFAULTS, READER_DEFAULTS } from './defaults.js'
 import { servingTurns } from '../util/turns.js'
 import { type Endpoint, type EndpointBackend, drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
-import { sharedContext } from './sharedContext.js'
+import { readSettingsOf, sharedContext } from './sharedContext.js'
+import { forwardedAnswers } from './forwardedAnswers.js'
+import { HeadSequence } from './headSequence.js'
+import { type ServingThreads, startServingThreads } from './servingThreads.js'
+import { SharedLifecycle } from './sharedLifecycle.js'
+import { SharedAdmission } from '../workers/admission.js'
+import type { ForwardedCall } from '../rpc/portForwarder.js'
+import type { EnvelopeOptions } from '../rpc/envelope.js'
+import { bytesToHex } from '../util/hex.js'
 
 // `sponge rpc`: a read-only JSON-RPC process over a running node's datadir, as Erigon's rpcdaemon over its node's
 // database. It opens the store read-only (LMDB serves readers in other processes by design), learns each new head
@@ -62,6 +70,8 @@ export interface ReaderOptions {
   drainTimeoutMs?: number
   /** How long to wait for a chain in a datadir no node holds, ms (default READER_DEFAULTS.storeWaitMs). */
   storeWaitMs?: number
+  /** --http.threads: threads serving the port (1: the main thread serves it; more: servingThreads.ts). */
+  httpThreads?: number
 }
 
 export interface RunningReader {
@@ -134,6 +144,13 @@ class Reader implements RunningReader {
   private readonly upstream: Upstream | undefined
   private lastHead: HeadStamp | undefined
   private lastLag = 0
+  /** With --http.threads above 1: the threads serving the port, and what they share with this thread. */
+  private threads: ServingThreads | undefined
+  private readonly shared:
+    | { sequence: SharedArrayBuffer; admission: SharedArrayBuffer; lifecycle: SharedArrayBuffer; advance: HeadSequence; state: SharedLifecycle }
+    | undefined
+  /** The current generation's answers to what the threads hand on. */
+  private answer: ((call: ForwardedCall) => Promise<string>) | undefined
 
   constructor(
     private readonly spec: ChainSpec,
@@ -144,6 +161,16 @@ class Reader implements RunningReader {
         ? undefined
         : new Upstream(opts.upstream, { callTimeoutMs: READER_DEFAULTS.forwardTimeoutMs, pingTimeoutMs: READER_DEFAULTS.pingTimeoutMs })
     this.heartbeat = new HeartbeatWatch(opts.datadir)
+    if ((opts.httpThreads ?? 1) > 1) {
+      const [sequence, lifecycle] = [HeadSequence.shared(), SharedLifecycle.shared()]
+      this.shared = {
+        sequence,
+        lifecycle,
+        admission: SharedAdmission.shared(),
+        advance: new HeadSequence(sequence),
+        state: new SharedLifecycle(lifecycle),
+      }
+    }
     this.metrics =
       opts.metrics === undefined
         ? undefined
@@ -163,8 +190,14 @@ class Reader implements RunningReader {
   }
 
   get httpPort(): number {
+    if (this.threads !== undefined) return this.threads.port
     if (this.endpoint === undefined) throw new Error('the reader is not serving')
     return this.endpoint.port
+  }
+
+  /** The threads serving the port, with --http.threads above 1. */
+  get servingThreads(): ServingThreads | undefined {
+    return this.threads
   }
 
   get metricsPort(): number | undefined {
@@ -176,30 +209,31 @@ class Reader implements RunningReader {
     const gen = this.generation(opened)
     this.gen = gen
     const metrics = this.metrics
-    this.endpoint = await startEndpoint({
-      host: opts.http.host,
-      port: opts.http.port,
-      namespaces: opts.http.apis.filter((n) => n !== 'testing'),
-      vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
-      corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
-      maxBodyBytes: opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
-      table: gen.table,
-      ctx: gen.ctx,
-      lane: gen.lane,
-      subscriptions: gen.subscriptions,
-      envelope: {
-        maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
-        maxReplyBytes: opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
-        maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
-        onInternalError: logInternalError(opts.log),
-        ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
-        turns: servingTurns,
-      },
-      health: (draining) => this.health(draining),
-    })
-    opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${this.endpoint.port}`, {
+    if (this.shared !== undefined) {
+      this.threads = await this.startThreads(opts.http.port)
+      this.shared.state.set('serving')
+      this.threads.readerHealth(this.lag(gen), undefined)
+      metrics?.watchThreads({ taken: () => this.threads?.taken() ?? [], metrics: () => this.threads?.metrics() ?? Promise.resolve([]) })
+    } else {
+      this.endpoint = await startEndpoint({
+        host: opts.http.host,
+        port: opts.http.port,
+        namespaces: this.namespaces(),
+        vhosts: opts.http.vhosts ?? NODE_DEFAULTS.http.vhosts,
+        corsOrigins: opts.http.corsOrigins ?? NODE_DEFAULTS.http.corsOrigins,
+        maxBodyBytes: opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
+        table: gen.table,
+        ctx: gen.ctx,
+        lane: gen.lane,
+        subscriptions: gen.subscriptions,
+        envelope: this.envelope(),
+        health: (draining) => this.health(draining),
+      })
+    }
+    opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${this.httpPort}`, {
       datadir: opts.datadir,
       upstream: opts.upstream ?? 'none: sends are refused',
+      threads: opts.httpThreads ?? 1,
     })
     if (metrics !== undefined && opts.metrics !== undefined) {
       this.metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
@@ -208,12 +242,90 @@ class Reader implements RunningReader {
     this.schedule()
   }
 
+  /** A reader serves no testing namespace. */
+  private namespaces(): Namespace[] {
+    return this.opts.http.apis.filter((n) => n !== 'testing')
+  }
+
+  private envelope(): Omit<EnvelopeOptions, 'namespaces'> {
+    const { opts, metrics } = this
+    return {
+      maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
+      maxReplyBytes: opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
+      maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
+      onInternalError: logInternalError(opts.log),
+      ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
+      turns: servingTurns,
+    }
+  }
+
+  /**
+   * The threads serving the port (`port` 0: one chosen, then shared), over the datadir's store as it is now: each
+   * opens it read-only, and hands what it cannot answer to this thread, which answers as the reader (forwarding
+   * sends to the upstream).
+   */
+  private startThreads(port: number): Promise<ServingThreads> {
+    const { opts, spec } = this
+    const shared = this.shared!
+    const threads = opts.httpThreads ?? 1
+    return startServingThreads({
+      threads,
+      headSequence: shared.sequence,
+      admission: shared.admission,
+      init: {
+        datadir: opts.datadir,
+        readOnly: true,
+        genesisJson: JSON.stringify(spec.genesis),
+        genesisHash: bytesToHex(this.current().ctx.genesisHash),
+        host: opts.http.host,
+        port,
+        namespaces: this.namespaces(),
+        vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
+        corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
+        maxBodyBytes: opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
+        maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
+        maxReplyBytes: opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
+        maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
+        read: readSettingsOf(opts),
+        workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
+        maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
+        healthMaxAge: opts.healthMaxAge ?? NODE_DEFAULTS.healthMaxAge,
+        lifecycle: shared.lifecycle,
+        metrics: this.metrics !== undefined,
+      },
+      answer: (call) => this.answer!(call),
+      drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
+      log: opts.log,
+    })
+  }
+
+  /**
+   * The datadir replaced: the threads, whose stores are the removed chain's, drain (their WebSocket connections closed:
+   * subscribe again) and new ones open the new store, on the same port.
+   */
+  private async restartThreads(): Promise<void> {
+    const old = this.threads!
+    this.threads = undefined
+    await old.drain()
+    this.threads = await this.startThreads(old.port)
+  }
+
+  /** Blocks the head taken in is behind the store's, and the most that is still fresh. */
+  private lag(gen: Generation): { blocks: number; max: number } {
+    return {
+      blocks: Math.max(0, Number(gen.chain.headNumber() - gen.watcher.head.number)),
+      max: this.opts.healthMaxLag ?? READER_DEFAULTS.healthMaxLag,
+    }
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearTimeout(this.timer)
       // A check may be reopening the datadir: the generation it makes is closed below.
       await this.checking
-      if (this.endpoint !== undefined) await drainWithin([this.endpoint], this.opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, this.opts.log)
+      this.shared?.state.set('draining')
+      const served = this.threads ?? this.endpoint
+      if (served !== undefined) await drainWithin([served], this.opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, this.opts.log)
       await this.gen?.close()
       this.metricsServer?.close()
     })()
@@ -231,7 +343,7 @@ class Reader implements RunningReader {
     const gen = this.gen
     if (lifecycle !== 'draining' && gen !== undefined) {
       this.lastHead = headStamp(gen.chain, gen.store)
-      this.lastLag = Math.max(0, Number(gen.chain.headNumber() - gen.watcher.head.number))
+      this.lastLag = this.lag(gen).blocks
     }
     const problem = this.problem()
     return healthReply(
@@ -303,6 +415,9 @@ class Reader implements RunningReader {
       await this.upstream?.ping()
     }
     this.logProblem()
+    // The current generation's: a reopen above has made it.
+    const now = this.gen
+    if (this.threads !== undefined && now !== undefined) this.threads.readerHealth(this.lag(now), this.problem()?.reason)
   }
 
   /** A new data file at the datadir's path: once it holds the same chain, the reader serves it, on the same port. */
@@ -335,7 +450,10 @@ class Reader implements RunningReader {
     this.rejectedFile = undefined
     this.nodeRunning = true
     this.logged = undefined
-    const retired = this.endpoint?.replace(next, 'the datadir was replaced: subscribe again') ?? Promise.resolve()
+    const retired =
+      this.threads !== undefined
+        ? this.restartThreads()
+        : (this.endpoint?.replace(next, 'the datadir was replaced: subscribe again') ?? Promise.resolve())
     // Requests already on the removed chain finish on it (bounded as a drain is), then its store and lane close.
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<void>((resolve) => {
@@ -356,10 +474,19 @@ class Reader implements RunningReader {
     )
     const chain = new ChainReader(store)
     const subscriptions = new SubscriptionHub(store)
-    const watcher = new HeadWatcher(store, (c) => subscriptions.canonicalChanged(c.added, c.removed), {
-      pollMs: READER_DEFAULTS.pollMs,
-      onWatchError: (e) => opts.log.warn('no file events from the store; polling it alone', { error: e.message }),
-    })
+    const watcher = new HeadWatcher(
+      store,
+      (c) => {
+        subscriptions.canonicalChanged(c.added, c.removed)
+        // The threads renew their snapshots and tell their own subscribers.
+        this.shared?.advance.advance()
+        this.threads?.canonicalChanged(c.added, c.removed)
+      },
+      {
+        pollMs: READER_DEFAULTS.pollMs,
+        onWatchError: (e) => opts.log.warn('no file events from the store; polling it alone', { error: e.message }),
+      },
+    )
     watcher.start()
     const ctx: NodeContext = {
       ...sharedContext(spec, store, chain, opts),
@@ -370,6 +497,7 @@ class Reader implements RunningReader {
       ...(this.upstream === undefined ? {} : { upstream: this.upstream }),
     }
     const table = readerMethods(allMethods(), { syncing: () => readerSyncing(chain.headNumber(), watcher.head.number) })
+    this.answer = forwardedAnswers(table, { ...this.envelope(), namespaces: new Set(this.namespaces()) }, ctx, lane)
     this.metricLanes.splice(0, this.metricLanes.length, lane)
     this.metrics?.watchLane(lane)
     return {

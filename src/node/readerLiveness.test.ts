@@ -76,74 +76,79 @@ async function stopAll(...ps: (SpawnedNode | undefined)[]): Promise<void> {
 }
 
 describe('readers that never lie', () => {
-  it('reopens a datadir removed and made again by a new node, and says stale, and why, meanwhile', async () => {
-    const dir = tempDatadir('reader-replaced')
-    const datadir = join(dir, 'dev')
-    let node: SpawnedNode | undefined
-    let reader: SpawnedNode | undefined
-    let ws: WsClient | undefined
-    try {
-      node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--workers', '1'])
-      for (let i = 0; i < 5; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
-      reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1'])
-      // A state read below the head runs in the reader's worker lane: the lane has opened the store.
-      expect((await rpc(reader.httpUrl, 'eth_getBalance', [alice, '0x1'])).error).toBeUndefined()
-      await eventually(
-        'the reader at head 5',
-        reader,
-        healthIs(reader.httpUrl, (h) => h.status === 200 && h.body.head === 5),
-      )
-      ws = await WsClient.open(reader.httpUrl.replace('http', 'ws'))
-      const closed = once(ws.ws, 'close')
+  // With its port on two threads, the threads are replaced by ones over the new store (servingThreads.ts).
+  it.each([1, 2])(
+    'reopens a datadir removed and made again by a new node, and says stale, and why, meanwhile (--http.threads %i)',
+    async (threads) => {
+      const dir = tempDatadir('reader-replaced')
+      const datadir = join(dir, 'dev')
+      let node: SpawnedNode | undefined
+      let reader: SpawnedNode | undefined
+      let ws: WsClient | undefined
+      try {
+        node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+        for (let i = 0; i < 5; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
+        reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--http.threads', String(threads)])
+        // A state read below the head runs in the reader's worker lane: the lane has opened the store.
+        expect((await rpc(reader.httpUrl, 'eth_getBalance', [alice, '0x1'])).error).toBeUndefined()
+        await eventually(
+          'the reader at head 5',
+          reader,
+          healthIs(reader.httpUrl, (h) => h.status === 200 && h.body.head === 5),
+        )
+        ws = await WsClient.open(reader.httpUrl.replace('http', 'ws'))
+        const closed = once(ws.ws, 'close')
 
-      await node.stop()
-      rmSync(datadir, { recursive: true, force: true })
-      const gone = await eventually(
-        'stale with the datadir gone',
-        reader,
-        healthIs(reader.httpUrl, (h) => h.status === 503 && /datadir/.test(h.body.reason ?? '')),
-      )
-      expect(gone.body).toMatchObject({ status: 'stale', head: 5 })
+        await node.stop()
+        rmSync(datadir, { recursive: true, force: true })
+        const gone = await eventually(
+          'stale with the datadir gone',
+          reader,
+          healthIs(reader.httpUrl, (h) => h.status === 503 && /datadir/.test(h.body.reason ?? '')),
+        )
+        expect(gone.body).toMatchObject({ status: 'stale', head: 5 })
 
-      node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--workers', '1'])
-      for (let i = 0; i < 2; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
-      // The new chain, not the deleted one: head 2, and the blocks the new node made.
-      const back = await eventually(
-        'the reader on the new chain',
-        reader,
-        // The store's head can be read before the watcher has caught up (lag 1 for a moment): wait for both.
-        healthIs(reader.httpUrl, (h) => h.status === 200 && h.body.head === 2 && h.body.lag === 0),
-      )
-      expect(back.body).toMatchObject({ status: 'ok', head: 2, lag: 0 })
-      expect(await rpc(reader.httpUrl, 'eth_getBlockByNumber', ['latest', false])).toEqual(
-        await rpc(node.httpUrl, 'eth_getBlockByNumber', ['latest', false]),
-      )
-      expect((await rpc(reader.httpUrl, 'eth_getBlockByNumber', ['0x5', false])).result).toBeNull()
-      // The worker lane reads the new chain too.
-      expect(await rpc(reader.httpUrl, 'eth_getBalance', [alice, '0x1'])).toEqual(await rpc(node.httpUrl, 'eth_getBalance', [alice, '0x1']))
-      // A subscription on the removed chain is not kept alive on the new one: its connection was closed.
-      await closed
-      expect(reader.log()).toMatch(/the datadir was replaced/)
-      expect(reader.log()).not.toMatch(/the node is back/)
+        node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+        for (let i = 0; i < 2; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
+        // The new chain, not the deleted one: head 2, and the blocks the new node made.
+        const back = await eventually(
+          'the reader on the new chain',
+          reader,
+          // The store's head can be read before the watcher has caught up (lag 1 for a moment): wait for both.
+          healthIs(reader.httpUrl, (h) => h.status === 200 && h.body.head === 2 && h.body.lag === 0),
+        )
+        expect(back.body).toMatchObject({ status: 'ok', head: 2, lag: 0 })
+        expect(await rpc(reader.httpUrl, 'eth_getBlockByNumber', ['latest', false])).toEqual(
+          await rpc(node.httpUrl, 'eth_getBlockByNumber', ['latest', false]),
+        )
+        expect((await rpc(reader.httpUrl, 'eth_getBlockByNumber', ['0x5', false])).result).toBeNull()
+        // The worker lane reads the new chain too.
+        expect(await rpc(reader.httpUrl, 'eth_getBalance', [alice, '0x1'])).toEqual(await rpc(node.httpUrl, 'eth_getBalance', [alice, '0x1']))
+        // A subscription on the removed chain is not kept alive on the new one: its connection was closed.
+        await closed
+        expect(reader.log()).toMatch(/the datadir was replaced/)
+        expect(reader.log()).not.toMatch(/the node is back/)
 
-      // Made again with another chain: never served, and stale saying so.
-      await node.stop()
-      rmSync(datadir, { recursive: true, force: true })
-      node = await spawnNode(['--chain', rpcCompatPath('genesis.json'), '--datadir', datadir, '--no-mining', '--workers', '1'])
-      const other = await eventually(
-        'stale over another chain',
-        reader,
-        healthIs(reader.httpUrl, (h) => h.status === 503 && /another chain/.test(h.body.reason ?? '')),
-      )
-      expect(other.body).toMatchObject({ status: 'stale', head: 2 })
-      expect(other.body.reason).toMatch(/^the datadir was replaced by one that holds another chain: .*: serving the removed chain$/)
-      expect((await rpc(reader.httpUrl, 'eth_chainId')).result).toBe('0x539')
-    } finally {
-      ws?.ws.close()
-      await stopAll(reader, node)
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }, 300_000)
+        // Made again with another chain: never served, and stale saying so.
+        await node.stop()
+        rmSync(datadir, { recursive: true, force: true })
+        node = await spawnNode(['--chain', rpcCompatPath('genesis.json'), '--datadir', datadir, '--no-mining', '--workers', '1'])
+        const other = await eventually(
+          'stale over another chain',
+          reader,
+          healthIs(reader.httpUrl, (h) => h.status === 503 && /another chain/.test(h.body.reason ?? '')),
+        )
+        expect(other.body).toMatchObject({ status: 'stale', head: 2 })
+        expect(other.body.reason).toMatch(/^the datadir was replaced by one that holds another chain: .*: serving the removed chain$/)
+        expect((await rpc(reader.httpUrl, 'eth_chainId')).result).toBe('0x539')
+      } finally {
+        ws?.ws.close()
+        await stopAll(reader, node)
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    300_000,
+  )
 
   it('beside a frozen node (SIGSTOP): stale saying why, forwarded sends answered at once with -32000; back on SIGCONT', async () => {
     const datadir = tempDatadir('reader-frozen')

@@ -53,10 +53,10 @@ process.on('uncaughtException', (e) => {
 
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 // Opened as the node's pool workers open it (the same LMDB environment of this process); this thread never writes.
-const store = new ChainStore(init.datadir)
+const store = new ChainStore(init.datadir, init.readOnly)
 const chain = new ChainReader(store)
 const lane = new WorkerPool(
-  { datadir: init.datadir, genesisJson: init.genesisJson },
+  { datadir: init.datadir, genesisJson: init.genesisJson, readOnly: init.readOnly },
   { name: 'public', threads: init.workers, maxInFlight: init.maxQueue, idleMs: PUBLIC_WORKER_IDLE_MS, admission: init.admission },
 )
 const forwarder = new PortForwarder(init.forward)
@@ -74,6 +74,8 @@ const table = readerMethods(allMethods(), {
   forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
 })
 const sequence = new HeadSequence(init.headSequence)
+/** A reader's main thread's view of what is wrong, as it last said (ToServingThread 'health'). */
+let readerHealth: { lag?: { blocks: number; max: number }; problem?: string } = {}
 const lifecycle = new SharedLifecycle(init.lifecycle)
 const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true }) : undefined
 const taken = new Int32Array(init.taken)
@@ -108,6 +110,7 @@ endpoint = await startEndpoint({
         head: headStamp(chain, store),
         nowSeconds: Date.now() / 1000,
         maxAgeSeconds: init.healthMaxAge,
+        ...readerHealth,
       }),
     ),
 })
@@ -122,6 +125,10 @@ port.on('message', (m: ToServingThread) => {
   }
   if (m.op === 'pending') {
     subscriptions.pendingTransaction(m.hash)
+    return
+  }
+  if (m.op === 'health') {
+    readerHealth = { lag: m.lag, ...(m.problem === undefined ? {} : { problem: m.problem }) }
     return
   }
   if (m.op === 'fail') {

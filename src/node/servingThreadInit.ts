@@ -6,6 +6,8 @@ import type { ReadSettings } from './sharedContext.js'
 /** What a serving thread (servingThread.ts) is started with: the endpoint's settings and its ways to the node. */
 export interface ServingThreadInit {
   datadir: string
+  /** A reader's threads (`sponge rpc`): the store opened read-only, and /health as the reader's main thread says. */
+  readOnly: boolean
   genesisJson: string
   /** The genesis hash, hex (net_version and eth_config read it; the main thread has computed it). */
   genesisHash: string
@@ -49,6 +51,8 @@ export type ToServingThread =
   | { op: 'pending'; hash: string }
   /** A scrape of /metrics: the thread answers with its registry's metrics. */
   | { op: 'metrics'; id: number }
+  /** A reader's: its lag and what is wrong (the node stopped, the datadir replaced…), for the threads' /health. */
+  | { op: 'health'; lag: { blocks: number; max: number }; problem: string | undefined }
   /** Throw, uncaught, as a bug in a handler would: how the tests see a thread fail and be replaced. */
   | { op: 'fail'; reason: string }
 

@@ -41,6 +41,8 @@ export interface ServingThreads extends HttpServer {
   metrics(): Promise<MetricsJson[]>
   /** Threads serving now: fewer than `threads` while one is being replaced, or once a slot was given up. */
   readonly running: number
+  /** A reader's: tells every thread its lag and problem for their /health. */
+  readerHealth(lag: { blocks: number; max: number }, problem: string | undefined): void
   /** Makes the thread in `slot` throw, uncaught (the tests' way to see the replacement). */
   fail(slot: number, reason: string): void
 }
@@ -64,6 +66,7 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
   const taken = new Int32Array(takenMemory)
   const running = new Set<Running>()
   let draining = false
+  let lastHealth: ToServingThread | undefined
   /** When each slot's threads ended while serving, within RESTART_WINDOW_MS. */
   const endings = new Map<number, number[]>()
 
@@ -84,6 +87,8 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       worker.on('message', (m: FromServingThread) => {
         if (m.op === 'listening') {
           listening = true
+          // A thread started in place of another learns what the others were told last.
+          if (lastHealth !== undefined) worker.postMessage(lastHealth)
           running.add(r)
           resolve(r)
         } else if (m.op === 'failed') {
@@ -183,6 +188,10 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
     metrics,
     get running() {
       return running.size
+    },
+    readerHealth: (lag, problem) => {
+      lastHealth = { op: 'health', lag, problem }
+      tellAll(lastHealth)
     },
     fail: (slot, reason) => {
       for (const r of running) if (r.slot === slot) r.worker.postMessage({ op: 'fail', reason } satisfies ToServingThread)

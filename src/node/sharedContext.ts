@@ -19,6 +19,18 @@ export interface ReadSettings {
   maxReplyBytes?: number
 }
 
+/** Only the read settings of a node's or a reader's options: what crosses to a serving thread. */
+export function readSettingsOf(o: ReadSettings): ReadSettings {
+  return {
+    ...(o.devAccounts === undefined ? {} : { devAccounts: o.devAccounts }),
+    ...(o.gasCap === undefined ? {} : { gasCap: o.gasCap }),
+    ...(o.evmTimeoutMs === undefined ? {} : { evmTimeoutMs: o.evmTimeoutMs }),
+    ...(o.logsMaxRange === undefined ? {} : { logsMaxRange: o.logsMaxRange }),
+    ...(o.logsMaxResults === undefined ? {} : { logsMaxResults: o.logsMaxResults }),
+    ...(o.maxReplyBytes === undefined ? {} : { maxReplyBytes: o.maxReplyBytes }),
+  }
+}
+
 /** The context members a node and a reader make alike: the chain's reads, fees, flat state, dev accounts, limits. */
 export function sharedContext(
   spec: ChainSpec,
