@@ -53,4 +53,33 @@ describe('calls on the serving thread', () => {
     expect(calls.call(at(`0x${'00'.repeat(19)}01`))).toBeUndefined()
     expect(calls.counts).toMatchObject({ thread: 0, lane: 2 })
   })
+
+  it("keeps cheap calls here when the thread waits for a core in the middle of them, as on a machine's shared cores", () => {
+    // Each look at the clock finds 1.5 ms gone: every call seems to take that long, as one does whose thread waited
+    // for a core meanwhile. Before, each such call spent 1.4 ms of the 2 ms of credit, and the third went to the lane;
+    // a call's gas now bounds its charge (a balanceOf-sized call, under the 0.1 ms a cheap call may take).
+    let clock = performance.now()
+    const stalled = () => (clock += 1.5)
+    const calls = new ThreadCalls(
+      config,
+      { budgetMs: 200, share: 1e-6, cheapMs: 0.1, burstMs: 2, heavyForMs: 60_000, heavyForMaxMs: 60_000 },
+      stalled,
+    )
+    for (let i = 0; i < 20; i++) expect(calls.call(at(`0x${'00'.repeat(19)}01`))).toMatchObject({ status: 'success' })
+    expect(calls.counts).toEqual({ thread: 20, lane: 0, abandoned: 0 })
+    // A target that is really heavy is still charged its wall time: the loop passes the budget, the credit is spent.
+    expect(calls.call(at(LOOP))).toBeUndefined()
+    expect(calls.call(at(`0x${'00'.repeat(19)}01`))).toBeUndefined()
+    expect(calls.counts).toEqual({ thread: 20, lane: 1, abandoned: 1 })
+  })
+
+  it('sends a call stopped twice before it did any work to the lane, without holding its target for heavy', () => {
+    // A clock a second behind: every deadline has passed when the call enters its first frame, as when the thread
+    // waited for a core past its budget twice. Before, the target was then held for heavy (the wait doubling each
+    // time, up to 10 s): balanceOf on two serving threads of a loaded 2-core machine went to the lanes for seconds.
+    const behind = () => performance.now() - 1_000
+    const calls = new ThreadCalls(config, { budgetMs: 2, share: 1, cheapMs: 0.1, burstMs: 20, heavyForMs: 60_000, heavyForMaxMs: 60_000 }, behind)
+    for (let i = 0; i < 3; i++) expect(calls.call(at(`0x${'00'.repeat(19)}01`))).toBeUndefined()
+    expect(calls.counts).toEqual({ thread: 0, lane: 0, abandoned: 3 })
+  })
 })

@@ -41,6 +41,18 @@ export const THREAD_CALL_LIMITS: ThreadCallLimits = {
   heavyForMaxMs: 10_000,
 }
 
+/**
+ * What a gas of execution stands for at most on this thread, ms: Sponge's interpreter runs 50–300 Mgas/s here
+ * (bench:load's Mgas/s column), so 20 ns is the slow end. A call's charge is the least of its wall time and its gas
+ * at this rate: a thread that waits for a core in the middle of a cheap call (two serving threads, their lanes'
+ * workers and a load generator on two cores) does not spend the credit as if the call had been heavy — before, such
+ * waits drained it and sent every call to the lanes (eth_call balanceOf at 0.38× anvil on two threads against 0.85×
+ * with the credit out of the way, docs/performance.md).
+ */
+const MS_PER_GAS = 20e-6
+/** The intrinsic gas of a call, which no execution stands behind. */
+const CALL_GAS = 21_000n
+
 /** Targets remembered as heavy, at most (the oldest forgotten first). */
 const MAX_HEAVY = 4096
 /** Below this credit, ms, an attempt would be stopped before it did anything useful. */
@@ -48,7 +60,7 @@ const MIN_CREDIT = 0.05
 
 export class ThreadCalls {
   private credit: number
-  private refilledAt = performance.now()
+  private refilledAt: number
   /** Targets that passed the budget: until when (performance.now()) their calls go to the lane, and the wait then. */
   private readonly heavy = new Map<string, { until: number; waitMs: number }>()
   /** Counted attempts, by outcome. */
@@ -57,8 +69,11 @@ export class ThreadCalls {
   constructor(
     private readonly config: EvmConfig,
     private readonly limits: ThreadCallLimits = THREAD_CALL_LIMITS,
+    /** The thread's clock, ms (a test's stalls). */
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.credit = limits.burstMs
+    this.refilledAt = now()
   }
 
   /** eth_call here; undefined when it is the lane's to run (null: the block is not stored). */
@@ -66,6 +81,7 @@ export class ThreadCalls {
     return this.attempt(
       () => targetKey(input),
       (deadline) => runCall(this.config, input, deadline),
+      callWorkMs,
     )
   }
 
@@ -99,9 +115,12 @@ export class ThreadCalls {
     )
   }
 
-  /** Runs `run` here under the budget, or answers undefined (the lane's); `keyOf` names what it costs (targetKey). */
-  private attempt<T>(keyOf: () => string, run: (deadline: number) => T): T | undefined {
-    const now = performance.now()
+  /**
+   * Runs `run` here under the budget, or answers undefined (the lane's); `keyOf` names what it costs (targetKey);
+   * `workOf`, the most thread time an answer stands for (MS_PER_GAS), where its gas says.
+   */
+  private attempt<T>(keyOf: () => string, run: (deadline: number) => T, workOf?: (out: T) => number): T | undefined {
+    const now = this.now()
     this.credit = Math.min(this.limits.burstMs, this.credit + (now - this.refilledAt) * this.limits.share)
     this.refilledAt = now
     // The key costs two strings: made only while some target is heavy, or when this one turns out to be.
@@ -111,31 +130,42 @@ export class ThreadCalls {
       this.counts.lane++
       return undefined
     }
+    let out: T | undefined
+    /** Stopped twice before it had done a stretch of work: the thread was waiting, not working. */
+    let waited = false
     try {
-      let out: T
       try {
         out = run(now + Math.min(this.limits.budgetMs, this.credit))
       } catch (e) {
         // The thread paused with the call barely started (a GC, the machine busy): once more, on a fresh budget.
         if (!(e instanceof EvmAbortedError) || e.worked) throw e
-        out = run(performance.now() + this.limits.budgetMs)
+        out = run(this.now() + this.limits.budgetMs)
       }
       this.counts.thread++
       if (heavy !== undefined) this.heavy.delete(key!)
       return out
     } catch (e) {
       if (e instanceof EvmAbortedError) {
+        this.counts.abandoned++
+        // On a machine whose cores are all taken the thread can wait past the budget twice with the call barely
+        // started: this one goes to the lane, but the target is not held for heavy (the wait would double up to
+        // 10 s for a balanceOf) and the credit is not spent.
+        if (!e.worked) {
+          waited = true
+          return undefined
+        }
         const waitMs = heavy === undefined ? this.limits.heavyForMs : Math.min(2 * heavy.waitMs, this.limits.heavyForMaxMs)
         key ??= keyOf()
-        this.remember(key, { until: performance.now() + waitMs, waitMs })
-        this.counts.abandoned++
+        this.remember(key, { until: this.now() + waitMs, waitMs })
         return undefined
       }
       throw e
     } finally {
       // An attempt stops itself soon after its budget: time past that was the thread stalled (a GC, the machine
       // busy), not spent on the call.
-      const spent = Math.min(performance.now() - now, 2 * this.limits.budgetMs)
+      let spent = Math.min(this.now() - now, 2 * this.limits.budgetMs)
+      if (out !== undefined && workOf !== undefined) spent = Math.min(spent, workOf(out))
+      else if (waited) spent = 0
       if (spent > this.limits.cheapMs) this.credit -= spent - this.limits.cheapMs
     }
   }
@@ -153,4 +183,9 @@ function targetKey(input: CallInput): string {
   const to = c.to === undefined ? 'create' : Buffer.from(c.to.buffer, c.to.byteOffset, c.to.byteLength).toString('latin1')
   const data = c.data
   return data === undefined ? to : to + Buffer.from(data.buffer, data.byteOffset, Math.min(4, data.byteLength)).toString('latin1')
+}
+
+/** An eth_call's execution at the slow end of the thread's rate (MS_PER_GAS); none when the block is not stored. */
+function callWorkMs(out: CallOutcome | null): number {
+  return out === null || out.gasUsed <= CALL_GAS ? 0 : Number(out.gasUsed - CALL_GAS) * MS_PER_GAS
 }

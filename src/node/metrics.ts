@@ -4,6 +4,7 @@ import type { EngineService } from '../engine/engineService.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { WorkerPool } from '../workers/pool.js'
+import type { ThreadCalls } from '../calls/threadCalls.js'
 import { logWork } from '../rpc/methods/logs.js'
 
 /** A registry's metrics as getMetricsAsJSON gives them: what a serving thread sends the main thread at a scrape. */
@@ -77,8 +78,10 @@ export class NodeMetrics {
     txPool?: TxPool
     engine?: EngineService
     thread?: boolean
+    /** Where the serving thread's calls ran (calls/threadCalls.ts): read at each scrape. */
+    calls?: () => ThreadCalls['counts']
   }) {
-    const { store, txPool, lanes, engine, thread = false } = deps
+    const { store, txPool, lanes, engine, thread = false, calls } = deps
     if (!thread) collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
     new Gauge({
       name: 'sponge_pool_in_flight',
@@ -130,6 +133,19 @@ export class NodeMetrics {
         this.set({ where: 'lane' }, logWork.laneSlices)
       },
     })
+    if (calls !== undefined)
+      new Gauge({
+        name: 'sponge_thread_calls',
+        help: 'eth_call and its kin since start: run on the serving thread, left to the lane, or abandoned at the budget',
+        labelNames: ['where'] as const,
+        registers: [this.registry],
+        collect() {
+          const counts = calls()
+          this.set({ where: 'thread' }, counts.thread)
+          this.set({ where: 'lane' }, counts.lane)
+          this.set({ where: 'abandoned' }, counts.abandoned)
+        },
+      })
     // A reader has no pool and validates no blocks.
     if (txPool !== undefined)
       new Gauge({

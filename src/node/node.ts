@@ -230,7 +230,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     filters,
     ...(devDriver === undefined ? {} : { dev: devDriver }),
   }
-  const metrics = opts.metrics === undefined ? undefined : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine })
+  const metrics =
+    opts.metrics === undefined
+      ? undefined
+      : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine, calls: () => context.calls.counts })
   let metricsServer: Server | undefined
   const onInternalError = logInternalError(opts.log)
   const servers: HttpServer[] = []

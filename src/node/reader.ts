@@ -178,6 +178,7 @@ class Reader implements RunningReader {
             // What is read now, whichever store that is.
             store: { getLabel: (label) => this.current().store.getLabel(label), getNumber: (hash) => this.current().store.getNumber(hash) },
             lanes: this.metricLanes,
+            calls: () => this.current().ctx.calls.counts,
           })
   }
 

@@ -77,7 +77,7 @@ const sequence = new HeadSequence(init.headSequence)
 /** A reader's main thread's view of what is wrong, as it last said (ToServingThread 'health'). */
 let readerHealth: { lag?: { blocks: number; max: number }; problem?: string } = {}
 const lifecycle = new SharedLifecycle(init.lifecycle)
-const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true }) : undefined
+const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true, calls: () => ctx.calls.counts }) : undefined
 const taken = new Int32Array(init.taken)
 
 endpoint = await startEndpoint({

@@ -174,6 +174,8 @@ describe('serving threads on one port', () => {
     // One HELP line a metric: the threads' series are summed into the node's, not listed beside them.
     expect(text.match(/^# HELP sponge_rpc_requests_total /gm)).toHaveLength(1)
     expect(text).toMatch(/^sponge_chain_block_number\{label="head"\} \d+$/m)
+    // Where the threads' calls ran (the eth_call above, on a thread), summed.
+    expect(text).toMatch(/^sponge_thread_calls\{where="thread"\} [1-9]/m)
   })
 
   it("reports the node's lifecycle and head in every thread's /health", async () => {
