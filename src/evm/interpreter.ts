@@ -7,6 +7,7 @@ import type { BlockEnv, TxEnv } from './env.js'
 import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
 import { MAX_MEMORY_BYTES, Memory, memoryCost } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
+import { Op } from './opcodeNames.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
 import type { Precompile } from './precompiles/types.js'
@@ -395,62 +396,62 @@ export class Evm {
       gas -= base
 
       switch (op) {
-        case 0x00:
+        case Op.STOP:
           f.output = EMPTY
           f.pc = pc
           f.sp = sp
           f.gas = gas
           return Status.success
-        case 0x01:
+        case Op.ADD:
           sp--
           st[sp - 1] = (st[sp]! + st[sp - 1]!) & MAX_UINT256
           break
-        case 0x02:
+        case Op.MUL:
           sp--
           st[sp - 1] = (st[sp]! * st[sp - 1]!) & MAX_UINT256
           break
-        case 0x03:
+        case Op.SUB:
           sp--
           st[sp - 1] = (st[sp]! - st[sp - 1]!) & MAX_UINT256
           break
-        case 0x04: {
+        case Op.DIV: {
           sp--
           const d = st[sp - 1]!
           st[sp - 1] = d === 0n ? 0n : st[sp]! / d
           break
         }
-        case 0x05: {
+        case Op.SDIV: {
           sp--
           const d = st[sp - 1]!
           if (d === 0n) st[sp - 1] = 0n
           else st[sp - 1] = fromSigned(toSigned(st[sp]!) / toSigned(d)) & MAX_UINT256
           break
         }
-        case 0x06: {
+        case Op.MOD: {
           sp--
           const d = st[sp - 1]!
           st[sp - 1] = d === 0n ? 0n : st[sp]! % d
           break
         }
-        case 0x07: {
+        case Op.SMOD: {
           sp--
           const d = st[sp - 1]!
           st[sp - 1] = d === 0n ? 0n : fromSigned(toSigned(st[sp]!) % toSigned(d))
           break
         }
-        case 0x08: {
+        case Op.ADDMOD: {
           sp -= 2
           const n = st[sp - 1]!
           st[sp - 1] = n === 0n ? 0n : (st[sp + 1]! + st[sp]!) % n
           break
         }
-        case 0x09: {
+        case Op.MULMOD: {
           sp -= 2
           const n = st[sp - 1]!
           st[sp - 1] = n === 0n ? 0n : (st[sp + 1]! * st[sp]!) % n
           break
         }
-        case 0x0a: {
+        case Op.EXP: {
           sp--
           const e = st[sp - 1]!
           const cost = (fork >= Fork.spuriousDragon ? 50 : 10) * byteLength(e) // EIP-160
@@ -459,7 +460,7 @@ export class Evm {
           st[sp - 1] = expMod256(st[sp]!, e)
           break
         }
-        case 0x0b: {
+        case Op.SIGNEXTEND: {
           sp--
           const b = st[sp]!
           if (b < 31n) {
@@ -470,75 +471,75 @@ export class Evm {
           }
           break
         }
-        case 0x10:
+        case Op.LT:
           sp--
           st[sp - 1] = st[sp]! < st[sp - 1]! ? 1n : 0n
           break
-        case 0x11:
+        case Op.GT:
           sp--
           st[sp - 1] = st[sp]! > st[sp - 1]! ? 1n : 0n
           break
-        case 0x12:
+        case Op.SLT:
           sp--
           st[sp - 1] = toSigned(st[sp]!) < toSigned(st[sp - 1]!) ? 1n : 0n
           break
-        case 0x13:
+        case Op.SGT:
           sp--
           st[sp - 1] = toSigned(st[sp]!) > toSigned(st[sp - 1]!) ? 1n : 0n
           break
-        case 0x14:
+        case Op.EQ:
           sp--
           st[sp - 1] = st[sp]! === st[sp - 1]! ? 1n : 0n
           break
-        case 0x15:
+        case Op.ISZERO:
           st[sp - 1] = st[sp - 1]! === 0n ? 1n : 0n
           break
-        case 0x16:
+        case Op.AND:
           sp--
           st[sp - 1] = st[sp]! & st[sp - 1]!
           break
-        case 0x17:
+        case Op.OR:
           sp--
           st[sp - 1] = st[sp]! | st[sp - 1]!
           break
-        case 0x18:
+        case Op.XOR:
           sp--
           st[sp - 1] = st[sp]! ^ st[sp - 1]!
           break
-        case 0x19:
+        case Op.NOT:
           st[sp - 1] = MAX_UINT256 ^ st[sp - 1]!
           break
-        case 0x1a: {
+        case Op.BYTE: {
           sp--
           const i = st[sp]!
           st[sp - 1] = i < 32n ? (st[sp - 1]! >> (248n - i * 8n)) & 0xffn : 0n
           break
         }
-        case 0x1b: {
+        case Op.SHL: {
           sp--
           const s = st[sp]!
           st[sp - 1] = s < 256n ? (st[sp - 1]! << s) & MAX_UINT256 : 0n
           break
         }
-        case 0x1c: {
+        case Op.SHR: {
           sp--
           const s = st[sp]!
           st[sp - 1] = s < 256n ? st[sp - 1]! >> s : 0n
           break
         }
-        case 0x1d: {
+        case Op.SAR: {
           sp--
           const s = st[sp]!
           const x = toSigned(st[sp - 1]!)
           st[sp - 1] = fromSigned(x >> (s < 256n ? s : 256n))
           break
         }
-        case 0x1e: {
+        case Op.CLZ: {
           const x = st[sp - 1]!
           st[sp - 1] = x === 0n ? 256n : SMALL[256 - x.toString(2).length]!
           break
         }
-        case 0x20: {
+        case Op.KECCAK256: {
           sp--
           const offset = st[sp]!
           const size = st[sp - 1]!
@@ -552,10 +553,10 @@ export class Evm {
           st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
           break
         }
-        case 0x30:
+        case Op.ADDRESS:
           st[sp++] = msg.to
           break
-        case 0x31: {
+        case Op.BALANCE: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
             const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
@@ -565,26 +566,26 @@ export class Evm {
           st[sp - 1] = state.get(a).balance
           break
         }
-        case 0x32:
+        case Op.ORIGIN:
           st[sp++] = this.tx.origin
           break
-        case 0x33:
+        case Op.CALLER:
           st[sp++] = msg.caller
           break
-        case 0x34:
+        case Op.CALLVALUE:
           st[sp++] = msg.apparentValue
           break
-        case 0x35: {
+        case Op.CALLDATALOAD: {
           const o = st[sp - 1]!
           st[sp - 1] = o < inputLen ? readWord(input, Number(o)) : 0n
           break
         }
-        case 0x36:
+        case Op.CALLDATASIZE:
           st[sp++] = inputLen
           break
-        case 0x37:
-        case 0x39:
-        case 0x3e: {
+        case Op.CALLDATACOPY:
+        case Op.CODECOPY:
+        case Op.RETURNDATACOPY: {
           sp -= 3
           const memOffset = st[sp + 2]!
           const dataOffset = st[sp + 1]!
@@ -592,20 +593,20 @@ export class Evm {
           const c = copyCost(size)
           if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
           gas -= c
-          const data = op === 0x37 ? input : op === 0x39 ? code : f.returnData
-          if (op === 0x3e && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
+          const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
+          if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
           gas = chargeMemory(mem, memOffset, size, gas)
           if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
           break
         }
-        case 0x38:
+        case Op.CODESIZE:
           st[sp++] = lenBig
           break
-        case 0x3a:
+        case Op.GASPRICE:
           st[sp++] = this.tx.gasPrice
           break
-        case 0x3b: {
+        case Op.EXTCODESIZE: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
             const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
@@ -615,7 +616,7 @@ export class Evm {
           st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
           break
         }
-        case 0x3c: {
+        case Op.EXTCODECOPY: {
           sp -= 4
           const a = st[sp + 3]! & ADDRESS_MASK
           const memOffset = st[sp + 2]!
@@ -629,10 +630,10 @@ export class Evm {
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
           break
         }
-        case 0x3d:
+        case Op.RETURNDATASIZE:
           st[sp++] = BigInt(f.returnData.length)
           break
-        case 0x3f: {
+        case Op.EXTCODEHASH: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
             const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
@@ -643,55 +644,55 @@ export class Evm {
           st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
           break
         }
-        case 0x40: {
+        case Op.BLOCKHASH: {
           const n = st[sp - 1]!
           st[sp - 1] = n < block.number && n + 256n >= block.number ? block.blockHash(n) : 0n
           break
         }
-        case 0x41:
+        case Op.COINBASE:
           st[sp++] = block.coinbase
           break
-        case 0x42:
+        case Op.TIMESTAMP:
           st[sp++] = block.timestamp
           break
-        case 0x43:
+        case Op.NUMBER:
           st[sp++] = block.number
           break
-        case 0x44:
+        case Op.DIFFICULTY:
           st[sp++] = fork >= Fork.paris ? block.prevRandao : block.difficulty
           break
-        case 0x45:
+        case Op.GASLIMIT:
           st[sp++] = block.gasLimit
           break
-        case 0x46:
+        case Op.CHAINID:
           st[sp++] = block.chainId
           break
-        case 0x47:
+        case Op.SELFBALANCE:
           st[sp++] = account.balance
           break
-        case 0x48:
+        case Op.BASEFEE:
           st[sp++] = block.baseFee
           break
-        case 0x49: {
+        case Op.BLOBHASH: {
           const i = st[sp - 1]!
           const hashes = this.tx.blobHashes
           st[sp - 1] = i < BigInt(hashes.length) ? hashes[Number(i)]! : 0n
           break
         }
-        case 0x4a:
+        case Op.BLOBBASEFEE:
           st[sp++] = block.blobBaseFee
           break
-        case 0x50:
+        case Op.POP:
           sp--
           break
-        case 0x51: {
+        case Op.MLOAD: {
           const o = st[sp - 1]!
           gas = chargeMemory(mem, o, 32n, gas)
           if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           st[sp - 1] = readWord(mem.buf, Number(o))
           break
         }
-        case 0x52: {
+        case Op.MSTORE: {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 32n, gas)
@@ -699,7 +700,7 @@ export class Evm {
           writeWord(mem.buf, Number(o), st[sp]!)
           break
         }
-        case 0x53: {
+        case Op.MSTORE8: {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 1n, gas)
@@ -707,7 +708,7 @@ export class Evm {
           mem.buf[Number(o)] = Number(st[sp]! & 0xffn)
           break
         }
-        case 0x54: {
+        case Op.SLOAD: {
           const slot = st[sp - 1]!
           if (fork >= Fork.berlin) {
             const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
@@ -717,7 +718,7 @@ export class Evm {
           st[sp - 1] = state.getStorage(account, slot)
           break
         }
-        case 0x55: {
+        case Op.SSTORE: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
           if (fork >= Fork.istanbul && gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, Halt.outOfGas)
@@ -731,7 +732,7 @@ export class Evm {
           if (current !== value) state.setStorage(account, slot, value)
           break
         }
-        case 0x56: {
+        case Op.JUMP: {
           const d = st[--sp]!
           if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
           pc = Number(d)
@@ -741,7 +742,7 @@ export class Evm {
           }
           continue
         }
-        case 0x57: {
+        case Op.JUMPI: {
           sp -= 2
           if (st[sp]! !== 0n) {
             const d = st[sp + 1]!
@@ -755,26 +756,26 @@ export class Evm {
           }
           break
         }
-        case 0x58:
+        case Op.PC:
           st[sp++] = BigInt(pc)
           break
-        case 0x59:
+        case Op.MSIZE:
           st[sp++] = BigInt(mem.size)
           break
-        case 0x5a:
+        case Op.GAS:
           st[sp++] = gasBase === 0n ? BigInt(gas) : wholeGas(gas, gasBase)
           break
-        case 0x5b:
+        case Op.JUMPDEST:
           break
-        case 0x5c:
+        case Op.TLOAD:
           st[sp - 1] = state.getTransient(msg.to, st[sp - 1]!)
           break
-        case 0x5d:
+        case Op.TSTORE:
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           sp -= 2
           state.setTransient(account, st[sp + 1]!, st[sp]!)
           break
-        case 0x5e: {
+        case Op.MCOPY: {
           sp -= 3
           const dst = st[sp + 2]!
           const src = st[sp + 1]!
@@ -790,11 +791,11 @@ export class Evm {
           }
           break
         }
-        case 0x5f:
+        case Op.PUSH0:
           st[sp++] = 0n
           break
-        case 0xf3:
-        case 0xfd: {
+        case Op.RETURN:
+        case Op.REVERT: {
           sp -= 2
           const offset = st[sp + 1]!
           const size = st[sp]!
@@ -804,12 +805,12 @@ export class Evm {
           f.pc = pc
           f.sp = sp
           f.gas = gas
-          return op === 0xf3 ? Status.success : Status.revert
+          return op === Op.RETURN ? Status.success : Status.revert
         }
-        case 0xf0:
-        case 0xf5: {
+        case Op.CREATE:
+        case Op.CREATE2: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          const create2 = op === 0xf5
+          const create2 = op === Op.CREATE2
           sp -= create2 ? 4 : 3
           const value = st[sp + (create2 ? 3 : 2)]!
           const offset = st[sp + (create2 ? 2 : 1)]!
@@ -863,11 +864,11 @@ export class Evm {
           f.gas = gas
           return SUSPEND
         }
-        case 0xf1:
-        case 0xf2:
-        case 0xf4:
-        case 0xfa: {
-          const hasValue = op === 0xf1 || op === 0xf2
+        case Op.CALL:
+        case Op.CALLCODE:
+        case Op.DELEGATECALL:
+        case Op.STATICCALL: {
+          const hasValue = op === Op.CALL || op === Op.CALLCODE
           sp -= hasValue ? 7 : 6
           const requested = st[sp + (hasValue ? 6 : 5)]!
           const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
@@ -876,13 +877,13 @@ export class Evm {
           const inSize = st[sp + 2]!
           const outOffset = st[sp + 1]!
           const outSize = st[sp]!
-          if (op === 0xf1 && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           gas = chargeMemory(mem, inOffset, inSize, gas)
           if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
           if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
           let cost = fork < Fork.berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
           if (value > 0n) cost += 9000
-          if (op === 0xf1 && (value > 0n || fork < Fork.spuriousDragon)) {
+          if (op === Op.CALL && (value > 0n || fork < Fork.spuriousDragon)) {
             // A CALL that makes an account pays for it: from EIP-161 one moving value to an empty account, before it
             // any call to an account that does not exist (which the call then creates).
             const target = state.get(to)
@@ -920,16 +921,23 @@ export class Evm {
           f.retSize = Number(outSize)
           const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
           f.pending = {
-            kind: op === 0xf1 ? CallKind.call : op === 0xf2 ? CallKind.callcode : op === 0xf4 ? CallKind.delegatecall : CallKind.staticcall,
-            caller: op === 0xf4 ? msg.caller : msg.to,
-            to: op === 0xf1 || op === 0xfa ? to : msg.to,
+            kind:
+              op === Op.CALL
+                ? CallKind.call
+                : op === Op.CALLCODE
+                  ? CallKind.callcode
+                  : op === Op.DELEGATECALL
+                    ? CallKind.delegatecall
+                    : CallKind.staticcall,
+            caller: op === Op.DELEGATECALL ? msg.caller : msg.to,
+            to: op === Op.CALL || op === Op.STATICCALL ? to : msg.to,
             codeAddress: to,
-            value: op === 0xf4 ? 0n : value,
-            apparentValue: op === 0xf4 ? msg.apparentValue : value,
+            value: op === Op.DELEGATECALL ? 0n : value,
+            apparentValue: op === Op.DELEGATECALL ? msg.apparentValue : value,
             input: inp,
             gas: childGas,
             gasBase: childBase,
-            isStatic: msg.isStatic || op === 0xfa,
+            isStatic: msg.isStatic || op === Op.STATICCALL,
             depth: msg.depth + 1,
           }
           f.pc = pc + 1
@@ -937,7 +945,7 @@ export class Evm {
           f.gas = gas
           return SUSPEND
         }
-        case 0xff: {
+        case Op.SELFDESTRUCT: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const beneficiary = st[--sp]! & ADDRESS_MASK
           let cost = fork < Fork.berlin || state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
@@ -970,8 +978,8 @@ export class Evm {
           return Status.success
         }
         default:
-          if (op >= 0x60 && op <= 0x7f) {
-            const n = op - 0x5f
+          if (op >= Op.PUSH1 && op <= Op.PUSH32) {
+            const n = op - Op.PUSH1 + 1
             if (n === 1) st[sp++] = SMALL[pc + 1 < len ? code[pc + 1]! : 0]!
             else {
               // Jump targets, selectors and constants: read from the code once, kept beside its analysis.
@@ -993,21 +1001,21 @@ export class Evm {
             pc += n + 1
             continue
           }
-          if (op >= 0x80 && op <= 0x8f) {
-            st[sp] = st[sp - (op - 0x7f)]!
+          if (op >= Op.DUP1 && op <= Op.DUP16) {
+            st[sp] = st[sp - (op - Op.DUP1 + 1)]!
             sp++
             break
           }
-          if (op >= 0x90 && op <= 0x9f) {
-            const j = sp - 2 - (op - 0x90)
+          if (op >= Op.SWAP1 && op <= Op.SWAP16) {
+            const j = sp - 2 - (op - Op.SWAP1)
             const t = st[sp - 1]!
             st[sp - 1] = st[j]!
             st[j] = t
             break
           }
-          if (op >= 0xa0 && op <= 0xa4) {
+          if (op >= Op.LOG0 && op <= Op.LOG4) {
             if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-            const n = op - 0xa0
+            const n = op - Op.LOG0
             sp -= 2 + n
             const offset = st[sp + n + 1]!
             const size = st[sp + n]!
