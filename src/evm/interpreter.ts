@@ -5,7 +5,29 @@ import { keccak256 } from '../crypto/keccak.js'
 import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
 import type { BlockEnv, TxEnv } from './env.js'
 import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
-import { MAX_MEMORY_BYTES, Memory, memoryCost } from './memory.js'
+import {
+  accountAccessCost,
+  CALL_STIPEND,
+  CALL_VALUE,
+  callGasCap,
+  callGasCapWide,
+  callNewAccountCost,
+  codeDepositCost,
+  copyCost,
+  createCost,
+  expCost,
+  keccakCost,
+  logCost,
+  memoryExpansionCost,
+  SSTORE_SENTRY,
+  SELFDESTRUCT_REFUND,
+  selfdestructCost,
+  sloadCost,
+  sstoreCost,
+  sstoreNetMetered,
+  sstoreRefund,
+} from './gas.js'
+import { MAX_MEMORY_BYTES, Memory } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { Op } from './opcodeNames.js'
 import { type OpTable, opTable } from './opcodes.js'
@@ -14,7 +36,7 @@ import type { Precompile } from './precompiles/types.js'
 import { Halt, haltMessage } from './halts.js'
 import type { Account, WorldState } from './state.js'
 import type { EvmTracer } from './tracer.js'
-import { ADDRESS_MASK, addressToBytes, byteLength, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
+import { ADDRESS_MASK, addressToBytes, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
 
 // The interpreter: one synchronous loop over a frame's code, a switch per opcode, gas as a number, words as BigInts.
 // A CALL or CREATE does not recurse: the frame records the message and returns to `run`, which keeps the frames in an
@@ -27,10 +49,7 @@ const MAX_MEMORY = 0xffffffff
 const MAX_MEMORY_BIG = BigInt(MAX_MEMORY)
 const MAX_CODE_SIZE = 24576
 const MAX_INITCODE_SIZE = 2 * MAX_CODE_SIZE
-const CALL_STIPEND = 2300
-const COLD_ACCOUNT = 2600
-const COLD_SLOAD = 2100
-const WARM_READ = 100
+const MAX_INITCODE_SIZE_BIG = BigInt(MAX_INITCODE_SIZE)
 
 /** What the loop returns: a frame's end, or that it asked for a call. */
 const SUSPEND = 3
@@ -255,7 +274,7 @@ export class Evm {
     let halt: Halt | undefined
     // geth's order (initNewContract): EIP-3541's prefix, the deposit's gas, EIP-170's size.
     if (fork >= Fork.london && code.length > 0 && code[0] === 0xef) halt = Halt.invalidCode
-    else if (gasBase === 0n && gasLeft < code.length * 200) {
+    else if (gasBase === 0n && gasLeft < codeDepositCost(code.length)) {
       if (fork < Fork.homestead) {
         // Frontier: a deposit it cannot pay for leaves the contract without code, its state and gas kept. A CREATE
         // gets the address; the halt is named all the same, and a transaction that ends so failed (geth, EthereumJS).
@@ -272,7 +291,7 @@ export class Evm {
     state.setCode(state.get(msg.to), code)
     // The code is the create's output, as geth returns it (eth_call of a creation, a call tracer's output); a CREATE
     // opcode's caller sees none of it (its return data stays empty).
-    const r = result(Status.success, gasLeft - code.length * 200, gasBase, code)
+    const r = result(Status.success, gasLeft - codeDepositCost(code.length), gasBase, code)
     r.created = msg.to
     return r
   }
@@ -321,38 +340,6 @@ export class Evm {
     st[f.sp++] = r.status === Status.success ? 1n : 0n
   }
 
-  /** SSTORE's gas for writing `value` over `current` under the fork's metering, its refunds added (journaled). */
-  private sstoreCost(account: Account, slot: bigint, current: bigint, value: bigint): number {
-    const fork = this.fork
-    const state = this.state
-    if (fork < Fork.istanbul && fork !== Fork.constantinople) {
-      // The first metering, by the current value alone (Petersburg took Constantinople's EIP-1283 back out).
-      if (current === 0n) return value === 0n ? 5000 : 20000
-      if (value === 0n) state.addRefund(15000)
-      return 5000
-    }
-    // Net metering: EIP-1283 (Constantinople), EIP-2200 (Istanbul), with EIP-2929's cold slots (Berlin) and EIP-3529's
-    // smaller refund (London). A no-op or a write to a slot already written costs what reading it costs.
-    const berlin = fork >= Fork.berlin
-    const cost = berlin && !state.warmSlot(account, slot) ? COLD_SLOAD : 0
-    const dirty = berlin ? WARM_READ : fork >= Fork.istanbul ? 800 : 200
-    const clean = berlin ? 5000 - COLD_SLOAD : 5000
-    const clears = fork >= Fork.london ? 4800 : 15000
-    if (current === value) return cost + dirty
-    const original = state.committedStorage(account, slot)
-    if (original === current) {
-      if (original === 0n) return cost + 20000
-      if (value === 0n) state.addRefund(clears)
-      return cost + clean
-    }
-    if (original !== 0n) {
-      if (current === 0n) state.subRefund(clears)
-      else if (value === 0n) state.addRefund(clears)
-    }
-    if (original === value) state.addRefund(original === 0n ? 20000 - dirty : clean - dirty)
-    return cost + dirty
-  }
-
   // --- the loop
 
   private loop(f: Frame): number {
@@ -380,7 +367,9 @@ export class Evm {
     const checkGas = tracer?.onStep === undefined ? DEADLINE_CHECK_GAS : TRACED_DEADLINE_CHECK_GAS
     let checkAt = this.deadline === 0 ? -1 : gas - checkGas
 
-    for (;;) {
+    // Charging gas has one shape: `gas -= cost; if (gas < 0) break outOfGas`. A cost no gas can pay is Infinity, and
+    // the halt is written once, after the loop, which nothing else leaves but a return.
+    outOfGas: for (;;) {
       const op = pc < len ? code[pc]! : 0
       const base = opGas[op]!
       if (base < 0) return halt(f, pc, sp, Halt.invalidOpcode)
@@ -392,8 +381,8 @@ export class Evm {
         f.gas = gas
         tracer.onStep?.(f, op)
       }
-      if (gas < base) return halt(f, pc, sp, Halt.outOfGas)
       gas -= base
+      if (gas < 0) break // out of gas, as every `break outOfGas` below
 
       switch (op) {
         case Op.STOP:
@@ -454,9 +443,8 @@ export class Evm {
         case Op.EXP: {
           sp--
           const e = st[sp - 1]!
-          const cost = (fork >= Fork.spuriousDragon ? 50 : 10) * byteLength(e) // EIP-160
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          gas -= expCost(fork, e)
+          if (gas < 0) break outOfGas
           st[sp - 1] = expMod256(st[sp]!, e)
           break
         }
@@ -543,11 +531,10 @@ export class Evm {
           sp--
           const offset = st[sp]!
           const size = st[sp - 1]!
-          const words = copyCost(size) * 2
-          if (gas < words) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= words
+          gas -= keccakCost(size)
+          if (gas < 0) break outOfGas
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           const o = Number(offset)
           const n = Number(size)
           st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
@@ -559,9 +546,8 @@ export class Evm {
         case Op.BALANCE: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
-            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
           }
           st[sp - 1] = state.get(a).balance
           break
@@ -590,13 +576,12 @@ export class Evm {
           const memOffset = st[sp + 2]!
           const dataOffset = st[sp + 1]!
           const size = st[sp]!
-          const c = copyCost(size)
-          if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= c
+          gas -= copyCost(size)
+          if (gas < 0) break outOfGas
           const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
           if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
           gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
           break
         }
@@ -609,9 +594,8 @@ export class Evm {
         case Op.EXTCODESIZE: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
-            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
           }
           st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
           break
@@ -622,11 +606,10 @@ export class Evm {
           const memOffset = st[sp + 2]!
           const codeOffset = st[sp + 1]!
           const size = st[sp]!
-          const cost = copyCost(size) + (fork < Fork.berlin ? 0 : state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          gas -= copyCost(size) + (fork >= Fork.berlin ? accountAccessCost(state.warmAddress(a)) : 0)
+          if (gas < 0) break outOfGas
           gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
           break
         }
@@ -636,9 +619,8 @@ export class Evm {
         case Op.EXTCODEHASH: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
-            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
           }
           const acc = state.get(a)
           st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
@@ -688,7 +670,7 @@ export class Evm {
         case Op.MLOAD: {
           const o = st[sp - 1]!
           gas = chargeMemory(mem, o, 32n, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           st[sp - 1] = readWord(mem.buf, Number(o))
           break
         }
@@ -696,7 +678,7 @@ export class Evm {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 32n, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           writeWord(mem.buf, Number(o), st[sp]!)
           break
         }
@@ -704,16 +686,15 @@ export class Evm {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 1n, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           mem.buf[Number(o)] = Number(st[sp]! & 0xffn)
           break
         }
         case Op.SLOAD: {
           const slot = st[sp - 1]!
           if (fork >= Fork.berlin) {
-            const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= sloadCost(state.warmSlot(account, slot))
+            if (gas < 0) break outOfGas
           }
           st[sp - 1] = state.getStorage(account, slot)
           break
@@ -721,14 +702,19 @@ export class Evm {
         case Op.SSTORE: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
-          if (fork >= Fork.istanbul && gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, Halt.outOfGas)
+          if (fork >= Fork.istanbul && gasBase === 0n && gas <= SSTORE_SENTRY) break outOfGas
           sp -= 2
           const slot = st[sp + 1]!
           const value = st[sp]!
           const current = state.getStorage(account, slot)
-          const cost = this.sstoreCost(account, slot, current, value)
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
+          // The value at the transaction's start prices only net metering's writes that change the slot.
+          const original = current === value || !sstoreNetMetered(fork) ? current : state.committedStorage(account, slot)
+          const refund = sstoreRefund(fork, original, current, value)
+          if (refund > 0) state.addRefund(refund)
+          else if (refund < 0) state.subRefund(-refund)
+          gas -= sstoreCost(fork, original, current, value, cold)
+          if (gas < 0) break outOfGas
           if (current !== value) state.setStorage(account, slot, value)
           break
         }
@@ -780,12 +766,11 @@ export class Evm {
           const dst = st[sp + 2]!
           const src = st[sp + 1]!
           const size = st[sp]!
-          const c = copyCost(size)
-          if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= c
+          gas -= copyCost(size)
+          if (gas < 0) break outOfGas
           if (size > 0n) {
             gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
-            if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+            if (gas < 0) break outOfGas
             const s = Number(src)
             mem.buf.copyWithin(Number(dst), s, s + Number(size))
           }
@@ -800,7 +785,7 @@ export class Evm {
           const offset = st[sp + 1]!
           const size = st[sp]!
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
           f.pc = pc
           f.sp = sp
@@ -815,13 +800,11 @@ export class Evm {
           const value = st[sp + (create2 ? 3 : 2)]!
           const offset = st[sp + (create2 ? 2 : 1)]!
           const size = st[sp + (create2 ? 1 : 0)]!
-          if (fork >= Fork.shanghai && size > BigInt(MAX_INITCODE_SIZE)) return halt(f, pc, sp, Halt.maxInitCodeSize)
-          const words = Math.ceil(Number(size > BigInt(MAX_MEMORY) ? BigInt(MAX_MEMORY) : size) / 32)
-          const cost = (fork >= Fork.shanghai ? 2 * words : 0) + (create2 ? 6 * words : 0)
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          if (fork >= Fork.shanghai && size > MAX_INITCODE_SIZE_BIG) return halt(f, pc, sp, Halt.maxInitCodeSize)
+          gas -= createCost(fork, size, create2)
+          if (gas < 0) break outOfGas
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
           f.returnData = EMPTY
           const creator = account
@@ -830,14 +813,14 @@ export class Evm {
             break
           }
           // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
-          let childGas = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
+          let childGas = callGasCap(fork, gas)
           let childBase = 0n
           if (gasBase === 0n) gas -= childGas
           else {
             const whole = wholeGas(gas, gasBase)
-            const kept = fork >= Fork.tangerineWhistle ? whole / 64n : 0n
-            const c = splitGas(whole - kept)
-            const p = splitGas(kept)
+            const passed = callGasCapWide(fork, whole)
+            const c = splitGas(passed)
+            const p = splitGas(whole - passed)
             childGas = c.gas
             childBase = c.base
             gas = p.gas
@@ -880,35 +863,31 @@ export class Evm {
           if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           gas = chargeMemory(mem, inOffset, inSize, gas)
           if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-          let cost = fork < Fork.berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
-          if (value > 0n) cost += 9000
-          if (op === Op.CALL && (value > 0n || fork < Fork.spuriousDragon)) {
-            // A CALL that makes an account pays for it: from EIP-161 one moving value to an empty account, before it
-            // any call to an account that does not exist (which the call then creates).
-            const target = state.get(to)
-            if (!target.exists || (fork >= Fork.spuriousDragon && target.isEmpty())) cost += 25000
-          }
+          if (gas < 0) break outOfGas
+          let cost = fork >= Fork.berlin ? accountAccessCost(state.warmAddress(to)) : 0
+          if (value > 0n) cost += CALL_VALUE
+          if (op === Op.CALL) cost += callNewAccountCost(fork, state, to, value)
           if (fork >= Fork.prague) {
+            // EIP-7702: a delegated account's code is read from its delegate, paid for as another account read.
             const target = delegationTarget(state.codeOf(state.get(to)))
-            if (target !== undefined) cost += state.warmAddress(target) ? WARM_READ : COLD_ACCOUNT
+            if (target !== undefined) cost += accountAccessCost(state.warmAddress(target))
           }
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
+          if (gas < 0) break outOfGas
           let childGas: number
           let childBase = 0n
           if (gasBase === 0n) {
             // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
-            const cap = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
+            const cap = callGasCap(fork, gas)
             if (requested < BigInt(cap)) childGas = Number(requested)
             else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
-            else return halt(f, pc, sp, Halt.outOfGas)
+            else break outOfGas
             gas -= childGas
             if (value > 0n) childGas += CALL_STIPEND
           } else {
             const whole = wholeGas(gas, gasBase)
-            const cap = fork >= Fork.tangerineWhistle ? whole - whole / 64n : whole
-            if (fork < Fork.tangerineWhistle && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
+            const cap = callGasCapWide(fork, whole)
+            if (fork < Fork.tangerineWhistle && requested > cap) break outOfGas
             const child = requested < cap ? requested : cap
             const p = splitGas(whole - child)
             gas = p.gas
@@ -948,14 +927,10 @@ export class Evm {
         case Op.SELFDESTRUCT: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const beneficiary = st[--sp]! & ADDRESS_MASK
-          let cost = fork < Fork.berlin || state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
+          const cold = fork >= Fork.berlin && !state.warmAddress(beneficiary)
           const b = state.get(beneficiary)
-          // EIP-150 charges for the account the balance makes: from EIP-161 an empty one given a balance, before it
-          // any that does not exist.
-          if (fork >= Fork.spuriousDragon ? (!b.exists || b.isEmpty()) && account.balance > 0n : fork >= Fork.tangerineWhistle && !b.exists)
-            cost += 25000
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          gas -= selfdestructCost(fork, cold, b, account.balance > 0n)
+          if (gas < 0) break outOfGas
           const balance = account.balance
           if (fork >= Fork.cancun) {
             state.subBalance(account, balance)
@@ -966,7 +941,7 @@ export class Evm {
               state.destruct(account)
             }
           } else {
-            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(24000)
+            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(SELFDESTRUCT_REFUND)
             state.addBalance(b, balance)
             state.setBalance(account, 0n)
             state.destruct(account)
@@ -1019,12 +994,10 @@ export class Evm {
             sp -= 2 + n
             const offset = st[sp + n + 1]!
             const size = st[sp + n]!
-            if (size > BigInt(MAX_MEMORY)) return halt(f, pc, sp, Halt.outOfGas)
-            const dataCost = 8 * Number(size)
-            if (gas < dataCost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= dataCost
+            gas -= logCost(size)
+            if (gas < 0) break outOfGas
             gas = chargeMemory(mem, offset, size, gas)
-            if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+            if (gas < 0) break outOfGas
             const topics: bigint[] = []
             for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
             const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
@@ -1036,10 +1009,9 @@ export class Evm {
       }
       pc++
     }
+    return halt(f, pc, sp, Halt.outOfGas)
   }
 }
-
-const copyCost = (size: bigint): number => (size > MAX_MEMORY_BIG ? Number.POSITIVE_INFINITY : 3 * Math.ceil(Number(size) / 32))
 
 /** An exceptional halt: the frame's gas is gone. */
 function halt(f: Frame, pc: number, sp: number, reason: Halt): number {
@@ -1061,7 +1033,7 @@ function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): n
   const end = Number(offset) + Number(size)
   if (end <= mem.size) return gas
   if (end > MAX_MEMORY_BYTES) return -1
-  const cost = memoryCost(Math.ceil(end / 32)) - memoryCost(mem.size / 32)
+  const cost = memoryExpansionCost(mem.size, end)
   if (gas < cost) return -1
   mem.grow(end)
   return gas - cost
