@@ -134,23 +134,26 @@ export function sloadCost(warm: boolean): number {
 
 // --- SSTORE
 
-/** Whether SSTORE's price depends on the slot's committed value (net metering): Constantinople, and Istanbul on. */
-export function sstoreNetMetered(fork: Fork): boolean {
-  return fork >= Fork.istanbul || fork === Fork.constantinople
+/** SSTORE's prices in a fork, fixed per fork: made once for an EVM (sstoreSchedule), so a write asks no fork. */
+export interface SstoreSchedule {
+  /** Net metering (EIP-1283 in Constantinople, EIP-2200 from Istanbul): the price depends on the committed value. */
+  readonly netMetered: boolean
+  /** Net metering's price of a write that changes nothing it pays for: a no-op, or a slot already written. */
+  readonly dirty: number
+  /** Net metering's price of changing a clean slot that is not zero: from Berlin, less the cold read charged apart. */
+  readonly clean: number
+  /** The refund for clearing a slot (EIP-3529 cut it in London). */
+  readonly clears: number
 }
 
-/** Net metering's price of a write that changes nothing it pays for: a dirty slot's, or a no-op's. */
-function sstoreDirty(fork: Fork): number {
-  return fork >= Fork.berlin ? WARM_STORAGE_READ : fork >= Fork.istanbul ? 800 : 200
-}
-
-/** Net metering's price of changing a clean slot that is not zero: from Berlin, less the cold read charged apart. */
-function sstoreClean(fork: Fork): number {
-  return fork >= Fork.berlin ? SSTORE_RESET - COLD_SLOAD : SSTORE_RESET
-}
-
-function sstoreClearsRefund(fork: Fork): number {
-  return fork >= Fork.london ? SSTORE_CLEARS_REFUND : SSTORE_CLEARS_REFUND_BEFORE_LONDON
+export function sstoreSchedule(fork: Fork): SstoreSchedule {
+  const berlin = fork >= Fork.berlin
+  return {
+    netMetered: fork >= Fork.istanbul || fork === Fork.constantinople,
+    dirty: berlin ? WARM_STORAGE_READ : fork >= Fork.istanbul ? 800 : 200,
+    clean: berlin ? SSTORE_RESET - COLD_SLOAD : SSTORE_RESET,
+    clears: fork >= Fork.london ? SSTORE_CLEARS_REFUND : SSTORE_CLEARS_REFUND_BEFORE_LONDON,
+  }
 }
 
 /**
@@ -158,28 +161,25 @@ function sstoreClearsRefund(fork: Fork): number {
  * metering before Constantinople and in Petersburg). `original` is the slot's value at the transaction's start; only
  * net metering of a write that changes the slot reads it (pass `current` otherwise).
  */
-export function sstoreCost(fork: Fork, original: bigint, current: bigint, value: bigint, cold: boolean): number {
-  if (!sstoreNetMetered(fork)) {
-    // The first metering, by the current value alone (Petersburg took Constantinople's EIP-1283 back out).
-    return current === 0n && value !== 0n ? SSTORE_SET : SSTORE_RESET
-  }
+export function sstoreCost(s: SstoreSchedule, original: bigint, current: bigint, value: bigint, cold: boolean): number {
+  // The first metering, by the current value alone (Petersburg took Constantinople's EIP-1283 back out).
+  if (!s.netMetered) return current === 0n && value !== 0n ? SSTORE_SET : SSTORE_RESET
   const coldCost = cold ? COLD_SLOAD : 0
-  if (current === value || original !== current) return coldCost + sstoreDirty(fork)
-  return coldCost + (original === 0n ? SSTORE_SET : sstoreClean(fork))
+  if (current === value || original !== current) return coldCost + s.dirty
+  return coldCost + (original === 0n ? SSTORE_SET : s.clean)
 }
 
 /** The change SSTORE makes to the refund counter (negative when it takes back an earlier write's refund). */
-export function sstoreRefund(fork: Fork, original: bigint, current: bigint, value: bigint): number {
-  if (!sstoreNetMetered(fork)) return current !== 0n && value === 0n ? SSTORE_CLEARS_REFUND_BEFORE_LONDON : 0
+export function sstoreRefund(s: SstoreSchedule, original: bigint, current: bigint, value: bigint): number {
+  if (!s.netMetered) return current !== 0n && value === 0n ? SSTORE_CLEARS_REFUND_BEFORE_LONDON : 0
   if (current === value) return 0
-  const clears = sstoreClearsRefund(fork)
-  if (original === current) return original !== 0n && value === 0n ? clears : 0
+  if (original === current) return original !== 0n && value === 0n ? s.clears : 0
   let refund = 0
   if (original !== 0n) {
-    if (current === 0n) refund -= clears
-    else if (value === 0n) refund += clears
+    if (current === 0n) refund -= s.clears
+    else if (value === 0n) refund += s.clears
   }
-  if (original === value) refund += (original === 0n ? SSTORE_SET : sstoreClean(fork)) - sstoreDirty(fork)
+  if (original === value) refund += (original === 0n ? SSTORE_SET : s.clean) - s.dirty
   return refund
 }
 

@@ -23,9 +23,10 @@ import {
   SELFDESTRUCT_REFUND,
   selfdestructCost,
   sloadCost,
+  type SstoreSchedule,
   sstoreCost,
-  sstoreNetMetered,
   sstoreRefund,
+  sstoreSchedule,
 } from './gas.js'
 import { MAX_MEMORY_BYTES, Memory } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
@@ -117,6 +118,7 @@ export class Evm {
   deadline: number
   private readonly moves: ReadonlyMap<bigint, Precompile | undefined> | undefined
   private readonly ops: OpTable
+  private readonly sstore: SstoreSchedule
   private readonly stacks: bigint[][]
   private readonly memories: Memory[]
 
@@ -128,6 +130,7 @@ export class Evm {
     this.deadline = o.deadline ?? 0
     this.moves = o.precompileMoves
     this.ops = opTable(o.fork)
+    this.sstore = sstoreSchedule(o.fork)
     const scratch = o.scratch ?? newScratch()
     this.stacks = scratch.stacks
     this.memories = scratch.memories
@@ -347,6 +350,7 @@ export class Evm {
     const block = this.block
     const tracer = this.tracer
     const fork = this.fork
+    const sstore = this.sstore
     const { gas: opGas, pops, growth } = this.ops
     const code = f.code.bytes
     const len = code.length
@@ -709,11 +713,11 @@ export class Evm {
           const current = state.getStorage(account, slot)
           const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
           // The value at the transaction's start prices only net metering's writes that change the slot.
-          const original = current === value || !sstoreNetMetered(fork) ? current : state.committedStorage(account, slot)
-          const refund = sstoreRefund(fork, original, current, value)
+          const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
+          const refund = sstoreRefund(sstore, original, current, value)
           if (refund > 0) state.addRefund(refund)
           else if (refund < 0) state.subRefund(-refund)
-          gas -= sstoreCost(fork, original, current, value, cold)
+          gas -= sstoreCost(sstore, original, current, value, cold)
           if (gas < 0) break outOfGas
           if (current !== value) state.setStorage(account, slot, value)
           break
