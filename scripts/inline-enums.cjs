@@ -2,8 +2,8 @@
 // project's enums becomes the member's value, `Op.ADD` → `1 /* Op.ADD */`, as tsc does for const enums when it sees the
 // whole program. tsc does not here: verbatimModuleSyntax implies isolatedModules, under which it emits a property load.
 // That load costs the interpreter its speed: V8 compiles a `switch` to a jump table only when every case is a number
-// literal, and with `case Op.ADD:` labels bench:evm ran 20–47% slower a family (issue 30 item 4). The enum objects are
-// still emitted, so a reverse lookup (`Op[op]`, the opcode names) works; only constant member reads are replaced.
+// literal, and with `case Op.ADD:` labels bench:evm ran 4–47% slower (issue 30 item 4). The enum objects are still
+// emitted, so a reverse lookup (`Op[op]`, the opcode names) works; only constant member reads are replaced.
 // Tests run the sources through vitest's per-file transpiler, which keeps the property loads: the same values, slower.
 
 /**

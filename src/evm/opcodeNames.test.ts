@@ -18,8 +18,8 @@ describe('opcode names', () => {
   })
 
   // V8 makes a jump table of a switch only when every case is a number literal; with property loads (`case Op.ADD:`
-  // as tsc emits it under verbatimModuleSyntax) bench:evm ran 20–47% slower a family. scripts/inline-enums.cjs
-  // replaces them at build; this reads the build.
+  // as tsc emits it under verbatimModuleSyntax) bench:evm ran 4–47% slower. scripts/inline-enums.cjs replaces them
+  // at build; this reads the build.
   it("leaves the built interpreter's switch a number literal case for every opcode", () => {
     const built = readFileSync(join(REPO_ROOT, 'dist/evm/interpreter.js'), 'utf8')
     const labels = [...built.matchAll(/^\s*case ([^:]+):/gm)].map((m) => m[1]!)
