@@ -39,7 +39,8 @@ import type { Account, WorldState } from './state.js'
 import type { EvmTracer } from './tracer.js'
 import { ADDRESS_MASK, addressToBytes, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
 
-// The interpreter: one synchronous loop over a frame's code, a switch per opcode, gas as a number, words as BigInts.
+// The interpreter: one synchronous loop over a frame's code, a switch with a case per opcode by name (`Op`), gas as a
+// number charged by the rules of gas.ts, words as BigInts.
 // A CALL or CREATE does not recurse: the frame records the message and returns to `run`, which keeps the frames in an
 // array, runs the callee, and resumes the caller with the result — so 1,024 nested calls use no JavaScript stack.
 
@@ -350,7 +351,6 @@ export class Evm {
     const block = this.block
     const tracer = this.tracer
     const fork = this.fork
-    const sstore = this.sstore
     const { gas: opGas, pops, growth } = this.ops
     const code = f.code.bytes
     const len = code.length
@@ -712,6 +712,7 @@ export class Evm {
           const value = st[sp]!
           const current = state.getStorage(account, slot)
           const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
+          const sstore = this.sstore
           // The value at the transaction's start prices only net metering's writes that change the slot.
           const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
           const refund = sstoreRefund(sstore, original, current, value)
