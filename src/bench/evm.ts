@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
 import { parseFlags } from '../cli/args.js'
 import { REPO_ROOT } from '../testing/paths.js'
@@ -7,14 +8,17 @@ import { type EvmCase, evmCases } from './evmCases.js'
 import { type Engine, type EthereumjsState, differences, ethereumjsEngine, spongeEngine } from './evmEngines.js'
 
 // `npm run bench:evm [-- --only <regexp> --time <ms> --rounds <n> --state simple|merkle --engines sponge,ethereumjs
-// --allow-mismatch]`: Sponge's interpreter alone beside EthereumJS's EVM, on the same code and state, warm. Each case
+// --against <another build's dist> --allow-mismatch]`: Sponge's interpreter alone beside EthereumJS's EVM, on the same code and state, warm. Each case
 // (evmCases.ts) is first run twice on both and the outcomes compared — status, gas used, refund counter, output, logs,
 // the storage it names — and any disagreement stops the bench (a bug in one of them) unless --allow-mismatch. Then
 // tinybench times Sponge's `Evm.run` of the case's message and EthereumJS's `evm.runCall` of the same (each undone
 // after: evmEngines.ts), `--rounds` times (default 3, `--time` 200 ms a task each, after a second of warm-up for
 // Sponge), and reports each task's best round. EthereumJS runs on its SimpleStateManager (its default, and the faster
 // of its two here) or with `--state merkle` on the trie-backed one with caches. `--engines sponge` times Sponge alone
-// (for a CPU profile). Prints a table and writes bench/results/evm.json.
+// (for a CPU profile). `--against <dir>` times another build's Sponge (its dist/: its interpreter, its cases) beside
+// this one's in the same process, each case's two tasks one after the other in every round, EthereumJS untimed: on
+// the shared machine two builds run in turn, a process each, moved ±10–30% a family from run to run, both ways.
+// Prints a table and writes bench/results/evm.json.
 
 const args = parseFlags(process.argv.slice(2), {
   only: 'string',
@@ -22,13 +26,15 @@ const args = parseFlags(process.argv.slice(2), {
   rounds: 'string',
   state: 'string',
   engines: 'string',
+  against: 'string',
   'allow-mismatch': 'boolean',
 })
 const only = args.flags.get('only')
 const time = Number(args.flags.get('time') ?? 200)
 const roundCount = Number(args.flags.get('rounds') ?? 3)
 const stateKind = (args.flags.get('state') ?? 'simple') as EthereumjsState
-const engines = new Set((args.flags.get('engines') ?? 'sponge,ethereumjs').split(','))
+const againstDir = args.flags.get('against')
+const engines = new Set((args.flags.get('engines') ?? (againstDir === undefined ? 'sponge,ethereumjs' : 'sponge')).split(','))
 if (!Number.isFinite(time) || time <= 0) throw new Error(`--time: expected milliseconds, got ${args.flags.get('time')}`)
 if (!Number.isInteger(roundCount) || roundCount < 1) throw new Error(`--rounds: expected a positive integer, got ${args.flags.get('rounds')}`)
 for (const e of engines) if (e !== 'sponge' && e !== 'ethereumjs') throw new Error(`--engines: expected sponge and/or ethereumjs, got ${e}`)
@@ -38,10 +44,21 @@ const allowMismatch = args.flags.has('allow-mismatch')
 const cases = evmCases().filter((c) => only === undefined || new RegExp(only).test(c.name))
 if (cases.length === 0) throw new Error(`no case matches ${only}`)
 
+/** The other build's engine for a case of the same name (its own cases module: its types, its data). */
+async function againstEngines(dir: string): Promise<Map<string, Engine>> {
+  const url = (file: string) => pathToFileURL(join(resolve(dir), file)).href
+  const theirCases = (await import(url('bench/evmCases.js'))) as { evmCases: () => EvmCase[] }
+  const theirEngines = (await import(url('bench/evmEngines.js'))) as { spongeEngine: (c: EvmCase) => Engine }
+  return new Map(theirCases.evmCases().map((c) => [c.name, theirEngines.spongeEngine(c)]))
+}
+const against = againstDir === undefined ? undefined : await againstEngines(againstDir)
+
 interface Prepared {
   c: EvmCase
   sponge: Engine
   ethereumjs: Engine
+  /** The same case on the build of --against. */
+  against: Engine | undefined
   gasUsed: number
   mismatch: string[]
 }
@@ -50,6 +67,8 @@ const prepared: Prepared[] = []
 for (const c of cases) {
   const sponge = spongeEngine(c)
   const ethereumjs = await ethereumjsEngine(c, stateKind)
+  const other = against?.get(c.name)
+  if (against !== undefined && other === undefined) throw new Error(`--against: no case "${c.name}" in ${againstDir}`)
   let mismatch: string[]
   let gasUsed = 0
   try {
@@ -63,13 +82,14 @@ for (const c of cases) {
     const [s2, e2] = [await sponge.check(), await ethereumjs.check()]
     for (const d of differences(s, s2)) mismatch.push(`Sponge's second run differs: ${d}`)
     for (const d of differences(e, e2)) mismatch.push(`EthereumJS's second run differs: ${d}`)
+    if (other !== undefined) for (const d of differences(s, await other.check())) mismatch.push(`the --against build differs: ${d}`)
   } catch (err) {
     mismatch = [`threw: ${(err as Error).stack ?? String(err)}`]
   }
   if (mismatch.length > 0) {
     process.stderr.write(`\nDISAGREEMENT in "${c.name}" (Sponge ≠ EthereumJS):\n${mismatch.map((m) => `  ${m}`).join('\n')}\n`)
   }
-  prepared.push({ c, sponge, ethereumjs, gasUsed, mismatch })
+  prepared.push({ c, sponge, ethereumjs, against: other, gasUsed, mismatch })
 }
 const failed = prepared.filter((p) => p.mismatch.length > 0)
 if (failed.length > 0 && !allowMismatch) {
@@ -84,6 +104,8 @@ if (failed.length > 0 && !allowMismatch) {
 if (engines.has('sponge')) {
   const until = performance.now() + 1000
   while (performance.now() < until) for (const p of prepared) p.sponge.run()
+  const until2 = performance.now() + (against === undefined ? 0 : 1000)
+  while (performance.now() < until2) for (const p of prepared) p.against!.run()
 }
 
 const rounds: Record<string, number>[] = []
@@ -94,6 +116,12 @@ for (let r = 0; r < roundCount; r++) {
       bench.add(`${p.c.name} / Sponge`, () => {
         p.sponge.run()
       })
+    if (p.against !== undefined) {
+      const other = p.against
+      bench.add(`${p.c.name} / against`, () => {
+        other.run()
+      })
+    }
     if (engines.has('ethereumjs'))
       bench.add(`${p.c.name} / EthereumJS`, async () => {
         await p.ethereumjs.run()
@@ -117,9 +145,19 @@ const rows = prepared.map((p) => {
     'EthereumJS ops/s': engines.has('ethereumjs') ? Math.round(ethereumjs) : '-',
     ratio: sponge > 0 && ethereumjs > 0 ? Number((sponge / ethereumjs).toFixed(2)) : '-',
     'Sponge Mgas/s': engines.has('sponge') ? Number(((sponge * p.gasUsed) / 1e6).toFixed(1)) : '-',
+    ...(p.against === undefined ? {} : againstColumns(sponge, best(`${p.c.name} / against`), p.c.name)),
     ...(p.mismatch.length > 0 ? { agree: 'NO' } : {}),
   }
 })
+/** This build against --against's: each task's best round, and the ratio of the two in each round (the spread). */
+function againstColumns(sponge: number, other: number, name: string): Record<string, number | string> {
+  const each = rounds.map((r) => (r[`${name} / Sponge`] ?? 0) / (r[`${name} / against`] || 1)).sort((a, b) => a - b)
+  return {
+    'against ops/s': Math.round(other),
+    'this / against': other > 0 ? Number((sponge / other).toFixed(3)) : '-',
+    'rounds: min–max': `${each[0]!.toFixed(3)}–${each[each.length - 1]!.toFixed(3)}`,
+  }
+}
 console.table(rows)
 console.log(`EthereumJS's state manager: ${stateKind}; ${time} ms a task, the best of ${roundCount} round(s); ratio = Sponge / EthereumJS`)
 const out = join(REPO_ROOT, 'bench', 'results')

@@ -2,32 +2,31 @@ import { OPCODE_NAMES } from './opcodeNames.js'
 
 // Why a call frame stopped exceptionally (all its gas gone, its changes reverted), and geth's words for each
 // (core/vm/errors.go): what eth_call answers, what traces print. The interpreter records the kind; the words are made
-// once, when a frame ends with one.
+// once, when a frame ends with one. An enum: the build inlines its members as numbers (scripts/inline-enums.cjs).
 
-export const Halt = {
-  outOfGas: 1,
-  invalidOpcode: 2,
-  stackUnderflow: 3,
-  stackOverflow: 4,
-  invalidJump: 5,
-  writeProtection: 6,
-  returnDataOutOfBounds: 7,
-  maxCodeSize: 8,
+export enum Halt {
+  outOfGas = 1,
+  invalidOpcode = 2,
+  stackUnderflow = 3,
+  stackOverflow = 4,
+  invalidJump = 5,
+  writeProtection = 6,
+  returnDataOutOfBounds = 7,
+  maxCodeSize = 8,
   /** EIP-3541: new code starting with 0xef. */
-  invalidCode: 9,
-  codeStoreOutOfGas: 10,
-  addressCollision: 11,
-  maxInitCodeSize: 12,
+  invalidCode = 9,
+  codeStoreOutOfGas = 10,
+  addressCollision = 11,
+  maxInitCodeSize = 12,
   /** A precompile refused its input (the precompile says why). */
-  precompile: 13,
+  precompile = 13,
   /** A call or create past 1,024 frames: refused, its gas returned (not an exceptional halt of the caller). */
-  depth: 14,
+  depth = 14,
   /** A call or create moving more value than the caller has: refused the same way. */
-  insufficientBalance: 15,
+  insufficientBalance = 15,
   /** A create by an account whose nonce is at 2^64-1. */
-  nonceOverflow: 16,
-} as const
-export type Halt = (typeof Halt)[keyof typeof Halt]
+  nonceOverflow = 16,
+}
 
 const WORDS: Record<Halt, string> = {
   [Halt.outOfGas]: 'out of gas',

@@ -5,17 +5,42 @@ import { keccak256 } from '../crypto/keccak.js'
 import { type AnalyzedCode, analyze, delegationTarget } from './code.js'
 import type { BlockEnv, TxEnv } from './env.js'
 import { CallKind, type CallResult, EMPTY, Frame, type Message, Status } from './frame.js'
-import { MAX_MEMORY_BYTES, Memory, memoryCost } from './memory.js'
+import {
+  accountAccessCost,
+  CALL_STIPEND,
+  CALL_VALUE,
+  callGasCap,
+  callGasCapWide,
+  callNewAccountCost,
+  codeDepositCost,
+  copyCost,
+  createCost,
+  expCost,
+  keccakCost,
+  logCost,
+  memoryExpansionCost,
+  SSTORE_SENTRY,
+  SELFDESTRUCT_REFUND,
+  selfdestructCost,
+  sloadCost,
+  type SstoreSchedule,
+  sstoreCost,
+  sstoreRefund,
+  sstoreSchedule,
+} from './gas.js'
+import { MAX_MEMORY_BYTES, Memory } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
+import { Op } from './opcodeNames.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
 import type { Precompile } from './precompiles/types.js'
 import { Halt, haltMessage } from './halts.js'
 import type { Account, WorldState } from './state.js'
 import type { EvmTracer } from './tracer.js'
-import { ADDRESS_MASK, addressToBytes, byteLength, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
+import { ADDRESS_MASK, addressToBytes, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
 
-// The interpreter: one synchronous loop over a frame's code, a switch per opcode, gas as a number, words as BigInts.
+// The interpreter: one synchronous loop over a frame's code, a switch with a case per opcode by name (`Op`), gas as a
+// number charged by the rules of gas.ts, words as BigInts.
 // A CALL or CREATE does not recurse: the frame records the message and returns to `run`, which keeps the frames in an
 // array, runs the callee, and resumes the caller with the result — so 1,024 nested calls use no JavaScript stack.
 
@@ -26,10 +51,7 @@ const MAX_MEMORY = 0xffffffff
 const MAX_MEMORY_BIG = BigInt(MAX_MEMORY)
 const MAX_CODE_SIZE = 24576
 const MAX_INITCODE_SIZE = 2 * MAX_CODE_SIZE
-const CALL_STIPEND = 2300
-const COLD_ACCOUNT = 2600
-const COLD_SLOAD = 2100
-const WARM_READ = 100
+const MAX_INITCODE_SIZE_BIG = BigInt(MAX_INITCODE_SIZE)
 
 /** What the loop returns: a frame's end, or that it asked for a call. */
 const SUSPEND = 3
@@ -97,6 +119,7 @@ export class Evm {
   deadline: number
   private readonly moves: ReadonlyMap<bigint, Precompile | undefined> | undefined
   private readonly ops: OpTable
+  private readonly sstore: SstoreSchedule
   private readonly stacks: bigint[][]
   private readonly memories: Memory[]
 
@@ -108,6 +131,7 @@ export class Evm {
     this.deadline = o.deadline ?? 0
     this.moves = o.precompileMoves
     this.ops = opTable(o.fork)
+    this.sstore = sstoreSchedule(o.fork)
     const scratch = o.scratch ?? newScratch()
     this.stacks = scratch.stacks
     this.memories = scratch.memories
@@ -254,7 +278,7 @@ export class Evm {
     let halt: Halt | undefined
     // geth's order (initNewContract): EIP-3541's prefix, the deposit's gas, EIP-170's size.
     if (fork >= Fork.london && code.length > 0 && code[0] === 0xef) halt = Halt.invalidCode
-    else if (gasBase === 0n && gasLeft < code.length * 200) {
+    else if (gasBase === 0n && gasLeft < codeDepositCost(code.length)) {
       if (fork < Fork.homestead) {
         // Frontier: a deposit it cannot pay for leaves the contract without code, its state and gas kept. A CREATE
         // gets the address; the halt is named all the same, and a transaction that ends so failed (geth, EthereumJS).
@@ -271,7 +295,7 @@ export class Evm {
     state.setCode(state.get(msg.to), code)
     // The code is the create's output, as geth returns it (eth_call of a creation, a call tracer's output); a CREATE
     // opcode's caller sees none of it (its return data stays empty).
-    const r = result(Status.success, gasLeft - code.length * 200, gasBase, code)
+    const r = result(Status.success, gasLeft - codeDepositCost(code.length), gasBase, code)
     r.created = msg.to
     return r
   }
@@ -320,38 +344,6 @@ export class Evm {
     st[f.sp++] = r.status === Status.success ? 1n : 0n
   }
 
-  /** SSTORE's gas for writing `value` over `current` under the fork's metering, its refunds added (journaled). */
-  private sstoreCost(account: Account, slot: bigint, current: bigint, value: bigint): number {
-    const fork = this.fork
-    const state = this.state
-    if (fork < Fork.istanbul && fork !== Fork.constantinople) {
-      // The first metering, by the current value alone (Petersburg took Constantinople's EIP-1283 back out).
-      if (current === 0n) return value === 0n ? 5000 : 20000
-      if (value === 0n) state.addRefund(15000)
-      return 5000
-    }
-    // Net metering: EIP-1283 (Constantinople), EIP-2200 (Istanbul), with EIP-2929's cold slots (Berlin) and EIP-3529's
-    // smaller refund (London). A no-op or a write to a slot already written costs what reading it costs.
-    const berlin = fork >= Fork.berlin
-    const cost = berlin && !state.warmSlot(account, slot) ? COLD_SLOAD : 0
-    const dirty = berlin ? WARM_READ : fork >= Fork.istanbul ? 800 : 200
-    const clean = berlin ? 5000 - COLD_SLOAD : 5000
-    const clears = fork >= Fork.london ? 4800 : 15000
-    if (current === value) return cost + dirty
-    const original = state.committedStorage(account, slot)
-    if (original === current) {
-      if (original === 0n) return cost + 20000
-      if (value === 0n) state.addRefund(clears)
-      return cost + clean
-    }
-    if (original !== 0n) {
-      if (current === 0n) state.subRefund(clears)
-      else if (value === 0n) state.addRefund(clears)
-    }
-    if (original === value) state.addRefund(original === 0n ? 20000 - dirty : clean - dirty)
-    return cost + dirty
-  }
-
   // --- the loop
 
   private loop(f: Frame): number {
@@ -379,7 +371,9 @@ export class Evm {
     const checkGas = tracer?.onStep === undefined ? DEADLINE_CHECK_GAS : TRACED_DEADLINE_CHECK_GAS
     let checkAt = this.deadline === 0 ? -1 : gas - checkGas
 
-    for (;;) {
+    // Charging gas has one shape: `gas -= cost; if (gas < 0) break outOfGas`. A cost no gas can pay is Infinity, and
+    // the halt is written once, after the loop, which nothing else leaves but a return.
+    outOfGas: for (;;) {
       const op = pc < len ? code[pc]! : 0
       const base = opGas[op]!
       if (base < 0) return halt(f, pc, sp, Halt.invalidOpcode)
@@ -391,75 +385,74 @@ export class Evm {
         f.gas = gas
         tracer.onStep?.(f, op)
       }
-      if (gas < base) return halt(f, pc, sp, Halt.outOfGas)
       gas -= base
+      if (gas < 0) break // out of gas, as every `break outOfGas` below
 
       switch (op) {
-        case 0x00:
+        case Op.STOP:
           f.output = EMPTY
           f.pc = pc
           f.sp = sp
           f.gas = gas
           return Status.success
-        case 0x01:
+        case Op.ADD:
           sp--
           st[sp - 1] = (st[sp]! + st[sp - 1]!) & MAX_UINT256
           break
-        case 0x02:
+        case Op.MUL:
           sp--
           st[sp - 1] = (st[sp]! * st[sp - 1]!) & MAX_UINT256
           break
-        case 0x03:
+        case Op.SUB:
           sp--
           st[sp - 1] = (st[sp]! - st[sp - 1]!) & MAX_UINT256
           break
-        case 0x04: {
+        case Op.DIV: {
           sp--
           const d = st[sp - 1]!
           st[sp - 1] = d === 0n ? 0n : st[sp]! / d
           break
         }
-        case 0x05: {
+        case Op.SDIV: {
           sp--
           const d = st[sp - 1]!
           if (d === 0n) st[sp - 1] = 0n
           else st[sp - 1] = fromSigned(toSigned(st[sp]!) / toSigned(d)) & MAX_UINT256
           break
         }
-        case 0x06: {
+        case Op.MOD: {
           sp--
           const d = st[sp - 1]!
           st[sp - 1] = d === 0n ? 0n : st[sp]! % d
           break
         }
-        case 0x07: {
+        case Op.SMOD: {
           sp--
           const d = st[sp - 1]!
           st[sp - 1] = d === 0n ? 0n : fromSigned(toSigned(st[sp]!) % toSigned(d))
           break
         }
-        case 0x08: {
+        case Op.ADDMOD: {
           sp -= 2
           const n = st[sp - 1]!
           st[sp - 1] = n === 0n ? 0n : (st[sp + 1]! + st[sp]!) % n
           break
         }
-        case 0x09: {
+        case Op.MULMOD: {
           sp -= 2
           const n = st[sp - 1]!
           st[sp - 1] = n === 0n ? 0n : (st[sp + 1]! * st[sp]!) % n
           break
         }
-        case 0x0a: {
+        case Op.EXP: {
           sp--
           const e = st[sp - 1]!
-          const cost = (fork >= Fork.spuriousDragon ? 50 : 10) * byteLength(e) // EIP-160
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          gas -= expCost(fork, e)
+          if (gas < 0) break outOfGas
           st[sp - 1] = expMod256(st[sp]!, e)
           break
         }
-        case 0x0b: {
+        case Op.SIGNEXTEND: {
           sp--
           const b = st[sp]!
           if (b < 31n) {
@@ -470,268 +463,267 @@ export class Evm {
           }
           break
         }
-        case 0x10:
+        case Op.LT:
           sp--
           st[sp - 1] = st[sp]! < st[sp - 1]! ? 1n : 0n
           break
-        case 0x11:
+        case Op.GT:
           sp--
           st[sp - 1] = st[sp]! > st[sp - 1]! ? 1n : 0n
           break
-        case 0x12:
+        case Op.SLT:
           sp--
           st[sp - 1] = toSigned(st[sp]!) < toSigned(st[sp - 1]!) ? 1n : 0n
           break
-        case 0x13:
+        case Op.SGT:
           sp--
           st[sp - 1] = toSigned(st[sp]!) > toSigned(st[sp - 1]!) ? 1n : 0n
           break
-        case 0x14:
+        case Op.EQ:
           sp--
           st[sp - 1] = st[sp]! === st[sp - 1]! ? 1n : 0n
           break
-        case 0x15:
+        case Op.ISZERO:
           st[sp - 1] = st[sp - 1]! === 0n ? 1n : 0n
           break
-        case 0x16:
+        case Op.AND:
           sp--
           st[sp - 1] = st[sp]! & st[sp - 1]!
           break
-        case 0x17:
+        case Op.OR:
           sp--
           st[sp - 1] = st[sp]! | st[sp - 1]!
           break
-        case 0x18:
+        case Op.XOR:
           sp--
           st[sp - 1] = st[sp]! ^ st[sp - 1]!
           break
-        case 0x19:
+        case Op.NOT:
           st[sp - 1] = MAX_UINT256 ^ st[sp - 1]!
           break
-        case 0x1a: {
+        case Op.BYTE: {
           sp--
           const i = st[sp]!
           st[sp - 1] = i < 32n ? (st[sp - 1]! >> (248n - i * 8n)) & 0xffn : 0n
           break
         }
-        case 0x1b: {
+        case Op.SHL: {
           sp--
           const s = st[sp]!
           st[sp - 1] = s < 256n ? (st[sp - 1]! << s) & MAX_UINT256 : 0n
           break
         }
-        case 0x1c: {
+        case Op.SHR: {
           sp--
           const s = st[sp]!
           st[sp - 1] = s < 256n ? st[sp - 1]! >> s : 0n
           break
         }
-        case 0x1d: {
+        case Op.SAR: {
           sp--
           const s = st[sp]!
           const x = toSigned(st[sp - 1]!)
           st[sp - 1] = fromSigned(x >> (s < 256n ? s : 256n))
           break
         }
-        case 0x1e: {
+        case Op.CLZ: {
           const x = st[sp - 1]!
           st[sp - 1] = x === 0n ? 256n : SMALL[256 - x.toString(2).length]!
           break
         }
-        case 0x20: {
+        case Op.KECCAK256: {
           sp--
           const offset = st[sp]!
           const size = st[sp - 1]!
-          const words = copyCost(size) * 2
-          if (gas < words) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= words
+          gas -= keccakCost(size)
+          if (gas < 0) break outOfGas
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           const o = Number(offset)
           const n = Number(size)
           st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
           break
         }
-        case 0x30:
+        case Op.ADDRESS:
           st[sp++] = msg.to
           break
-        case 0x31: {
+        case Op.BALANCE: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
-            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
           }
           st[sp - 1] = state.get(a).balance
           break
         }
-        case 0x32:
+        case Op.ORIGIN:
           st[sp++] = this.tx.origin
           break
-        case 0x33:
+        case Op.CALLER:
           st[sp++] = msg.caller
           break
-        case 0x34:
+        case Op.CALLVALUE:
           st[sp++] = msg.apparentValue
           break
-        case 0x35: {
+        case Op.CALLDATALOAD: {
           const o = st[sp - 1]!
           st[sp - 1] = o < inputLen ? readWord(input, Number(o)) : 0n
           break
         }
-        case 0x36:
+        case Op.CALLDATASIZE:
           st[sp++] = inputLen
           break
-        case 0x37:
-        case 0x39:
-        case 0x3e: {
+        case Op.CALLDATACOPY:
+        case Op.CODECOPY:
+        case Op.RETURNDATACOPY: {
           sp -= 3
           const memOffset = st[sp + 2]!
           const dataOffset = st[sp + 1]!
           const size = st[sp]!
-          const c = copyCost(size)
-          if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= c
-          const data = op === 0x37 ? input : op === 0x39 ? code : f.returnData
-          if (op === 0x3e && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
+          gas -= copyCost(size)
+          if (gas < 0) break outOfGas
+          const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
+          if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
           gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
           break
         }
-        case 0x38:
+        case Op.CODESIZE:
           st[sp++] = lenBig
           break
-        case 0x3a:
+        case Op.GASPRICE:
           st[sp++] = this.tx.gasPrice
           break
-        case 0x3b: {
+        case Op.EXTCODESIZE: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
-            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
           }
           st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
           break
         }
-        case 0x3c: {
+        case Op.EXTCODECOPY: {
           sp -= 4
           const a = st[sp + 3]! & ADDRESS_MASK
           const memOffset = st[sp + 2]!
           const codeOffset = st[sp + 1]!
           const size = st[sp]!
-          const cost = copyCost(size) + (fork < Fork.berlin ? 0 : state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT)
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          gas -= copyCost(size) + (fork >= Fork.berlin ? accountAccessCost(state.warmAddress(a)) : 0)
+          if (gas < 0) break outOfGas
           gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
           break
         }
-        case 0x3d:
+        case Op.RETURNDATASIZE:
           st[sp++] = BigInt(f.returnData.length)
           break
-        case 0x3f: {
+        case Op.EXTCODEHASH: {
           const a = st[sp - 1]! & ADDRESS_MASK
           if (fork >= Fork.berlin) {
-            const cost = state.warmAddress(a) ? WARM_READ : COLD_ACCOUNT
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
           }
           const acc = state.get(a)
           st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
           break
         }
-        case 0x40: {
+        case Op.BLOCKHASH: {
           const n = st[sp - 1]!
           st[sp - 1] = n < block.number && n + 256n >= block.number ? block.blockHash(n) : 0n
           break
         }
-        case 0x41:
+        case Op.COINBASE:
           st[sp++] = block.coinbase
           break
-        case 0x42:
+        case Op.TIMESTAMP:
           st[sp++] = block.timestamp
           break
-        case 0x43:
+        case Op.NUMBER:
           st[sp++] = block.number
           break
-        case 0x44:
+        case Op.DIFFICULTY:
           st[sp++] = fork >= Fork.paris ? block.prevRandao : block.difficulty
           break
-        case 0x45:
+        case Op.GASLIMIT:
           st[sp++] = block.gasLimit
           break
-        case 0x46:
+        case Op.CHAINID:
           st[sp++] = block.chainId
           break
-        case 0x47:
+        case Op.SELFBALANCE:
           st[sp++] = account.balance
           break
-        case 0x48:
+        case Op.BASEFEE:
           st[sp++] = block.baseFee
           break
-        case 0x49: {
+        case Op.BLOBHASH: {
           const i = st[sp - 1]!
           const hashes = this.tx.blobHashes
           st[sp - 1] = i < BigInt(hashes.length) ? hashes[Number(i)]! : 0n
           break
         }
-        case 0x4a:
+        case Op.BLOBBASEFEE:
           st[sp++] = block.blobBaseFee
           break
-        case 0x50:
+        case Op.POP:
           sp--
           break
-        case 0x51: {
+        case Op.MLOAD: {
           const o = st[sp - 1]!
           gas = chargeMemory(mem, o, 32n, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           st[sp - 1] = readWord(mem.buf, Number(o))
           break
         }
-        case 0x52: {
+        case Op.MSTORE: {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 32n, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           writeWord(mem.buf, Number(o), st[sp]!)
           break
         }
-        case 0x53: {
+        case Op.MSTORE8: {
           sp -= 2
           const o = st[sp + 1]!
           gas = chargeMemory(mem, o, 1n, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           mem.buf[Number(o)] = Number(st[sp]! & 0xffn)
           break
         }
-        case 0x54: {
+        case Op.SLOAD: {
           const slot = st[sp - 1]!
           if (fork >= Fork.berlin) {
-            const cost = state.warmSlot(account, slot) ? WARM_READ : COLD_SLOAD
-            if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= cost
+            gas -= sloadCost(state.warmSlot(account, slot))
+            if (gas < 0) break outOfGas
           }
           st[sp - 1] = state.getStorage(account, slot)
           break
         }
-        case 0x55: {
+        case Op.SSTORE: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
-          if (fork >= Fork.istanbul && gasBase === 0n && gas <= CALL_STIPEND) return halt(f, pc, sp, Halt.outOfGas)
+          if (fork >= Fork.istanbul && gasBase === 0n && gas <= SSTORE_SENTRY) break outOfGas
           sp -= 2
           const slot = st[sp + 1]!
           const value = st[sp]!
           const current = state.getStorage(account, slot)
-          const cost = this.sstoreCost(account, slot, current, value)
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
+          const sstore = this.sstore
+          // The value at the transaction's start prices only net metering's writes that change the slot.
+          const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
+          const refund = sstoreRefund(sstore, original, current, value)
+          if (refund > 0) state.addRefund(refund)
+          else if (refund < 0) state.subRefund(-refund)
+          gas -= sstoreCost(sstore, original, current, value, cold)
+          if (gas < 0) break outOfGas
           if (current !== value) state.setStorage(account, slot, value)
           break
         }
-        case 0x56: {
+        case Op.JUMP: {
           const d = st[--sp]!
           if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
           pc = Number(d)
@@ -741,7 +733,7 @@ export class Evm {
           }
           continue
         }
-        case 0x57: {
+        case Op.JUMPI: {
           sp -= 2
           if (st[sp]! !== 0n) {
             const d = st[sp + 1]!
@@ -755,72 +747,69 @@ export class Evm {
           }
           break
         }
-        case 0x58:
+        case Op.PC:
           st[sp++] = BigInt(pc)
           break
-        case 0x59:
+        case Op.MSIZE:
           st[sp++] = BigInt(mem.size)
           break
-        case 0x5a:
+        case Op.GAS:
           st[sp++] = gasBase === 0n ? BigInt(gas) : wholeGas(gas, gasBase)
           break
-        case 0x5b:
+        case Op.JUMPDEST:
           break
-        case 0x5c:
+        case Op.TLOAD:
           st[sp - 1] = state.getTransient(msg.to, st[sp - 1]!)
           break
-        case 0x5d:
+        case Op.TSTORE:
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           sp -= 2
           state.setTransient(account, st[sp + 1]!, st[sp]!)
           break
-        case 0x5e: {
+        case Op.MCOPY: {
           sp -= 3
           const dst = st[sp + 2]!
           const src = st[sp + 1]!
           const size = st[sp]!
-          const c = copyCost(size)
-          if (gas < c) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= c
+          gas -= copyCost(size)
+          if (gas < 0) break outOfGas
           if (size > 0n) {
             gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
-            if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+            if (gas < 0) break outOfGas
             const s = Number(src)
             mem.buf.copyWithin(Number(dst), s, s + Number(size))
           }
           break
         }
-        case 0x5f:
+        case Op.PUSH0:
           st[sp++] = 0n
           break
-        case 0xf3:
-        case 0xfd: {
+        case Op.RETURN:
+        case Op.REVERT: {
           sp -= 2
           const offset = st[sp + 1]!
           const size = st[sp]!
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
           f.pc = pc
           f.sp = sp
           f.gas = gas
-          return op === 0xf3 ? Status.success : Status.revert
+          return op === Op.RETURN ? Status.success : Status.revert
         }
-        case 0xf0:
-        case 0xf5: {
+        case Op.CREATE:
+        case Op.CREATE2: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          const create2 = op === 0xf5
+          const create2 = op === Op.CREATE2
           sp -= create2 ? 4 : 3
           const value = st[sp + (create2 ? 3 : 2)]!
           const offset = st[sp + (create2 ? 2 : 1)]!
           const size = st[sp + (create2 ? 1 : 0)]!
-          if (fork >= Fork.shanghai && size > BigInt(MAX_INITCODE_SIZE)) return halt(f, pc, sp, Halt.maxInitCodeSize)
-          const words = Math.ceil(Number(size > BigInt(MAX_MEMORY) ? BigInt(MAX_MEMORY) : size) / 32)
-          const cost = (fork >= Fork.shanghai ? 2 * words : 0) + (create2 ? 6 * words : 0)
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          if (fork >= Fork.shanghai && size > MAX_INITCODE_SIZE_BIG) return halt(f, pc, sp, Halt.maxInitCodeSize)
+          gas -= createCost(fork, size, create2)
+          if (gas < 0) break outOfGas
           gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          if (gas < 0) break outOfGas
           const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
           f.returnData = EMPTY
           const creator = account
@@ -829,14 +818,14 @@ export class Evm {
             break
           }
           // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
-          let childGas = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
+          let childGas = callGasCap(fork, gas)
           let childBase = 0n
           if (gasBase === 0n) gas -= childGas
           else {
             const whole = wholeGas(gas, gasBase)
-            const kept = fork >= Fork.tangerineWhistle ? whole / 64n : 0n
-            const c = splitGas(whole - kept)
-            const p = splitGas(kept)
+            const passed = callGasCapWide(fork, whole)
+            const c = splitGas(passed)
+            const p = splitGas(whole - passed)
             childGas = c.gas
             childBase = c.base
             gas = p.gas
@@ -863,11 +852,11 @@ export class Evm {
           f.gas = gas
           return SUSPEND
         }
-        case 0xf1:
-        case 0xf2:
-        case 0xf4:
-        case 0xfa: {
-          const hasValue = op === 0xf1 || op === 0xf2
+        case Op.CALL:
+        case Op.CALLCODE:
+        case Op.DELEGATECALL:
+        case Op.STATICCALL: {
+          const hasValue = op === Op.CALL || op === Op.CALLCODE
           sp -= hasValue ? 7 : 6
           const requested = st[sp + (hasValue ? 6 : 5)]!
           const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
@@ -876,38 +865,34 @@ export class Evm {
           const inSize = st[sp + 2]!
           const outOffset = st[sp + 1]!
           const outSize = st[sp]!
-          if (op === 0xf1 && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           gas = chargeMemory(mem, inOffset, inSize, gas)
           if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-          let cost = fork < Fork.berlin ? 0 : state.warmAddress(to) ? WARM_READ : COLD_ACCOUNT
-          if (value > 0n) cost += 9000
-          if (op === 0xf1 && (value > 0n || fork < Fork.spuriousDragon)) {
-            // A CALL that makes an account pays for it: from EIP-161 one moving value to an empty account, before it
-            // any call to an account that does not exist (which the call then creates).
-            const target = state.get(to)
-            if (!target.exists || (fork >= Fork.spuriousDragon && target.isEmpty())) cost += 25000
-          }
+          if (gas < 0) break outOfGas
+          let cost = fork >= Fork.berlin ? accountAccessCost(state.warmAddress(to)) : 0
+          if (value > 0n) cost += CALL_VALUE
+          if (op === Op.CALL) cost += callNewAccountCost(fork, state, to, value)
           if (fork >= Fork.prague) {
+            // EIP-7702: a delegated account's code is read from its delegate, paid for as another account read.
             const target = delegationTarget(state.codeOf(state.get(to)))
-            if (target !== undefined) cost += state.warmAddress(target) ? WARM_READ : COLD_ACCOUNT
+            if (target !== undefined) cost += accountAccessCost(state.warmAddress(target))
           }
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
           gas -= cost
+          if (gas < 0) break outOfGas
           let childGas: number
           let childBase = 0n
           if (gasBase === 0n) {
             // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
-            const cap = fork >= Fork.tangerineWhistle ? gas - Math.floor(gas / 64) : gas
+            const cap = callGasCap(fork, gas)
             if (requested < BigInt(cap)) childGas = Number(requested)
             else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
-            else return halt(f, pc, sp, Halt.outOfGas)
+            else break outOfGas
             gas -= childGas
             if (value > 0n) childGas += CALL_STIPEND
           } else {
             const whole = wholeGas(gas, gasBase)
-            const cap = fork >= Fork.tangerineWhistle ? whole - whole / 64n : whole
-            if (fork < Fork.tangerineWhistle && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
+            const cap = callGasCapWide(fork, whole)
+            if (fork < Fork.tangerineWhistle && requested > cap) break outOfGas
             const child = requested < cap ? requested : cap
             const p = splitGas(whole - child)
             gas = p.gas
@@ -920,16 +905,23 @@ export class Evm {
           f.retSize = Number(outSize)
           const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
           f.pending = {
-            kind: op === 0xf1 ? CallKind.call : op === 0xf2 ? CallKind.callcode : op === 0xf4 ? CallKind.delegatecall : CallKind.staticcall,
-            caller: op === 0xf4 ? msg.caller : msg.to,
-            to: op === 0xf1 || op === 0xfa ? to : msg.to,
+            kind:
+              op === Op.CALL
+                ? CallKind.call
+                : op === Op.CALLCODE
+                  ? CallKind.callcode
+                  : op === Op.DELEGATECALL
+                    ? CallKind.delegatecall
+                    : CallKind.staticcall,
+            caller: op === Op.DELEGATECALL ? msg.caller : msg.to,
+            to: op === Op.CALL || op === Op.STATICCALL ? to : msg.to,
             codeAddress: to,
-            value: op === 0xf4 ? 0n : value,
-            apparentValue: op === 0xf4 ? msg.apparentValue : value,
+            value: op === Op.DELEGATECALL ? 0n : value,
+            apparentValue: op === Op.DELEGATECALL ? msg.apparentValue : value,
             input: inp,
             gas: childGas,
             gasBase: childBase,
-            isStatic: msg.isStatic || op === 0xfa,
+            isStatic: msg.isStatic || op === Op.STATICCALL,
             depth: msg.depth + 1,
           }
           f.pc = pc + 1
@@ -937,17 +929,13 @@ export class Evm {
           f.gas = gas
           return SUSPEND
         }
-        case 0xff: {
+        case Op.SELFDESTRUCT: {
           if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
           const beneficiary = st[--sp]! & ADDRESS_MASK
-          let cost = fork < Fork.berlin || state.warmAddress(beneficiary) ? 0 : COLD_ACCOUNT
+          const cold = fork >= Fork.berlin && !state.warmAddress(beneficiary)
           const b = state.get(beneficiary)
-          // EIP-150 charges for the account the balance makes: from EIP-161 an empty one given a balance, before it
-          // any that does not exist.
-          if (fork >= Fork.spuriousDragon ? (!b.exists || b.isEmpty()) && account.balance > 0n : fork >= Fork.tangerineWhistle && !b.exists)
-            cost += 25000
-          if (gas < cost) return halt(f, pc, sp, Halt.outOfGas)
-          gas -= cost
+          gas -= selfdestructCost(fork, cold, b, account.balance > 0n)
+          if (gas < 0) break outOfGas
           const balance = account.balance
           if (fork >= Fork.cancun) {
             state.subBalance(account, balance)
@@ -958,7 +946,7 @@ export class Evm {
               state.destruct(account)
             }
           } else {
-            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(24000)
+            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(SELFDESTRUCT_REFUND)
             state.addBalance(b, balance)
             state.setBalance(account, 0n)
             state.destruct(account)
@@ -969,69 +957,131 @@ export class Evm {
           f.gas = gas
           return Status.success
         }
-        default:
-          if (op >= 0x60 && op <= 0x7f) {
-            const n = op - 0x5f
-            if (n === 1) st[sp++] = SMALL[pc + 1 < len ? code[pc + 1]! : 0]!
-            else {
-              // Jump targets, selectors and constants: read from the code once, kept beside its analysis.
-              const pushes = f.code.pushes
-              let v = pushes[pc]
-              if (v === undefined) {
-                if (n <= 6) {
-                  let x = 0
-                  for (let i = 1; i <= n; i++) x = x * 256 + (pc + i < len ? code[pc + i]! : 0)
-                  v = BigInt(x)
-                } else {
-                  v = 0n
-                  for (let i = 1; i <= n; i++) v = (v << 8n) | BigInt(pc + i < len ? code[pc + i]! : 0)
-                }
-                pushes[pc] = v
-              }
-              st[sp++] = v
+        case Op.PUSH1:
+          st[sp++] = SMALL[pc + 1 < len ? code[pc + 1]! : 0]!
+          pc += 2
+          continue
+        case Op.PUSH2:
+        case Op.PUSH3:
+        case Op.PUSH4:
+        case Op.PUSH5:
+        case Op.PUSH6:
+        case Op.PUSH7:
+        case Op.PUSH8:
+        case Op.PUSH9:
+        case Op.PUSH10:
+        case Op.PUSH11:
+        case Op.PUSH12:
+        case Op.PUSH13:
+        case Op.PUSH14:
+        case Op.PUSH15:
+        case Op.PUSH16:
+        case Op.PUSH17:
+        case Op.PUSH18:
+        case Op.PUSH19:
+        case Op.PUSH20:
+        case Op.PUSH21:
+        case Op.PUSH22:
+        case Op.PUSH23:
+        case Op.PUSH24:
+        case Op.PUSH25:
+        case Op.PUSH26:
+        case Op.PUSH27:
+        case Op.PUSH28:
+        case Op.PUSH29:
+        case Op.PUSH30:
+        case Op.PUSH31:
+        case Op.PUSH32: {
+          const n = op - Op.PUSH1 + 1
+          // Jump targets, selectors and constants: read from the code once, kept beside its analysis.
+          const pushes = f.code.pushes
+          let v = pushes[pc]
+          if (v === undefined) {
+            if (n <= 6) {
+              let x = 0
+              for (let i = 1; i <= n; i++) x = x * 256 + (pc + i < len ? code[pc + i]! : 0)
+              v = BigInt(x)
+            } else {
+              v = 0n
+              for (let i = 1; i <= n; i++) v = (v << 8n) | BigInt(pc + i < len ? code[pc + i]! : 0)
             }
-            pc += n + 1
-            continue
+            pushes[pc] = v
           }
-          if (op >= 0x80 && op <= 0x8f) {
-            st[sp] = st[sp - (op - 0x7f)]!
-            sp++
-            break
-          }
-          if (op >= 0x90 && op <= 0x9f) {
-            const j = sp - 2 - (op - 0x90)
-            const t = st[sp - 1]!
-            st[sp - 1] = st[j]!
-            st[j] = t
-            break
-          }
-          if (op >= 0xa0 && op <= 0xa4) {
-            if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-            const n = op - 0xa0
-            sp -= 2 + n
-            const offset = st[sp + n + 1]!
-            const size = st[sp + n]!
-            if (size > BigInt(MAX_MEMORY)) return halt(f, pc, sp, Halt.outOfGas)
-            const dataCost = 8 * Number(size)
-            if (gas < dataCost) return halt(f, pc, sp, Halt.outOfGas)
-            gas -= dataCost
-            gas = chargeMemory(mem, offset, size, gas)
-            if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-            const topics: bigint[] = []
-            for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
-            const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
-            state.log(log)
-            if (tracer !== undefined) tracer.onLog?.(log, msg)
-            break
-          }
+          st[sp++] = v
+          pc += n + 1
+          continue
+        }
+        case Op.DUP1:
+        case Op.DUP2:
+        case Op.DUP3:
+        case Op.DUP4:
+        case Op.DUP5:
+        case Op.DUP6:
+        case Op.DUP7:
+        case Op.DUP8:
+        case Op.DUP9:
+        case Op.DUP10:
+        case Op.DUP11:
+        case Op.DUP12:
+        case Op.DUP13:
+        case Op.DUP14:
+        case Op.DUP15:
+        case Op.DUP16:
+          st[sp] = st[sp - (op - Op.DUP1 + 1)]!
+          sp++
+          break
+        case Op.SWAP1:
+        case Op.SWAP2:
+        case Op.SWAP3:
+        case Op.SWAP4:
+        case Op.SWAP5:
+        case Op.SWAP6:
+        case Op.SWAP7:
+        case Op.SWAP8:
+        case Op.SWAP9:
+        case Op.SWAP10:
+        case Op.SWAP11:
+        case Op.SWAP12:
+        case Op.SWAP13:
+        case Op.SWAP14:
+        case Op.SWAP15:
+        case Op.SWAP16: {
+          const j = sp - 2 - (op - Op.SWAP1)
+          const t = st[sp - 1]!
+          st[sp - 1] = st[j]!
+          st[j] = t
+          break
+        }
+        case Op.LOG0:
+        case Op.LOG1:
+        case Op.LOG2:
+        case Op.LOG3:
+        case Op.LOG4: {
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          const n = op - Op.LOG0
+          sp -= 2 + n
+          const offset = st[sp + n + 1]!
+          const size = st[sp + n]!
+          gas -= logCost(size)
+          if (gas < 0) break outOfGas
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) break outOfGas
+          const topics: bigint[] = []
+          for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
+          const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
+          state.log(log)
+          if (tracer !== undefined) tracer.onLog?.(log, msg)
+          break
+        }
+        default:
+          // The static gas table refuses the bytes a fork does not define before the switch: none reaches here.
           return halt(f, pc, sp, Halt.invalidOpcode)
       }
       pc++
     }
+    return halt(f, pc, sp, Halt.outOfGas)
   }
 }
-
-const copyCost = (size: bigint): number => (size > MAX_MEMORY_BIG ? Number.POSITIVE_INFINITY : 3 * Math.ceil(Number(size) / 32))
 
 /** An exceptional halt: the frame's gas is gone. */
 function halt(f: Frame, pc: number, sp: number, reason: Halt): number {
@@ -1053,7 +1103,7 @@ function chargeMemory(mem: Memory, offset: bigint, size: bigint, gas: number): n
   const end = Number(offset) + Number(size)
   if (end <= mem.size) return gas
   if (end > MAX_MEMORY_BYTES) return -1
-  const cost = memoryCost(Math.ceil(end / 32)) - memoryCost(mem.size / 32)
+  const cost = memoryExpansionCost(mem.size, end)
   if (gas < cost) return -1
   mem.grow(end)
   return gas - cost

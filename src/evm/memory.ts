@@ -36,10 +36,3 @@ export class Memory {
     return this.buf.slice(offset, offset + size)
   }
 }
-
-/** The gas of a memory of `words` words: 3 a word plus words² / 512, exact for any size a gas limit can buy. */
-export function memoryCost(words: number): number {
-  const q = Math.floor(words / 512)
-  const r = words - q * 512
-  return 3 * words + q * words + Math.floor((r * words) / 512)
-}
