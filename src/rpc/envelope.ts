@@ -15,6 +15,7 @@ import { RawJson, type Reply } from './reply.js'
 import { toRpcError } from './errorMap.js'
 import { rawIds } from './rawIds.js'
 import { ReplyWriter } from './replyWriter.js'
+import { syncRun } from '../util/syncRun.js'
 import type { Turns } from '../util/turns.js'
 
 export interface EnvelopeOptions {
@@ -448,7 +449,8 @@ export function handleBody(
     return w.view()
   }
   const budget: ReplyBudget = { spent: 0, max: opts.maxBatchReplyBytes ?? Number.POSITIVE_INFINITY }
-  return handleBatch(parsed, w, table, opts, ctx, scope, budget)
+  // The batch's synchronous answers in one run: its state reads at the head check the head once (util/syncRun.ts).
+  return syncRun(() => handleBatch(parsed, w, table, opts, ctx, scope, budget))
 }
 
 function isPoolCall(item: unknown, table: MethodTable): boolean {
