@@ -26,6 +26,10 @@ import { startNode } from '../node/node.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { localNodeOptions } from '../testing/testNode.js'
+import { validateAccount } from '../wire/ethParams.js'
+import type { AccountParams } from '../wire/ethParams.js'
+import { syncRun } from '../util/syncRun.js'
+import typia from 'typia'
 
 // `npm run bench:micro`: the candidates for each hot primitive side by side in one run, and the costs that decide
 // what runs on the serving thread. Prints a table and writes bench/results/micro.json.
@@ -153,14 +157,44 @@ const hundredReads = Buffer.from(
 )
 bench.add('envelope: one eth_getBalance body, answered', () => handleBody(oneRead, table, envelope, devNode.context))
 bench.add('envelope: a batch of 100 eth_getBalance, answered', () => handleBody(hundredReads, table, envelope, devNode.context))
+const chainIdBody = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }))
+bench.add('envelope: one eth_chainId body, answered', () => handleBody(chainIdBody, table, envelope, devNode.context))
+// The rpc-compat chain's first transaction: a receipt as served (two LMDB reads, the stored JSON copied into the reply).
+const rpcDir = tempDatadir('bench-envelope-rpc')
+const rpcNode = await startNode(spec, localNodeOptions(rpcDir, { maxBatch: 1000, importFile: rpcCompatPath('chain.rlp') }))
+const receiptBody = Buffer.from(
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [`0x${Buffer.from(txHash).toString('hex')}`] }),
+)
+bench.add('envelope: one eth_getTransactionReceipt body, answered', () => handleBody(receiptBody, table, envelope, rpcNode.context))
+const feeBody = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params: ['0x14', 'latest', [25, 75]] }))
+bench.add('envelope: one eth_feeHistory body (a kept reply), answered', () => handleBody(feeBody, table, envelope, rpcNode.context))
 
+// What the envelope's choices were measured by: typia's validator alone against the quick check in front of it
+// (wire/quickParams.ts), and a head read's check of the flat table made per read against once per synchronous run
+// (util/syncRun.ts), over the 100 reads of the batch above.
+const accountParams = [accounts[0], 'latest']
+const typiaAccount = typia.createValidate<AccountParams>()
+bench.add('params: eth_getBalance [address, "latest"], typia alone', () => typiaAccount(accountParams))
+bench.add('params: eth_getBalance [address, "latest"], quick check, typia behind (served)', () => validateAccount(accountParams))
+const flat = devNode.context.flatState
+const headReads = () => {
+  for (let i = 0; i < 100; i++) flat.headAccount('balance', accounts[i % accounts.length]!)
+}
+bench.add('flat state: 100 head balance reads, head checked per read', headReads)
+bench.add('flat state: 100 head balance reads in one syncRun (served in a batch)', () => syncRun(headReads))
+
+// BENCH_ONLY=<regexp>: only the tasks whose names match (the setup above still runs).
+const onlyTasks = process.env.BENCH_ONLY
+if (onlyTasks !== undefined) for (const t of [...bench.tasks]) if (!new RegExp(onlyTasks).test(t.name)) bench.remove(t.name)
 await bench.run()
 const rows = bench.tasks.map((t) => {
-  const res = t.result as { throughput?: { mean: number }; latency?: { mean: number; p99?: number } } | undefined
+  const res = t.result as { throughput?: { mean: number }; latency?: { mean: number; p50?: number; p99?: number } } | undefined
   return {
     name: t.name,
     opsPerSec: Math.round(res?.throughput?.mean ?? 0),
     meanMicros: Number(((res?.latency?.mean ?? 0) * 1000).toFixed(2)),
+    // The median: on a shared machine the mean carries every descheduled sample.
+    p50Micros: Number(((res?.latency?.p50 ?? 0) * 1000).toFixed(2)),
   }
 })
 console.table(rows)
@@ -169,6 +203,8 @@ mkdirSync(out, { recursive: true })
 writeFileSync(join(out, 'micro.json'), `${JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2)}\n`)
 console.log(`wrote ${join(out, 'micro.json')}`)
 await pool.close()
+await rpcNode.close()
+rmSync(rpcDir, { recursive: true, force: true })
 await devNode.close()
 rmSync(devDir, { recursive: true, force: true })
 await store.close()

@@ -29,13 +29,33 @@ export function slotInto(text: string, out: Uint8Array): void {
   }
 }
 
-/** Bytes `start`…`end` of `b` as a JSON-RPC quantity: minimal hex, "0x0" for none (leading zero bytes skipped). */
+/** ASCII of the hex digits, by value. */
+const DIGIT_BYTES = new TextEncoder().encode('0123456789abcdef')
+/** Where quantityHex spells its digits before they become one string. */
+let spelled = Buffer.alloc(2 + 64)
+
+/**
+ * Bytes `start`…`end` of `b` as a JSON-RPC quantity: minimal hex, "0x0" for none (leading zero bytes skipped).
+ * Spelled in bytes and made a string once: a string joined from two-digit pieces is a rope, which the reply writer's
+ * character loop then walked at about twice the cost of the flat string (bench:micro, a head balance read).
+ */
 export function quantityHex(b: Uint8Array, start: number, end: number): string {
   while (start < end && b[start] === 0) start++
   if (start === end) return '0x0'
-  let out = `0x${b[start]!.toString(16)}`
-  for (let i = start + 1; i < end; i++) out += BYTE_TO_HEX[b[i]!]
-  return out
+  if (spelled.length < 2 + 2 * (end - start)) spelled = Buffer.alloc(2 + 2 * (end - start))
+  const out = spelled
+  out[0] = 0x30
+  out[1] = 0x78
+  let at = 2
+  const first = b[start]!
+  if (first >= 16) out[at++] = DIGIT_BYTES[first >> 4]!
+  out[at++] = DIGIT_BYTES[first & 15]!
+  for (let i = start + 1; i < end; i++) {
+    const v = b[i]!
+    out[at++] = DIGIT_BYTES[v >> 4]!
+    out[at++] = DIGIT_BYTES[v & 15]!
+  }
+  return out.toString('latin1', 0, at)
 }
 
 /** Bytes `start`…`end` of `b` (at most 32) as a 32-byte word, zeros in front. */

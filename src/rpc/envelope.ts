@@ -15,6 +15,7 @@ import { RawJson, type Reply } from './reply.js'
 import { toRpcError } from './errorMap.js'
 import { rawIds } from './rawIds.js'
 import { ReplyWriter } from './replyWriter.js'
+import { syncRun } from '../util/syncRun.js'
 import type { Turns } from '../util/turns.js'
 
 export interface EnvelopeOptions {
@@ -163,22 +164,89 @@ function isValidId(id: unknown): id is string | number | null {
 type Outcome = boolean | Promise<Buffer | undefined>
 
 /**
- * The requesting client's context (its lane, its key) for the body's methods that run as the client's, made once
- * per body and only if one does; and the body's admission to the worker lane, asked once for all the methods of the
- * body that may use it (`ctx.pool.admits`), when the first of them needs a place: a pool method takes one before it
- * is validated (none left: -32005 at once, so that refusing costs next to nothing), a thread-first method (eth_call)
- * only if it leaves its call to the lane, through its context's lane. Methods the serving thread answers never count
- * and are never refused.
+ * What one body's calls share: its text (for ids that must be echoed as written), and the requesting client's
+ * context (its lane, its key) for the body's methods that run as the client's, made once per body and only if one
+ * does; and the body's admission to the worker lane, asked once for all the methods of the body that may use it
+ * (`ctx.pool.admits`), when the first of them needs a place: a pool method takes one before it is validated (none
+ * left: -32005 at once, so that refusing costs next to nothing), a thread-first method (eth_call) only if it leaves
+ * its call to the lane, through its context's lane. Methods the serving thread answers never count and are never
+ * refused. One object with methods, not closures: a body of store reads makes nothing else.
  */
-interface Client {
-  ctx: () => NodeContext
+class BodyScope {
+  private ids: (string | undefined)[] | undefined
+  private made: NodeContext | undefined
+  private scoped: NodeContext | undefined
+  private lazy: NodeContext | undefined
+  /** Places in the lane left to this body; -1 until the lane is first asked. */
+  private room = -1
+  /** The body's requests that may run in the lane; -1 until counted. */
+  private count = -1
+
+  constructor(
+    private readonly text: string,
+    private readonly parsed: unknown,
+    private readonly table: MethodTable,
+    private readonly clientCtx: () => NodeContext,
+    private readonly shared: NodeContext,
+  ) {}
+
+  /** The raw text of request `index`'s id (-1: the body is one request), when JSON.parse would alter it. */
+  rawId(index: number): string | undefined {
+    if (index < 0) return rawIds(this.text, false)[0]
+    this.ids ??= rawIds(this.text, true)
+    return this.ids[index]
+  }
+
+  /** How many of the body's requests name a method that may run in the lane: counted when first needed. */
+  private calls(): number {
+    if (this.count >= 0) return this.count
+    const p = this.parsed
+    let n = 0
+    if (!Array.isArray(p)) n = isPoolCall(p, this.table) ? 1 : 0
+    else for (const item of p) if (isPoolCall(item, this.table)) n++
+    this.count = n
+    return n
+  }
+
+  private base(): NodeContext {
+    this.made ??= this.clientCtx()
+    return this.made
+  }
+
+  /** Takes one of the body's places in the lane; false when none is left. */
+  take(): boolean {
+    if (this.room < 0) {
+      const calls = this.calls()
+      this.room = calls === 0 ? 0 : this.base().pool.admits(calls)
+    }
+    if (this.room === 0) return false
+    this.room--
+    return true
+  }
+
+  /** The client's context, whose lane admits from the body's places. */
+  ctx(): NodeContext {
+    if (this.scoped !== undefined) return this.scoped
+    const base = this.base()
+    if (this.calls() === 0) return base
+    const lane = base.pool
+    const admits = (n: number) => {
+      let k = 0
+      while (k < n && this.take()) k++
+      return k
+    }
+    this.scoped = { ...base, pool: { run: (task, o) => lane.run(task, o), admits } }
+    return this.scoped
+  }
+
   /**
    * The context of a thread-first method: the endpoint's, whose lane is the client's, found only if the method uses
    * it (knowing the client costs a call into the transport: most calls finish on the serving thread without it).
    */
-  laneCtx: () => NodeContext
-  /** Takes one of the body's places in the lane; false when none is left. */
-  take: () => boolean
+  laneCtx(): NodeContext {
+    this.lazy ??= { ...this.shared, pool: { run: (task, o) => this.ctx().pool.run(task, o), admits: (n) => this.ctx().pool.admits(n) } }
+    return this.lazy
+  }
 }
 
 /** The error a failure is answered with: a known refusal's code, or -32603 for anything else (logged once). */
@@ -217,9 +285,16 @@ interface ReplyBudget {
   max: number
 }
 
+/** Tells `opts.observe` of an answered call, when it is set: its time since `started` (performance.now()). */
+function observeCall(opts: EnvelopeOptions, table: MethodTable, name: string, started: number, code: number): void {
+  const observe = opts.observe
+  if (observe !== undefined) observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
+}
+
 /**
- * One request object, answered into `w` when its handler is synchronous (store reads): no promise and no buffer
- * of its own. A notification (no id) runs, but nothing is sent back.
+ * One request object (request `index` of a batch, -1 for a body of one), answered into `w` when its handler is
+ * synchronous (store reads): no promise and no buffer of its own. A notification (no id) runs, but nothing is sent
+ * back. The synchronous path makes no closure: on a store read it was a measurable share of the call.
  */
 function handleOne(
   raw: unknown,
@@ -227,8 +302,8 @@ function handleOne(
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
-  rawIdText: () => string | undefined,
-  client: Client,
+  scope: BodyScope,
+  index: number,
   budget?: ReplyBudget,
 ): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -237,79 +312,99 @@ function handleOne(
   }
   const req = raw as Record<string, unknown>
   const hasId = 'id' in req
-  let id: Id = hasId && isValidId(req.id) ? req.id : null
+  const validId = hasId && isValidId(req.id)
+  let id: Id = validId ? (req.id as string | number | null) : null
   if (needsRawText(id)) {
-    const text = rawIdText()
+    const text = scope.rawId(index)
     // Only a JSON number is echoed raw: whatever else the scan found, the parsed value is the safer answer.
     if (text !== undefined && JSON_NUMBER.test(text)) id = new RawId(text)
   }
-  const early = (e: RpcError): Outcome => {
-    writeError(w, id, e)
-    return true
-  }
-  if (hasId && !isValidId(req.id)) return early(new InvalidRequestError('invalid request id'))
-  if (req.jsonrpc !== '2.0') return early(new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
-  if (typeof req.method !== 'string') return early(new InvalidRequestError('invalid request: no method'))
+  if (hasId && !validId) return writeEarly(w, id, new InvalidRequestError('invalid request id'))
+  if (req.jsonrpc !== '2.0') return writeEarly(w, id, new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
   const name = req.method
-  const observe = opts.observe
-  const started = observe === undefined ? 0 : performance.now()
-  const observed =
-    observe === undefined ? ignore : (code: number) => observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
+  if (typeof name !== 'string') return writeEarly(w, id, new InvalidRequestError('invalid request: no method'))
+  const started = opts.observe === undefined ? 0 : performance.now()
   let result: Reply | Promise<Reply>
   try {
     const def = table.get(name)
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
     if (budget !== undefined && budget.spent > budget.max) throw TOO_LARGE
     let context = ctx
-    if (def.runsIn === 'pool') {
-      if (!client.take()) throw OVERLOADED
-      context = client.ctx()
-    } else if (def.runsIn === 'threadAsClient') {
-      context = client.ctx()
-    } else if (def.runsIn === 'threadFirst') {
-      context = client.laneCtx()
+    const runsIn = def.runsIn
+    if (runsIn !== 'thread') {
+      if (runsIn === 'pool') {
+        if (!scope.take()) throw OVERLOADED
+        context = scope.ctx()
+      } else if (runsIn === 'threadAsClient') {
+        context = scope.ctx()
+      } else {
+        context = scope.laneCtx()
+      }
     }
-    const params = req.params === undefined || req.params === null ? [] : req.params
+    const p = req.params
+    const params = p === undefined || p === null ? NO_PARAMS : p
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
     const checked = def.validate(params)
     if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
     result = def.handle(checked.data as never, context)
   } catch (e) {
-    observed(writeFailure(hasId ? w : undefined, id, e, name, opts))
+    observeCall(opts, table, name, started, writeFailure(hasId ? w : undefined, id, e, name, opts))
     return hasId
   }
-  if (result instanceof Promise) {
-    // Settles in a later turn, when `w` holds someone else's reply: answer into it and take a copy at once.
-    const answer = (write: (into: ReplyWriter | undefined) => number): Buffer | undefined => {
-      if (!hasId) {
-        observed(write(undefined))
-        return undefined
-      }
-      w.reset()
-      observed(write(w))
-      if (budget !== undefined) budget.spent += w.length
-      return w.copy()
-    }
-    // A batch's answer that settles once the batch's reply has passed its bound is not kept.
-    const over = () => budget !== undefined && budget.spent > budget.max
-    const settled = (into: ReplyWriter, r: Reply) => (over() ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts))
-    return result.then(
-      (r) => {
-        const whole = hasId && !over() ? bigRawReply(id, r, opts.maxReplyBytes ?? Number.POSITIVE_INFINITY) : undefined
-        if (whole === undefined) return answer((into) => (into === undefined ? 0 : settled(into, r)))
-        observed(0)
-        if (budget !== undefined) budget.spent += whole.length
-        return whole
-      },
-      (e: unknown) => answer((into) => writeFailure(into, id, e, name, opts)),
-    )
-  }
+  if (result instanceof Promise) return promised(result, hasId, id, w, table, opts, name, started, budget)
   if (!hasId) {
-    observed(0)
+    observeCall(opts, table, name, started, 0)
     return false
   }
-  observed(writeSettled(w, id, result, name, opts))
+  observeCall(opts, table, name, started, writeSettled(w, id, result, name, opts))
   return true
+}
+
+/** Params omitted or null: no arguments, one array for all (frozen: a handler cannot change it for the next). */
+const NO_PARAMS: readonly unknown[] = Object.freeze([])
+
+function writeEarly(w: ReplyWriter, id: Id, e: RpcError): Outcome {
+  writeError(w, id, e)
+  return true
+}
+
+/** A handler's promised answer, as its own buffer once settled (undefined for a notification). */
+function promised(
+  result: Promise<Reply>,
+  hasId: boolean,
+  id: Id,
+  w: ReplyWriter,
+  table: MethodTable,
+  opts: EnvelopeOptions,
+  name: string,
+  started: number,
+  budget: ReplyBudget | undefined,
+): Promise<Buffer | undefined> {
+  const observed = (code: number) => observeCall(opts, table, name, started, code)
+  // Settles in a later turn, when `w` holds someone else's reply: answer into it and take a copy at once.
+  const answer = (write: (into: ReplyWriter | undefined) => number): Buffer | undefined => {
+    if (!hasId) {
+      observed(write(undefined))
+      return undefined
+    }
+    w.reset()
+    observed(write(w))
+    if (budget !== undefined) budget.spent += w.length
+    return w.copy()
+  }
+  // A batch's answer that settles once the batch's reply has passed its bound is not kept.
+  const over = () => budget !== undefined && budget.spent > budget.max
+  const settled = (into: ReplyWriter, r: Reply) => (over() ? writeFailure(into, id, TOO_LARGE, name, opts) : writeSettled(into, id, r, name, opts))
+  return result.then(
+    (r) => {
+      const whole = hasId && !over() ? bigRawReply(id, r, opts.maxReplyBytes ?? Number.POSITIVE_INFINITY) : undefined
+      if (whole === undefined) return answer((into) => (into === undefined ? 0 : settled(into, r)))
+      observed(0)
+      if (budget !== undefined) budget.spent += whole.length
+      return whole
+    },
+    (e: unknown) => answer((into) => writeFailure(into, id, e, name, opts)),
+  )
 }
 
 /** The serving thread's writer: every synchronous reply is built in it, then copied out by the transport. */
@@ -340,8 +435,9 @@ export function handleBody(
     writeError(w, null, new ParseError('parse error'))
     return w.view()
   }
+  const scope = new BodyScope(text, parsed, table, clientCtx, ctx)
   if (!Array.isArray(parsed)) {
-    const out = handleOne(parsed, w, table, opts, ctx, () => rawIds(text, false)[0], clientOf(isPoolCall(parsed, table) ? 1 : 0, clientCtx, ctx))
+    const out = handleOne(parsed, w, table, opts, ctx, scope, -1)
     return out === true ? w.view() : out === false ? undefined : out
   }
   if (parsed.length === 0) {
@@ -352,46 +448,9 @@ export function handleBody(
     writeError(w, null, new InvalidRequestError(`batch too large: ${parsed.length} requests, limit ${opts.maxBatch}`))
     return w.view()
   }
-  let ids: (string | undefined)[] | undefined
-  const client = clientOf(poolCalls(parsed, table), clientCtx, ctx)
   const budget: ReplyBudget = { spent: 0, max: opts.maxBatchReplyBytes ?? Number.POSITIVE_INFINITY }
-  return handleBatch(parsed, w, table, opts, ctx, (i) => (ids ??= rawIds(text, true))[i], client, budget)
-}
-
-/**
- * The body's client, admitted to the lane for its `calls` methods that may use it (the lane asked once, when the
- * first of them needs a place; never when there are none). Its context's lane admits from those places.
- */
-function clientOf(calls: number, clientCtx: () => NodeContext, shared: NodeContext): Client {
-  let made: NodeContext | undefined
-  let scoped: NodeContext | undefined
-  let lazy: NodeContext | undefined
-  let room = -1
-  const base = () => (made ??= clientCtx())
-  const take = (): boolean => {
-    if (room < 0) room = calls === 0 ? 0 : base().pool.admits(calls)
-    if (room === 0) return false
-    room--
-    return true
-  }
-  const ctx = (): NodeContext => {
-    if (calls === 0) return base()
-    if (scoped === undefined) {
-      const lane = base().pool
-      const admits = (n: number) => {
-        let k = 0
-        while (k < n && take()) k++
-        return k
-      }
-      scoped = { ...base(), pool: { run: (task, o) => lane.run(task, o), admits } }
-    }
-    return scoped
-  }
-  const laneCtx = (): NodeContext => {
-    lazy ??= { ...shared, pool: { run: (task, o) => ctx().pool.run(task, o), admits: (n) => ctx().pool.admits(n) } }
-    return lazy
-  }
-  return { ctx, laneCtx, take }
+  // The batch's synchronous answers in one run: its state reads at the head check the head once (util/syncRun.ts).
+  return syncRun(() => handleBatch(parsed, w, table, opts, ctx, scope, budget))
 }
 
 function isPoolCall(item: unknown, table: MethodTable): boolean {
@@ -400,15 +459,6 @@ function isPoolCall(item: unknown, table: MethodTable): boolean {
   const runsIn = table.get(method)?.runsIn
   return runsIn === 'pool' || runsIn === 'threadFirst'
 }
-
-/** How many requests of a batch name a method that may run in the pool. */
-function poolCalls(items: unknown[], table: MethodTable): number {
-  let n = 0
-  for (const item of items) if (isPoolCall(item, table)) n++
-  return n
-}
-
-const ignore = (_code: number): void => {}
 
 /** One instance: thrown for every refused call of a flood, it must not cost a stack trace each time. */
 const OVERLOADED = new LimitExceededError()
@@ -424,24 +474,23 @@ function handleBatch(
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
-  rawIdText: (index: number) => string | undefined,
-  client: Client,
+  scope: BodyScope,
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   const turns = opts.turns
   // Public work waits for its turn: this batch takes one too.
-  if (turns !== undefined && turns.queued > 0) return rest(items, 0, [], w, table, opts, ctx, rawIdText, client, budget, true)
+  if (turns !== undefined && turns.queued > 0) return rest(items, 0, [], w, table, opts, ctx, scope, budget, true)
   const started = turns === undefined ? 0 : performance.now()
   w.str('[')
   let written = 0
   for (let index = 0; index < items.length; index++) {
     if (turns !== undefined && index > 0 && performance.now() - started > BATCH_SLICE_MS) {
       const first = written > 0 ? w.copy(1) : undefined
-      return rest(items, index, [first], w, table, opts, ctx, rawIdText, client, budget, true)
+      return rest(items, index, [first], w, table, opts, ctx, scope, budget, true)
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
+    const out = handleOne(items[index], w, table, opts, ctx, scope, index, budget)
     if (out === true) {
       written++
       budget.spent += w.length - before
@@ -449,7 +498,7 @@ function handleBatch(
       w.truncate(before)
       if (out !== false) {
         const first = written > 0 ? w.copy(1) : undefined
-        return rest(items, index + 1, [first, out], w, table, opts, ctx, rawIdText, client, budget, false)
+        return rest(items, index + 1, [first, out], w, table, opts, ctx, scope, budget, false)
       }
     }
   }
@@ -480,8 +529,7 @@ async function rest(
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
-  rawIdText: (index: number) => string | undefined,
-  client: Client,
+  scope: BodyScope,
   budget: ReplyBudget,
   inTurn: boolean,
 ): Promise<Buffer | undefined> {
@@ -506,7 +554,7 @@ async function rest(
     }
     // The shared writer is someone else's between turns: each answer is written and copied in one go.
     w.reset()
-    const out = handleOne(items[index], w, table, opts, ctx, () => rawIdText(index), client, budget)
+    const out = handleOne(items[index], w, table, opts, ctx, scope, index, budget)
     if (out === true) {
       budget.spent += w.length
       parts.push(w.copy())

@@ -6,6 +6,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { CODE_PREFIX } from '../store/layout.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { flatHeadIsCanonicalHead } from '../store/flatState.js'
+import { syncRunId } from '../util/syncRun.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
 import { rlpEnd, rlpStart, rlpStringAt } from '../util/rlpString.js'
 
@@ -60,6 +61,10 @@ export class FlatStateReader {
   private readonly accounts: Db
   private readonly storage: Db
   private readonly trie: Db
+  /** The head check's answer, and the run and store epoch it was made in (util/syncRun.ts). */
+  private headOk = false
+  private headRun = 0
+  private headEpoch = -1
 
   constructor(private readonly store: ChainStore) {
     this.meta = store.db('meta')
@@ -70,11 +75,25 @@ export class FlatStateReader {
   }
 
   /**
+   * Whether the table holds the canonical head's state: two meta reads, made once per synchronous run (a batch of
+   * head reads) while the store has not written, since the run's reads all see one snapshot.
+   */
+  private atHead(): boolean {
+    const run = syncRunId()
+    const epoch = this.store.snapshotEpoch
+    if (run !== 0 && run === this.headRun && epoch === this.headEpoch) return this.headOk
+    this.headOk = flatHeadIsCanonicalHead(this.meta)
+    this.headRun = run
+    this.headEpoch = epoch
+    return this.headOk
+  }
+
+  /**
    * An account's balance or nonce (as a quantity) or code (as bytes) at the canonical head, as its reply text; or
    * undefined when the table does not hold the head's state.
    */
   headAccount(field: AccountField, address: string): string | undefined {
-    if (!flatHeadIsCanonicalHead(this.meta)) return undefined
+    if (!this.atHead()) return undefined
     addressInto(address, this.addressKey)
     // A view of LMDB's read buffer: valid until the next read, so everything is taken from it first.
     const rlp = this.accounts.getBinaryFast(this.addressKey)
@@ -94,7 +113,7 @@ export class FlatStateReader {
 
   /** A storage slot's value at the canonical head as a 32-byte word's text; undefined as headAccount. */
   headSlot(address: string, slot: string): string | undefined {
-    if (!flatHeadIsCanonicalHead(this.meta)) return undefined
+    if (!this.atHead()) return undefined
     addressInto(address, this.slotKey)
     return this.slotAtHead(slot)
   }
@@ -104,7 +123,7 @@ export class FlatStateReader {
    * table does not hold the head's state (then none is answered).
    */
   headSlots(slots: Record<string, string[]>, addresses: string[]): string[][] | undefined {
-    if (!flatHeadIsCanonicalHead(this.meta)) return undefined
+    if (!this.atHead()) return undefined
     const out: string[][] = []
     for (const a of addresses) {
       addressInto(a, this.slotKey)

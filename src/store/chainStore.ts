@@ -83,6 +83,8 @@ export const CHAIN_FILE = 'chain.mdb'
 export class ChainStore {
   private readonly root: RootDatabase
   private readonly dbs: Record<DatabaseName, Database<Uint8Array, Uint8Array>>
+  /** See snapshotEpoch. */
+  private epoch = 0
   /** Reused key of the per-transaction databases for transient reads (LMDB copies keys before reading). */
   private readonly indexKey = new Uint8Array(36)
 
@@ -132,6 +134,16 @@ export class ChainStore {
    */
   refreshSnapshot(): void {
     this.root.resetReadTxn()
+    this.epoch++
+  }
+
+  /**
+   * Moves each time this thread's read snapshot may have been replaced within a synchronous run of code: a write
+   * (lmdb-js renews the snapshot at once after a synchronous commit) or refreshSnapshot. A snapshot replaced by
+   * lmdb-js's own timer is a later turn's, which util/syncRun.ts's runs never span.
+   */
+  get snapshotEpoch(): number {
+    return this.epoch
   }
 
   /**
@@ -316,6 +328,8 @@ export class ChainStore {
       this.root.transactionSync(txn)
     } catch (e) {
       throw storeWriteError(e, what, this.datadir) ?? e
+    } finally {
+      this.epoch++
     }
   }
 

@@ -12,6 +12,15 @@ import type {
   Quantity256,
   StorageSlot,
 } from './primitives.js'
+import {
+  isAccountParams,
+  isBlockByNumberParams,
+  isBlockNumberParams,
+  isByHashParams,
+  isStorageParams,
+  isTxByNumberAndIndexParams,
+  withQuickCheck,
+} from './quickParams.js'
 
 // Positional parameters of the eth/net/web3 methods, and their validators compiled by typia at build time.
 
@@ -124,15 +133,15 @@ export type FeeHistoryParams = [blockCount: HexOrDecimal64, newestBlock: BlockNu
 export const validateSha3 = typia.createValidate<Sha3Params>()
 export const validateFeeHistory = typia.createValidate<FeeHistoryParams>()
 export const validateNoParams = typia.createValidate<NoParams>()
-export const validateByHash = typia.createValidate<ByHashParams>()
-export const validateBlockByNumber = typia.createValidate<BlockByNumberParams>()
+export const validateByHash = withQuickCheck(isByHashParams, typia.createValidate<ByHashParams>())
+export const validateBlockByNumber = withQuickCheck(isBlockByNumberParams, typia.createValidate<BlockByNumberParams>())
 export const validateBlockByHash = typia.createValidate<BlockByHashParams>()
-export const validateTxByNumberAndIndex = typia.createValidate<TxByNumberAndIndexParams>()
+export const validateTxByNumberAndIndex = withQuickCheck(isTxByNumberAndIndexParams, typia.createValidate<TxByNumberAndIndexParams>())
 export const validateTxByHashAndIndex = typia.createValidate<TxByHashAndIndexParams>()
-export const validateBlockNumber = typia.createValidate<BlockNumberParams>()
+export const validateBlockNumber = withQuickCheck(isBlockNumberParams, typia.createValidate<BlockNumberParams>())
 export const validateBlockReceipts = typia.createValidate<BlockReceiptsParams>()
-export const validateAccount = typia.createValidate<AccountParams>()
-export const validateStorage = typia.createValidate<StorageParams>()
+export const validateAccount = withQuickCheck(isAccountParams, typia.createValidate<AccountParams>())
+export const validateStorage = withQuickCheck(isStorageParams, typia.createValidate<StorageParams>())
 export const validateRawTx = typia.createValidate<RawTxParams>()
 export const validateStorageValues = typia.createValidate<StorageValuesParams>()
 export const validateProof = typia.createValidate<ProofParams>()
