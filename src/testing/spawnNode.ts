@@ -65,9 +65,9 @@ function spawnSponge(
     }
     child.stdout?.on('data', onData)
     child.stderr?.on('data', onData)
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer)
-      reject(new Error(`sponge ${command} exited with ${code} before serving:\n${output}`))
+      reject(new Error(`sponge ${command} exited with ${code ?? signal} before serving:\n${output}`))
     })
   })
 }
