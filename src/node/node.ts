@@ -20,7 +20,7 @@ import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { SharedAdmission } from '../workers/admission.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
-import { type ServingThreads, startServingThreads } from './servingThreads.js'
+import { type ServingThreads, startServingThreads, threadSettings } from './servingThreads.js'
 import { HeadSequence } from './headSequence.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
 import { bytesToHex } from '../util/hex.js'
@@ -32,7 +32,7 @@ import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
-import { readSettingsOf, sharedContext } from './sharedContext.js'
+import { sharedContext } from './sharedContext.js'
 import { forwardedAnswers } from './forwardedAnswers.js'
 import { KeyedLock } from '../util/keyedLock.js'
 import { KzgThread } from '../crypto/kzgThread.js'
@@ -287,23 +287,11 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
         headSequence,
         admission,
         init: {
-          datadir: opts.datadir,
+          ...threadSettings(opts, threads),
           readOnly: false,
           genesisJson: init.genesisJson,
           genesisHash: bytesToHex(genesis.hash()),
-          host: opts.http.host,
-          port: opts.http.port,
           namespaces: apis,
-          vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
-          corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
-          maxBodyBytes,
-          maxBatch,
-          maxReplyBytes,
-          maxBatchReplyBytes,
-          read: readSettingsOf(opts),
-          // --workers in all, split among the threads' lanes.
-          workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
-          maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
           healthMaxAge,
           lifecycle: lifecycleMemory,
           metrics: metrics !== undefined,

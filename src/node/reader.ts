@@ -22,10 +22,10 @@ import { NODE_DEFAULTS, READER_DEFAULTS } from './defaults.js'
 import { servingTurns } from '../util/turns.js'
 import { type Endpoint, type EndpointBackend, drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { NodeMetrics } from './metrics.js'
-import { readSettingsOf, sharedContext } from './sharedContext.js'
+import { sharedContext } from './sharedContext.js'
 import { forwardedAnswers } from './forwardedAnswers.js'
 import { HeadSequence } from './headSequence.js'
-import { type ServingThreads, startServingThreads } from './servingThreads.js'
+import { type ServingThreads, startServingThreads, threadSettings } from './servingThreads.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
 import { SharedAdmission } from '../workers/admission.js'
 import type { ForwardedCall } from '../rpc/portForwarder.js'
@@ -147,7 +147,7 @@ class Reader implements RunningReader {
   /** With --http.threads above 1: the threads serving the port, and what they share with this thread. */
   private threads: ServingThreads | undefined
   private readonly shared:
-    | { sequence: SharedArrayBuffer; admission: SharedArrayBuffer; lifecycle: SharedArrayBuffer; advance: HeadSequence; state: SharedLifecycle }
+    | { sequence: SharedArrayBuffer; admission: SharedArrayBuffer; lifecycle: SharedArrayBuffer; heads: HeadSequence; state: SharedLifecycle }
     | undefined
   /** The current generation's answers to what the threads hand on. */
   private answer: ((call: ForwardedCall) => Promise<string>) | undefined
@@ -167,7 +167,7 @@ class Reader implements RunningReader {
         sequence,
         lifecycle,
         admission: SharedAdmission.shared(),
-        advance: new HeadSequence(sequence),
+        heads: new HeadSequence(sequence),
         state: new SharedLifecycle(lifecycle),
       }
     }
@@ -274,22 +274,13 @@ class Reader implements RunningReader {
       headSequence: shared.sequence,
       admission: shared.admission,
       init: {
-        datadir: opts.datadir,
+        ...threadSettings(opts, threads),
+        // The port first chosen (a restart over a replaced datadir keeps it).
+        port,
         readOnly: true,
         genesisJson: JSON.stringify(spec.genesis),
         genesisHash: bytesToHex(this.current().ctx.genesisHash),
-        host: opts.http.host,
-        port,
         namespaces: this.namespaces(),
-        vhosts: opts.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
-        corsOrigins: opts.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
-        maxBodyBytes: opts.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
-        maxBatch: opts.maxBatch ?? NODE_DEFAULTS.maxBatch,
-        maxReplyBytes: opts.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
-        maxBatchReplyBytes: opts.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
-        read: readSettingsOf(opts),
-        workers: Math.max(1, Math.round((opts.workers ?? NODE_DEFAULTS.workers) / threads)),
-        maxQueue: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
         healthMaxAge: opts.healthMaxAge ?? NODE_DEFAULTS.healthMaxAge,
         lifecycle: shared.lifecycle,
         metrics: this.metrics !== undefined,
@@ -480,7 +471,7 @@ class Reader implements RunningReader {
       (c) => {
         subscriptions.canonicalChanged(c.added, c.removed)
         // The threads renew their snapshots and tell their own subscribers.
-        this.shared?.advance.advance()
+        this.shared?.heads.advance()
         this.threads?.canonicalChanged(c.added, c.removed)
       },
       {

@@ -3,6 +3,8 @@ import type { HttpServer } from '../rpc/httpServer.js'
 import type { ForwardedCall, ForwardedReply } from '../rpc/portForwarder.js'
 import type { Logger } from '../util/logger.js'
 import type { MetricsJson } from './metrics.js'
+import { NODE_DEFAULTS } from './defaults.js'
+import { type ReadSettings, readSettingsOf } from './sharedContext.js'
 import { freeSharedPort } from './sharedPort.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 
@@ -26,6 +28,54 @@ export interface ServingThreadsOptions {
   /** How long a drain lets each thread's requests finish before it closes its connections anyway, ms. */
   drainBoundMs: number
   log: Logger
+}
+
+/** What a node's and a reader's options say of their port, requests and reads (an omitted one takes its default). */
+export interface PortSettings extends ReadSettings {
+  datadir: string
+  http: { host: string; port: number; vhosts?: string[]; corsOrigins?: string[] }
+  maxBodyBytes?: number
+  maxBatch?: number
+  maxReplyBytes?: number
+  maxBatchReplyBytes?: number
+  workers?: number
+  maxQueue?: number
+}
+
+/** The part of every thread's settings a node and a reader take alike from their options. */
+export function threadSettings(
+  o: PortSettings,
+  threads: number,
+): Pick<
+  ServingThreadInit,
+  | 'datadir'
+  | 'host'
+  | 'port'
+  | 'vhosts'
+  | 'corsOrigins'
+  | 'maxBodyBytes'
+  | 'maxBatch'
+  | 'maxReplyBytes'
+  | 'maxBatchReplyBytes'
+  | 'read'
+  | 'workers'
+  | 'maxQueue'
+> {
+  return {
+    datadir: o.datadir,
+    host: o.http.host,
+    port: o.http.port,
+    vhosts: o.http.vhosts ?? [...NODE_DEFAULTS.http.vhosts],
+    corsOrigins: o.http.corsOrigins ?? [...NODE_DEFAULTS.http.corsOrigins],
+    maxBodyBytes: o.maxBodyBytes ?? NODE_DEFAULTS.maxBodyBytes,
+    maxBatch: o.maxBatch ?? NODE_DEFAULTS.maxBatch,
+    maxReplyBytes: o.maxReplyBytes ?? NODE_DEFAULTS.maxReplyBytes,
+    maxBatchReplyBytes: o.maxBatchReplyBytes ?? NODE_DEFAULTS.maxBatchReplyBytes,
+    read: readSettingsOf(o),
+    // --workers in all, split among the threads' lanes.
+    workers: Math.max(1, Math.round((o.workers ?? NODE_DEFAULTS.workers) / threads)),
+    maxQueue: o.maxQueue ?? NODE_DEFAULTS.maxQueue,
+  }
 }
 
 /** The node's public port served by `threads` threads (servingThread.ts), as one HttpServer. */
