@@ -17,7 +17,7 @@ const LAYERS = [
   'exec',
   'import',
   'txrules',
-  'payload',
+  'engine/worker',
   'calls',
   'logs',
   'workers',

@@ -141,7 +141,7 @@ describe('engine_newPayloadV4 errors', () => {
 
 /** The payload with its block hash recomputed (testing_buildBlockV1 cannot make invalid blocks; we re-hash). */
 async function rehash(n: TestNode, p: Payload): Promise<Payload> {
-  const { payloadToBlock } = await import('../exec/payloadBlock.js')
+  const { payloadToBlock } = await import('./worker/payloadBlock.js')
   const spec = n.spec
   try {
     await payloadToBlock(spec, { version: 4, payload: p as never, versionedHashes: [], parentBeaconBlockRoot: ZERO32, executionRequests: [] })

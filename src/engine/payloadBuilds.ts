@@ -1,12 +1,12 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { BuildInput, BuiltPayload } from '../payload/builder.js'
+import type { BuildInput, BuiltPayload } from './worker/payloadBuilder.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
 import type { TxPool } from '../txpool/txPool.js'
 import { hexToBytes, toQuantity } from '../util/hex.js'
 import type { Lanes } from '../workers/pool.js'
-import { type BuildEntry, BuildTable } from './buildTable.js'
+import { type BuildEntry, BuildTable } from './payloadBuildTable.js'
 import { EngineError } from './errors.js'
 
 export interface BuildOptions {

@@ -1,5 +1,5 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { PayloadData } from '../exec/payloadBlock.js'
+import type { PayloadData } from './worker/payloadBlock.js'
 import type { ExecutionPayload, PayloadAttributesAny } from '../wire/engineParams.js'
 import { EngineError } from './errors.js'
 

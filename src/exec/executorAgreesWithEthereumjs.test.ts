@@ -3,7 +3,7 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
-import { readHeader } from '../store/blockCodec.js'
+import { readBlock, readHeader } from '../store/blockCodec.js'
 import { ChainStore } from '../store/chainStore.js'
 import { tempDatadir } from '../testing/paths.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
@@ -12,7 +12,6 @@ import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { BlockExecutor } from './executor.js'
 import { genesisBlock } from '../state/genesis.js'
-import { payloadToBlock } from './payloadBlock.js'
 
 // Blocks built by the node's builder, checked first by plain EthereumJS (runBlock: every transaction through runTx
 // and the interpreter, every root of the header compared), then executed by the block executor on Sponge's EVM:
@@ -81,14 +80,8 @@ async function build(parentHash: string, feeRecipient: string, timestamp: number
   return built.result!
 }
 
-const blockOf = (built: Built): Promise<Block> =>
-  payloadToBlock(builder.spec, {
-    version: 4,
-    payload: built.executionPayload as never,
-    versionedHashes: [],
-    parentBeaconBlockRoot: ZERO32,
-    executionRequests: built.executionRequests ?? [],
-  })
+/** The built block as the builder node stored it when newPayload accepted it. */
+const blockOf = (built: Built): Block => readBlock(builder.spec, builder.node.store, hexToBytes(built.executionPayload.blockHash))!
 
 describe("the block executor's plain transfers", () => {
   it('leave the state, receipts and gas exactly as the interpreter does, in every corner of a transfer', async () => {
@@ -134,7 +127,7 @@ describe("the block executor's plain transfers", () => {
       await genesisBlock(builder.spec, store)
       const executor = await BlockExecutor.create(builder.spec, store)
       for (const built of [first, second]) {
-        const block = await blockOf(built)
+        const block = blockOf(built)
         const { record } = await executor.execute(block, readHeader(builder.spec, store, block.header.parentHash)!)
         store.putBlockSync(record)
       }
@@ -147,11 +140,9 @@ describe("the block executor's plain transfers", () => {
 describe("the executor's warm caches", () => {
   it('serve only the child of the block executed last: a sibling, a failed block and a block after it see their own parent', async () => {
     const g = (await builder.http<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).result!
-    const a = await blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(21), value: 9n })]))
-    const sibling = await blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(22), value: 8n })]))
-    const child = await blockOf(
-      await build(bytesToHex(a.hash()), fresh(20), 0x2010, [signedTransfer(builder.spec, 8, 1, { to: fresh(21), value: 7n })]),
-    )
+    const a = blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(21), value: 9n })]))
+    const sibling = blockOf(await build(g.hash, fresh(20), 0x2000, [signedTransfer(builder.spec, 8, 0, { to: fresh(22), value: 8n })]))
+    const child = blockOf(await build(bytesToHex(a.hash()), fresh(20), 0x2010, [signedTransfer(builder.spec, 8, 1, { to: fresh(21), value: 7n })]))
     // The child with another state root in its header: executes, then fails the root check.
     const badHeader = createBlockHeader({ ...child.header.toJSON(), stateRoot: a.header.stateRoot }, { common: child.common })
     const bad = new Block(badHeader, child.transactions, [], child.withdrawals, { common: child.common })

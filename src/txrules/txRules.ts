@@ -14,8 +14,8 @@ import { type DecodedTx, decodeTx } from './txDecode.js'
 
 // The rules a transaction must meet to go into a block, checked in geth's order (core/txpool/validation.go
 // ValidateTransaction) with geth's messages: the ONE validation that the pool's admission (txValidation.ts) and the
-// builder's inclusion (payload/builder.ts) share, so that whatever the pool accepts the builder can include. Checks
-// against state (nonce, balance, base fee) follow in txChecks.ts, shared the same way.
+// builder's inclusion (engine/worker/payloadBuilder.ts) share, so that whatever the pool accepts the builder can
+// include. Checks against state (nonce, balance, base fee) follow in txChecks.ts, shared the same way.
 
 /** The block a transaction would go into: its fork's rules and chain id, and its gas limit. */
 export interface NextBlock {

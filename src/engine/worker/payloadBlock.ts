@@ -1,12 +1,12 @@
 import { Block, createBlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { createWithdrawal } from '@ethereumjs/util'
-import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
-import { keccak256 } from '../crypto/keccak.js'
-import { orderedTrieRoot } from '../trie/orderedTrie.js'
-import { bytesToHex, hexToBytes } from '../util/hex.js'
-import { rememberRoots, withdrawalsRoot } from './blockRoots.js'
-import { requestsHash } from './requests.js'
+import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
+import { keccak256 } from '../../crypto/keccak.js'
+import { orderedTrieRoot } from '../../trie/orderedTrie.js'
+import { bytesToHex, hexToBytes } from '../../util/hex.js'
+import { rememberRoots, withdrawalsRoot } from '../../exec/blockRoots.js'
+import { requestsHash } from '../../exec/requests.js'
 
 // An execution payload (engine_newPayloadV1…V4's input) as the block it describes: the consensus side of newPayload.
 

@@ -1,4 +1,4 @@
-import type { BuiltPayload } from '../payload/builder.js'
+import type { BuiltPayload } from './worker/payloadBuilder.js'
 import { setBounded } from '../util/boundedMap.js'
 
 /** A build, and the forkchoiceUpdated version that started it (getPayload versions serve some only). */
