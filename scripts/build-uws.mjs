@@ -74,6 +74,9 @@ if (existsSync(out) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') 
   process.exit(0)
 }
 
+// A failed build must not leave the last one to be loaded as if it were this one.
+rmSync(out, { force: true })
+rmSync(stampFile, { force: true })
 // Patch a copy: vendor/uws keeps upstream's files as released.
 const work = join(outDir, 'work')
 rmSync(work, { recursive: true, force: true })
