@@ -57,7 +57,8 @@ function files(dir, ext) {
 
 function treeHash(dir, hash) {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.name === 'build') continue
+    // The output, and the README (documentation changes need no rebuild).
+    if (entry.name === 'build' || entry.name === 'README.md') continue
     const path = join(dir, entry.name)
     if (entry.isDirectory()) treeHash(path, hash)
     else hash.update(path.slice(root.length)).update(readFileSync(path))
