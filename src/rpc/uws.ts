@@ -1,17 +1,44 @@
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { isMainThread } from 'node:worker_threads'
 
 export type Uws = typeof import('uWebSockets.js')
 
 const require = createRequire(import.meta.url)
+const BINARY = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`
+/** Where `npm ci` builds the addon from vendor/uws (scripts/build-uws.mjs): from dist/rpc and src/rpc alike. */
+const BUILT = join(fileURLToPath(new URL('../../vendor/uws/build/', import.meta.url)), BINARY)
 
 /**
- * Loads the uWebSockets.js native binary itself. The package's own loader silently falls back to a slow pure-JS
- * server when the binary does not load; a throughput node must fail at start-up instead.
+ * Loads the uWebSockets.js addon built from vendor/uws at install: upstream's sources with Sponge's patch, which
+ * answers HTTP/1.0 clients and sends 400 before a parser-error close (the prebuilt binary hangs the first and closes
+ * silently on the second). SPONGE_UWS_PREBUILT=1 loads the npm package's prebuilt binary instead (a machine without
+ * a compiler; bench comparisons). Never the package's own loader: it silently falls back to a slow pure-JS server
+ * when the binary does not load, and a throughput node must fail at start-up instead.
  */
 export function loadUws(): Uws {
-  const pkg = dirname(require.resolve('uWebSockets.js/package.json'))
-  const file = join(pkg, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`)
+  if (process.env.SPONGE_UWS_PREBUILT === '1') {
+    if (isMainThread)
+      process.emitWarning('SPONGE_UWS_PREBUILT=1: serving on the prebuilt uWebSockets.js binary, which never answers HTTP/1.0 clients')
+    return loadBinary(join(dirname(require.resolve('uWebSockets.js/package.json')), 'binaries', BINARY))
+  }
+  if (!existsSync(BUILT)) {
+    throw new Error(`uWebSockets.js addon not built (${BUILT}): run \`npm run build:uws\` (npm ci builds it; see vendor/uws/README.md)`)
+  }
+  const uws = loadBinary(BUILT)
+  // Built without TLS and QUIC (Sponge serves neither): these would serve plain text or abort.
+  const exports = uws as unknown as Record<string, unknown>
+  for (const name of ['SSLApp', 'H3App']) {
+    exports[name] = () => {
+      throw new Error(`uWebSockets.js ${name}: the build from vendor/uws has no TLS or QUIC`)
+    }
+  }
+  return uws
+}
+
+function loadBinary(file: string): Uws {
   try {
     return require(file) as Uws
   } catch (e) {

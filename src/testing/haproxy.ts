@@ -84,10 +84,9 @@ frontend rpc
 
 backend ${HAPROXY_BACKEND}
     balance ${opts.balance ?? 'leastconn'}
-    # GET /health over HTTP/1.1 with a Host it allows (uWebSockets answers no HTTP/1.0 request, so no bare
-    # "option httpchk GET /health"): 200 when it serves a fresh head, 503 when starting, draining or stale
-    option httpchk
-    http-check send meth GET uri /health ver HTTP/1.1 hdr Host localhost
+    # GET /health, HAProxy's plain check (HTTP/1.0, no Host): 200 when it serves a fresh head, 503 when
+    # starting, draining or stale
+    option httpchk GET /health
     http-check expect status 200
     default-server inter ${seconds(interMs)} fall ${fall} rise ${rise}
 ${backends.map((b) => `    server ${b.name} ${hostPort(b.url)} check${b.backup === true ? ' backup' : ''}`).join('\n')}
