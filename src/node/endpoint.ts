@@ -43,6 +43,8 @@ export interface EndpointOptions extends EndpointBackend {
   authorize?: (authorizationHeader: string) => boolean
   /** GET /health. */
   health?: (draining: boolean) => { ok: boolean; body: string }
+  /** HttpServerOptions.drainingElsewhere: a serving thread's view of the main thread's lifecycle. */
+  drainingElsewhere?: () => boolean
   /** Told when a request's answer is promised and when it is given (the Engine API's: public work waits meanwhile). */
   answering?: { begin(): void; end(): void }
 }
@@ -104,6 +106,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       return out.finally(() => answering.end())
     },
     ...(o.health === undefined ? {} : { health: o.health }),
+    ...(o.drainingElsewhere === undefined ? {} : { drainingElsewhere: o.drainingElsewhere }),
     ...(o.subscriptions === undefined
       ? {}
       : {

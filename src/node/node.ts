@@ -252,6 +252,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   // What the serving threads' /health reports as the node's lifecycle (this thread's is `serving` and `closing`).
   const lifecycleMemory = SharedLifecycle.shared()
   const lifecycle = new SharedLifecycle(lifecycleMemory)
+  let stopBeat: (() => void) | undefined
   let lastHead: HeadStamp | undefined
   const readHead = () => headStamp(chain, store)
   const health = (draining: boolean) => {
@@ -262,6 +263,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const close = () =>
     (closing ??= (async () => {
       lifecycle.set('draining')
+      stopBeat?.()
       try {
         lastHead = readHead()
       } catch {
@@ -367,6 +369,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     }
     serving = true
     lifecycle.set('serving')
+    if (servingThreads !== undefined) stopBeat = lifecycle.beat()
     // Once the ports serve, so as not to slow the start-up: the setup's seconds of CPU run beside the first requests,
     // and a blob transaction that comes first waits in the thread's queue, not for a load of its own.
     if (opts.kzgAtStart === true) kzg.start()

@@ -161,7 +161,7 @@ class Reader implements RunningReader {
         ? undefined
         : new Upstream(opts.upstream, { callTimeoutMs: READER_DEFAULTS.forwardTimeoutMs, pingTimeoutMs: READER_DEFAULTS.pingTimeoutMs })
     this.heartbeat = new HeartbeatWatch(opts.datadir)
-    if ((opts.httpThreads ?? 1) > 1) {
+    if ((opts.httpThreads ?? NODE_DEFAULTS.httpThreads) > 1) {
       const [sequence, lifecycle] = [HeadSequence.shared(), SharedLifecycle.shared()]
       this.shared = {
         sequence,
@@ -196,6 +196,8 @@ class Reader implements RunningReader {
     return this.endpoint.port
   }
 
+  /** Stops this thread's beat, which the serving threads' /health watches (SharedLifecycle). */
+  private stopBeat: (() => void) | undefined
   /** The threads serving the port, with --http.threads above 1. */
   get servingThreads(): ServingThreads | undefined {
     return this.threads
@@ -213,6 +215,7 @@ class Reader implements RunningReader {
     if (this.shared !== undefined) {
       this.threads = await this.startThreads(opts.http.port)
       this.shared.state.set('serving')
+      this.stopBeat = this.shared.state.beat()
       this.threads.readerHealth(this.lag(gen), undefined)
       metrics?.watchThreads({ taken: () => this.threads?.taken() ?? [], metrics: () => this.threads?.metrics() ?? Promise.resolve([]) })
     } else {
@@ -234,7 +237,7 @@ class Reader implements RunningReader {
     opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${this.httpPort}`, {
       datadir: opts.datadir,
       upstream: opts.upstream ?? 'none: sends are refused',
-      threads: opts.httpThreads ?? 1,
+      threads: opts.httpThreads ?? NODE_DEFAULTS.httpThreads,
     })
     if (metrics !== undefined && opts.metrics !== undefined) {
       this.metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
@@ -268,7 +271,7 @@ class Reader implements RunningReader {
   private startThreads(port: number): Promise<ServingThreads> {
     const { opts, spec } = this
     const shared = this.shared!
-    const threads = opts.httpThreads ?? 1
+    const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
     return startServingThreads({
       threads,
       headSequence: shared.sequence,
@@ -316,6 +319,7 @@ class Reader implements RunningReader {
       // A check may be reopening the datadir: the generation it makes is closed below.
       await this.checking
       this.shared?.state.set('draining')
+      this.stopBeat?.()
       const served = this.threads ?? this.endpoint
       if (served !== undefined) await drainWithin([served], this.opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, this.opts.log)
       await this.gen?.close()

@@ -13,6 +13,7 @@ import { SubscriptionHub } from '../subscriptions/hub.js'
 import { hexToBytes } from '../util/hex.js'
 import { servingTurns } from '../util/turns.js'
 import { WorkerPool } from '../workers/pool.js'
+import { READER_DEFAULTS } from './defaults.js'
 import { type Endpoint, headStamp, startEndpoint } from './endpoint.js'
 import { HeadSequence } from './headSequence.js'
 import { NodeMetrics } from './metrics.js'
@@ -80,6 +81,16 @@ const lifecycle = new SharedLifecycle(init.lifecycle)
 const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true, calls: () => ctx.calls.counts }) : undefined
 const taken = new Int32Array(init.taken)
 
+/**
+ * The main thread frozen or held by one task (its beat stands still as long as a reader's node may before the reader
+ * calls it lifeless): this thread still reads the store, but nothing it forwards is answered and no block moves.
+ */
+function mainThreadProblem(): string | undefined {
+  const quiet = lifecycle.quietFor()
+  if (quiet <= READER_DEFAULTS.lifelessMs) return undefined
+  return `the ${init.readOnly ? "reader's" : "node's"} main thread has not moved for ${Math.round(quiet / 1000)} s`
+}
+
 endpoint = await startEndpoint({
   host: init.host,
   port: init.port,
@@ -99,20 +110,24 @@ endpoint = await startEndpoint({
     turns: servingTurns,
     ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
   },
+  drainingElsewhere: () => lifecycle.get() === 'draining',
   beforeRequest: () => {
     Atomics.add(taken, init.slot, 1)
     sequence.keep(store)
   },
-  health: (draining) =>
-    healthReply(
+  health: (draining) => {
+    const problem = readerHealth.problem ?? mainThreadProblem()
+    return healthReply(
       decideHealth({
         lifecycle: draining ? 'draining' : lifecycle.get(),
         head: headStamp(chain, store),
         nowSeconds: Date.now() / 1000,
         maxAgeSeconds: init.healthMaxAge,
-        ...readerHealth,
+        ...(readerHealth.lag === undefined ? {} : { lag: readerHealth.lag }),
+        ...(problem === undefined ? {} : { problem }),
       }),
-    ),
+    )
+  },
 })
 tell({ op: 'listening', port: endpoint.port })
 

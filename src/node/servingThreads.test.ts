@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs'
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Worker } from 'node:worker_threads'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
@@ -186,5 +187,37 @@ describe('serving threads on one port', () => {
       expect(body).toMatchObject({ status: 'ok' })
       expect(body.head).toBe(Number((await call('eth_blockNumber')).result))
     }
+  })
+
+  it("says stale in a thread's /health while the main thread stands still, and ok once it moves again", async () => {
+    // A worker asks /health while this thread (the node's main thread) is held; it wakes this thread once a serving
+    // thread says the main thread has not moved (after READER_DEFAULTS.lifelessMs of standing still), or gives up.
+    const seen = new Int32Array(new SharedArrayBuffer(8))
+    const watcher = new Worker(
+      `const { workerData } = require('node:worker_threads')
+      const seen = new Int32Array(workerData.seen)
+      ;(async () => {
+        for (let i = 0; i < 150; i++) {
+          const res = await fetch(workerData.url + '/health', { headers: { connection: 'close' } })
+          const body = await res.json()
+          if (res.status === 503 && body.status === 'stale' && /main thread has not moved/.test(body.reason)) Atomics.store(seen, 1, 1)
+          if (Atomics.load(seen, 1) === 1) break
+          await new Promise((r) => setTimeout(r, 100))
+        }
+        Atomics.store(seen, 0, 1)
+        Atomics.notify(seen, 0)
+      })()`,
+      { eval: true, workerData: { url, seen: seen.buffer } },
+    )
+    try {
+      Atomics.wait(seen, 0, 0, 60_000)
+      expect(Atomics.load(seen, 1)).toBe(1)
+    } finally {
+      await watcher.terminate()
+    }
+    await vi.waitFor(async () => expect((await fetch(`${url}/health`, { headers: { connection: 'close' } })).status).toBe(200), {
+      timeout: 10_000,
+      interval: 50,
+    })
   })
 })

@@ -33,6 +33,11 @@ export interface HttpServerOptions {
    * the body. `draining` says whether drain() has begun.
    */
   health?: (draining: boolean) => { ok: boolean; body: string }
+  /**
+   * Whether the process has begun to drain before this server was told to (a serving thread learns it from the main
+   * thread's shared lifecycle at once, and its drain message a moment later): it then refuses and closes as drain() does.
+   */
+  drainingElsewhere?: () => boolean
 }
 
 export interface WsOptions {
@@ -156,6 +161,8 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   let inFlight = 0
   let draining = false
   let drained: (() => void) | undefined
+  const elsewhere = opts.drainingElsewhere
+  const closing = elsewhere === undefined ? () => draining : () => draining || elsewhere()
 
   const tooLarge = errorReplyWithoutId(new InvalidRequestError(`request body too large: limit ${opts.maxBodyBytes} bytes`))
 
@@ -180,7 +187,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     if (status !== OK) res.writeStatus(status)
     const allowed = corsOrigin(state.origin)
     if (allowed !== undefined) res.writeHeader('Access-Control-Allow-Origin', allowed).writeHeader('Vary', 'Origin')
-    if (draining) res.writeHeader('Connection', 'close')
+    if (closing()) res.writeHeader('Connection', 'close')
     else res.writeHeader(H.keepAlive, H.keepAliveValue)
     res.writeHeader(H.contentTypeOut, type === JSON_HEADER ? H.json : type).end(body)
   }
@@ -195,7 +202,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
 
   /** The checks geth makes before reading a body; false when a refusal was sent. */
   const admit = (res: HttpResponse, req: HttpRequest, state: State): boolean => {
-    if (draining) {
+    if (closing()) {
       reply(res, state, '503 Service Unavailable', 'shutting down', 'text/plain')
       return false
     }
@@ -282,7 +289,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => {
         const origin = req.getHeader('origin')
-        if (draining) {
+        if (closing()) {
           res.writeStatus('503 Service Unavailable').end('shutting down')
         } else if (!hostOk(req.getHeader('host'))) {
           res.writeStatus('403 Forbidden').end('invalid host specified')
@@ -350,13 +357,13 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       }
       let h: { ok: boolean; body: string }
       try {
-        h = health(draining)
+        h = health(closing())
       } catch {
         res.writeStatus('500 Internal Server Error').writeHeader('Cache-Control', 'no-store').end('health unknown')
         return
       }
       if (!h.ok) res.writeStatus('503 Service Unavailable')
-      if (draining) res.writeHeader('Connection', 'close')
+      if (closing()) res.writeHeader('Connection', 'close')
       else res.writeHeader('Keep-Alive', KEEP_ALIVE)
       res.writeHeader('Content-Type', JSON_HEADER).writeHeader('Cache-Control', 'no-store')
       if (withBody) res.end(h.body)
