@@ -151,7 +151,8 @@ export const FLAGS = {
     min: 1,
     max: MAX_HTTP_THREADS,
     default: NODE_DEFAULTS.httpThreads,
-    help: 'threads serving the JSON-RPC port; more than 1 share it and hand the main thread what only it does: writes, the Engine API, forwarding (being built: docs/design.md)',
+    defaultText: 'one per core',
+    help: 'threads serving the JSON-RPC port; more than 1 share it and hand the main thread what only it does: writes, the Engine API, forwarding',
   },
   workers: {
     commands: SERVING,

@@ -16,7 +16,8 @@ const SENDER = devAccounts()[1]!.address
 
 let n: TestNode
 beforeAll(async () => {
-  n = await startTestNode({ apis: ['eth', 'testing'] })
+  // One thread serving the port: the lane and flat state watched are this thread's.
+  n = await startTestNode({ apis: ['eth', 'testing'], httpThreads: 1 })
 })
 afterAll(async () => {
   await n.close()

@@ -28,6 +28,7 @@ describe('a full EVM lane', () => {
       maxQueue: 8,
       workers: 1,
       evmTimeoutMs: LIMIT_MS,
+      httpThreads: 1, // the lane watched and the clock moved are this thread's
       gasCap: 2n ** 62n,
     })
     clock = movableClock()
@@ -77,6 +78,7 @@ describe('EVM work shared between clients', () => {
       maxQueue: 64,
       workers: 1,
       evmTimeoutMs: LIMIT_MS,
+      httpThreads: 1, // the lane watched and the clock moved are this thread's
     })
   })
   afterAll(async () => {
@@ -113,6 +115,7 @@ describe('a client past its share of the EVM lane', () => {
       maxQueue: 16,
       workers: 1,
       evmTimeoutMs: LIMIT_MS,
+      httpThreads: 1, // the lane watched and the clock moved are this thread's
       gasCap: 2n ** 62n,
     })
     clock = movableClock()
@@ -159,6 +162,7 @@ describe('a flood of looping calls over many connections', () => {
       genesis: devGenesisWith({ [LOOP]: LOOP_FOREVER }, { beforeOsaka: true }),
       workers: 1,
       evmTimeoutMs: LIMIT_MS,
+      httpThreads: 1, // the lane watched and the clock moved are this thread's
       gasCap: 2n ** 62n,
     })
     clock = movableClock()

@@ -1,4 +1,5 @@
 import type { Namespace } from '../rpc/methodTable.js'
+import { availableParallelism } from 'node:os'
 import { defaultPoolSize } from '../workers/pool.js'
 
 /**
@@ -25,7 +26,7 @@ export interface NodeDefaults {
   readonly metrics: { readonly host: string; readonly port: number }
   /** Worker threads of the public lane: one per core, less the serving thread's. */
   readonly workers: number
-  /** Threads serving the public port: 1, the main thread, until serving threads are whole (docs/design.md). */
+  /** Threads serving the public port: one per core (servingThreads.ts); 1 is the main thread alone. */
   readonly httpThreads: number
   /** Worker threads reserved for the Engine API. */
   readonly engineWorkers: number
@@ -71,7 +72,8 @@ export const NODE_DEFAULTS: NodeDefaults = deepFreeze({
   authrpc: { host: '127.0.0.1', port: 8551, vhosts: ['localhost'], jwtSecretFile: 'jwt.hex' },
   metrics: { host: '127.0.0.1', port: 6060 },
   workers: defaultPoolSize(),
-  httpThreads: 1,
+  // One per core, as geth and reth serve RPC on every core; the main thread keeps the writer and the Engine API.
+  httpThreads: Math.min(256, availableParallelism()),
   engineWorkers: 1,
   maxQueue: 1024,
   maxBodyBytes: 5 * 1024 * 1024,

@@ -21,7 +21,8 @@ const PAIR_EIGHT_TIMES = assemble([
 
 let n: TestNode
 beforeAll(async () => {
-  n = await startTestNode()
+  // One thread serving the port: the lane watched is this thread's (serving threads run the same lane code).
+  n = await startTestNode({ httpThreads: 1 })
 })
 afterAll(async () => {
   await n.close()

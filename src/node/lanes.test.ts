@@ -69,6 +69,7 @@ describe('admission to the public lane', () => {
       maxQueue: 8,
       workers: 2,
       evmTimeoutMs: LIMIT_MS,
+      httpThreads: 1, // the lane watched and the clock moved are this thread's
       gasCap: 2n ** 62n,
     })
     clock = movableClock()

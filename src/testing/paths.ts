@@ -34,3 +34,10 @@ export function tempDatadir(label: string): string {
 
 /** The built command line (tests run from src/, the node they spawn is the build in dist/). */
 export const BUILT_CLI = join(REPO_ROOT, 'dist/cli/main.js')
+
+/**
+ * SPONGE_TEST_HTTP_THREADS=n: every node the tests start (in process or spawned) serves its port on n threads unless
+ * the test names a count, so the whole suite runs once with the default (one per core) and once with `1`.
+ */
+export const TEST_HTTP_THREADS: number | undefined =
+  process.env.SPONGE_TEST_HTTP_THREADS === undefined ? undefined : Number(process.env.SPONGE_TEST_HTTP_THREADS)

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { BUILT_CLI } from './paths.js'
+import { BUILT_CLI, TEST_HTTP_THREADS } from './paths.js'
 
 export interface SpawnedNode {
   httpUrl: string
@@ -30,7 +30,8 @@ function spawnSponge(
   cli: string,
   onOutput?: (all: string) => void,
 ): Promise<SpawnedNode> {
-  const child = spawn(process.execPath, [cli, command, ...args], {
+  const threads = TEST_HTTP_THREADS === undefined || args.includes('--http.threads') ? [] : ['--http.threads', String(TEST_HTTP_THREADS)]
+  const child = spawn(process.execPath, [cli, command, ...args, ...threads], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

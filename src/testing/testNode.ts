@@ -10,7 +10,7 @@ import { type NodeOptions, type RunningNode, startNode } from '../node/node.js'
 import { type Logger, silentLogger } from '../util/logger.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
-import { tempDatadir } from './paths.js'
+import { TEST_HTTP_THREADS, tempDatadir } from './paths.js'
 
 export interface RpcReply<T = unknown> {
   status: number
@@ -103,6 +103,7 @@ export function localNodeOptions(datadir: string, overrides: Partial<NodeOptions
     txPoolSize: 100,
     log: silentLogger,
     showProgress: false,
+    ...(TEST_HTTP_THREADS === undefined ? {} : { httpThreads: TEST_HTTP_THREADS }),
     ...overrides,
   }
 }
@@ -126,7 +127,7 @@ export async function startTestNode(
     maxBatchReplyBytes?: number
     devAccounts?: { address: string; privateKey: string }[]
     healthMaxAge?: number
-    /** --http.threads: serving threads on the public port (default 1: the main thread serves it). */
+    /** --http.threads: serving threads on the public port (default: the node's, one per core). */
     httpThreads?: number
   } = {},
 ): Promise<TestNode> {
@@ -134,6 +135,7 @@ export async function startTestNode(
   const secretFile = join(datadir, 'jwt.hex')
   writeFileSync(secretFile, SECRET.toString('hex'))
   const spec = new ChainSpec(opts.genesis ?? devGenesis())
+  const threads = opts.httpThreads ?? TEST_HTTP_THREADS
   const node = await startNode(spec, {
     datadir,
     http: { host: '127.0.0.1', port: 0, apis: opts.apis ?? ['eth', 'net', 'web3'] },
@@ -154,7 +156,7 @@ export async function startTestNode(
     ...(opts.maxBatchReplyBytes === undefined ? {} : { maxBatchReplyBytes: opts.maxBatchReplyBytes }),
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
     ...(opts.healthMaxAge === undefined ? {} : { healthMaxAge: opts.healthMaxAge }),
-    ...(opts.httpThreads === undefined ? {} : { httpThreads: opts.httpThreads }),
+    ...(threads === undefined ? {} : { httpThreads: threads }),
     showProgress: false,
   })
   const httpUrl = `http://127.0.0.1:${node.httpPort}`

@@ -59,10 +59,10 @@ const CODE: Record<string, string> = {
 }
 
 /** A node with the contracts above; the time limit and the gas cap are the defaults unless given. */
-async function startCallNode(evmTimeoutMs?: number, gasCap = 4_000_000_000n): Promise<TestNode> {
+async function startCallNode(evmTimeoutMs?: number, gasCap = 4_000_000_000n, httpThreads?: number): Promise<TestNode> {
   // Prague, not Osaka: without EIP-7825's cap a call may have the gas the timeout tests need.
   const genesis = devGenesisWith(CODE, { storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}2a` }, beforeOsaka: true })
-  const node = await startTestNode({ genesis, evmTimeoutMs, gasCap })
+  const node = await startTestNode({ genesis, evmTimeoutMs, gasCap, ...(httpThreads === undefined ? {} : { httpThreads }) })
   // The worker loads EthereumJS first: the timeout is for calls, not for that.
   await node.http('eth_getBalance', [`0x${'00'.repeat(20)}`])
   return node
@@ -199,7 +199,8 @@ describe('--rpc.evmtimeout', () => {
   let limited: TestNode
   let clock: ReturnType<typeof movableClock>
   beforeAll(async () => {
-    limited = await startCallNode(LIMIT_MS, 2n ** 62n)
+    // One thread serving the port: the lane watched and the clock moved are this thread's.
+    limited = await startCallNode(LIMIT_MS, 2n ** 62n, 1)
     clock = movableClock()
   })
   afterAll(async () => {

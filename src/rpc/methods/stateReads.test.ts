@@ -40,7 +40,8 @@ const BIG_STORAGE = {
 beforeAll(async () => {
   const genesis = devGenesisWith({ [CONTRACT]: CODE }, { storage: { [SLOT]: VALUE } })
   Object.assign(genesis.alloc, ODD, { [BIG]: { balance: '0x0', code: BIG_CODE, storage: BIG_STORAGE } })
-  n = await startTestNode({ dev: {}, genesis })
+  // One thread serving the port: the lane watched is this thread's (serving threads read state as it does).
+  n = await startTestNode({ dev: {}, genesis, httpThreads: 1 })
   // The dev chain answers a send once its block is made: block 1 holds it.
   const sent = await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 0, 0, { to: receiver, value: 5n })])
   expect(sent.error).toBeUndefined()

@@ -266,7 +266,13 @@ describe("the tracers' timeout option", () => {
   let clock: ReturnType<typeof movableClock>
   beforeAll(async () => {
     // Prague, not Osaka: without EIP-7825's cap the call has the gas to run until it is stopped.
-    slow = await startTestNode({ genesis: devGenesisWith(CODE, { beforeOsaka: true }), apis: ['eth', 'debug'], gasCap: 2n ** 62n })
+    // One thread serving: the lane and the clock moved are this thread's (serving threads run the same lane code).
+    slow = await startTestNode({
+      genesis: devGenesisWith(CODE, { beforeOsaka: true }),
+      apis: ['eth', 'debug'],
+      gasCap: 2n ** 62n,
+      httpThreads: 1,
+    })
     // The worker loads EthereumJS first: the time limit is for traces, not for that.
     await slow.http('eth_getBalance', [from])
     clock = movableClock()
