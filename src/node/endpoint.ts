@@ -43,6 +43,8 @@ export interface EndpointOptions extends EndpointBackend {
   authorize?: (authorizationHeader: string) => boolean
   /** GET /health. */
   health?: (draining: boolean) => { ok: boolean; body: string }
+  /** A WebSocket connection has closed (a serving thread tells the main thread, which holds its filters). */
+  connectionClosed?: (connection: object) => void
   /** HttpServerOptions.drainingElsewhere: a serving thread's view of the main thread's lifecycle. */
   drainingElsewhere?: () => boolean
   /** Told when a request's answer is promised and when it is given (the Engine API's: public work waits meanwhile). */
@@ -120,7 +122,13 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
               s.sockets.add(end)
               // The connection holds its own filters, which go with it; its shares (of the lane, of the filters) are
               // its address's, as over HTTP, so that opening more connections buys no more of either.
-              const wsCtx: NodeContext = { ...ctx, connection, client: remoteAddress, pool: lane.forClient(remoteAddress) }
+              const wsCtx: NodeContext = {
+                ...ctx,
+                connection,
+                filterHolder: connection,
+                client: remoteAddress,
+                pool: lane.forClient(remoteAddress),
+              }
               return {
                 message: (body: Uint8Array) => {
                   o.beforeRequest?.()
@@ -130,6 +138,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
                   s.sockets.delete(end)
                   connection.close()
                   ctx.filters.dropConnection(connection)
+                  o.connectionClosed?.(connection)
                 },
               }
             },

@@ -299,6 +299,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           metrics: metrics !== undefined,
         },
         answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
+        holderClosed: (holder) => context.filters.dropConnection(holder),
         drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
         log: opts.log,
       })

@@ -150,7 +150,7 @@ class Reader implements RunningReader {
     | { sequence: SharedArrayBuffer; admission: SharedArrayBuffer; lifecycle: SharedArrayBuffer; heads: HeadSequence; state: SharedLifecycle }
     | undefined
   /** The current generation's answers to what the threads hand on. */
-  private answer: ((call: ForwardedCall) => Promise<string>) | undefined
+  private answer: ((call: ForwardedCall, holder?: object) => Promise<string>) | undefined
 
   constructor(
     private readonly spec: ChainSpec,
@@ -288,7 +288,8 @@ class Reader implements RunningReader {
         lifecycle: shared.lifecycle,
         metrics: this.metrics !== undefined,
       },
-      answer: (call) => this.answer!(call),
+      answer: (call, holder) => this.answer!(call, holder),
+      holderClosed: (holder) => this.gen?.ctx.filters.dropConnection(holder),
       drainBoundMs: opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs,
       log: opts.log,
     })

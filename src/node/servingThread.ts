@@ -111,6 +111,7 @@ endpoint = await startEndpoint({
     ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
   },
   drainingElsewhere: () => lifecycle.get() === 'draining',
+  connectionClosed: (connection) => forwarder.closed(connection),
   beforeRequest: () => {
     Atomics.add(taken, init.slot, 1)
     sequence.keep(store)

@@ -1,6 +1,6 @@
 import { MessageChannel, Worker } from 'node:worker_threads'
 import type { HttpServer } from '../rpc/httpServer.js'
-import type { ForwardedCall, ForwardedReply } from '../rpc/portForwarder.js'
+import type { ForwardedCall, ForwardedReply, HolderClosed } from '../rpc/portForwarder.js'
 import type { Logger } from '../util/logger.js'
 import type { MetricsJson } from './metrics.js'
 import { NODE_DEFAULTS } from './defaults.js'
@@ -23,8 +23,13 @@ export interface ServingThreadsOptions {
   admission: SharedArrayBuffer
   /** HeadSequence's shared memory: the main thread advances it once it has committed a forkchoice. */
   headSequence: SharedArrayBuffer
-  /** A call a thread hands on, answered by the main thread: the JSON-RPC reply it would have sent. */
-  answer(call: ForwardedCall): Promise<string>
+  /**
+   * A call a thread hands on, answered by the main thread: the JSON-RPC reply it would have sent. `holder`: the
+   * stand-in for the thread's WebSocket connection it came on, which holds the filters it installs.
+   */
+  answer(call: ForwardedCall, holder: object | undefined): Promise<string>
+  /** A holder's connection has closed, or its thread has ended: the filters it holds go. */
+  holderClosed(holder: object): void
   /** How long a drain lets each thread's requests finish before it closes its connections anyway, ms. */
   drainBoundMs: number
   log: Logger
@@ -128,8 +133,19 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       const r: Running = { worker, slot, unanswered: 0 }
       let listening = false
       let failure: string | undefined
-      port1.on('message', (call: ForwardedCall) => {
-        o.answer(call).then(
+      // The stand-ins for this thread's WebSocket connections that hold filters here, by the thread's number.
+      const holders = new Map<number, object>()
+      port1.on('message', (m: ForwardedCall | HolderClosed) => {
+        if ('closed' in m) {
+          const holder = holders.get(m.closed)
+          holders.delete(m.closed)
+          if (holder !== undefined) o.holderClosed(holder)
+          return
+        }
+        const call = m
+        let holder = call.holder === undefined ? undefined : holders.get(call.holder)
+        if (call.holder !== undefined && holder === undefined) holders.set(call.holder, (holder = {}))
+        o.answer(call, holder).then(
           (text) => port1.postMessage({ id: call.id, text } satisfies ForwardedReply),
           (e: unknown) => port1.postMessage({ id: call.id, text: internalError(e) } satisfies ForwardedReply),
         )
@@ -154,6 +170,9 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       })
       worker.on('exit', (code) => {
         port1.close()
+        // Its connections are gone with it.
+        for (const holder of holders.values()) o.holderClosed(holder)
+        holders.clear()
         running.delete(r)
         if (!listening) {
           reject(new Error(`a serving thread did not start: ${failure ?? `exit code ${code}`}`))

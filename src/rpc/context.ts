@@ -71,6 +71,11 @@ export interface NodeContext {
   /** The WebSocket connection a request came on (eth_subscribe); undefined over HTTP. */
   readonly connection?: SubscriberConnection
   /**
+   * What holds the polling filters a request installs, which go when it closes: the WebSocket connection it came on
+   * (on the main thread, a stand-in for a serving thread's connection); undefined over HTTP.
+   */
+  readonly filterHolder?: object
+  /**
    * Who is asking, as far as the transport can tell: the key of the client's shares of what clients hold on the node
    * (polling filters, the lane). The remote address, over HTTP and WebSocket alike; set for the
    * methods that run as the client's (methodTable's RunsIn), undefined for the others and for in-process callers.

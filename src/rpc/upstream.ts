@@ -3,8 +3,11 @@ import { RawJson } from './reply.js'
 
 /** Where a reader's (or a serving thread's) calls that only the node can answer go: answered with the node's reply. */
 export interface Forwarder {
-  /** `client`: whose call it is (its shares of what clients hold on the node), where the forwarder can carry it. */
-  call(method: string, params: unknown, client?: string): Promise<RawJson>
+  /**
+   * `client`: whose call it is (its shares of what clients hold on the node), where the forwarder can carry it;
+   * `filterHolder`: the WebSocket connection it came on (NodeContext.filterHolder), likewise.
+   */
+  call(method: string, params: unknown, client?: string, filterHolder?: object): Promise<RawJson>
 }
 
 /** The bounds on waiting for the node (node/defaults.ts: READER_DEFAULTS gives a reader's). */

@@ -82,8 +82,8 @@ export async function getFilterLogs([id]: FilterIdParams, ctx: Ctx): Promise<Raw
 }
 
 /** Installs `filter` in the client's share; a full share or a full registry is refused, in geth's "exceed max" words. */
-function install(ctx: Pick<NodeContext, 'filters' | 'client' | 'connection'>, filter: InstalledFilter): string {
-  const id = ctx.filters.install(filter, ctx.client, ctx.connection)
+function install(ctx: Pick<NodeContext, 'filters' | 'client' | 'filterHolder'>, filter: InstalledFilter): string {
+  const id = ctx.filters.install(filter, ctx.client, ctx.filterHolder)
   if (typeof id === 'string') return id
   throw new LimitExceededError(id.refused === 'client' ? `exceed max filters per client (${id.limit})` : `exceed max filters (${id.limit})`)
 }

@@ -84,9 +84,9 @@ export function readerSyncing(stored: bigint, takenIn: bigint): SyncingResult {
   return { startingBlock: toQuantity(takenIn), currentBlock: toQuantity(takenIn), highestBlock: toQuantity(stored) }
 }
 
-function forward(ctx: Pick<NodeContext, 'upstream' | 'client'>, method: string, params: unknown): Promise<Reply> {
+function forward(ctx: Pick<NodeContext, 'upstream' | 'client' | 'filterHolder'>, method: string, params: unknown): Promise<Reply> {
   if (ctx.upstream === undefined) {
     return Promise.reject(new ServerError(`read-only reader: ${method} is the node's; start the reader with --rpc.upstream <node url> to forward it`))
   }
-  return ctx.upstream.call(method, params, ctx.client)
+  return ctx.upstream.call(method, params, ctx.client, ctx.filterHolder)
 }
