@@ -16,6 +16,7 @@ import { STATE_READS, runStateReads } from './stateReads.js'
 import { LOG_READS, runLogReads } from './logReads.js'
 import { runFanout } from './fanout.js'
 import { runBlobSends } from './blobSends.js'
+import { describeDevSends, runDevSends } from './devSends.js'
 import { runFlood } from './flood.js'
 import { ENGINE_FLOODS, runEngineFlood } from './engineFlood.js'
 import { runClasses } from './classes.js'
@@ -307,6 +308,10 @@ const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
 const BLOB_SENDS = 'blob sends'
 const blobSends = only === undefined || new RegExp(only).test(BLOB_SENDS) ? await runBlobSends({ work, cli, log }) : undefined
+// Dev-chain sends beside anvil (issue 30 item 6): sequential sends to their receipts, a viem burst, a wallet burst.
+const DEV_SENDS = 'dev sends'
+const devSends =
+  only === undefined || new RegExp(only).test(DEV_SENDS) ? await runDevSends({ work, cli, rounds: Math.max(3, rounds), log }) : undefined
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
 const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
 if (memory !== undefined) {
@@ -420,6 +425,7 @@ if (blobSends !== undefined)
       'later worst send ms': Math.round(r.laterWorstSendMs),
     })),
   )
+if (devSends !== undefined) for (const l of describeDevSends(devSends.summary)) console.log(`${DEV_SENDS}: ${l}`)
 if (readers !== undefined && readers.rows.length > 0) {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`
   // CPU microseconds per request, of every process serving it (node, readers, HAProxy; wrk apart).
@@ -499,6 +505,7 @@ const result = {
   logReads,
   fanout,
   blobSends,
+  devSends,
   readers,
   execution,
   memory,

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { bytesToHex } from '../util/hex.js'
 import { keccak256 } from './keccak.js'
 import { nativeKzg } from './kzg.js'
-import { ecrecover } from './secp256k1.js'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { ecrecover, ecsign } from './secp256k1.js'
 import { sha256 } from './sha256.js'
 
 const require = createRequire(import.meta.url)
@@ -16,6 +17,13 @@ describe('native and WASM modules load and compute known answers', () => {
   it('hashes keccak-256 and sha-256 correctly', () => {
     expect(bytesToHex(keccak256(new Uint8Array()))).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
     expect(bytesToHex(sha256(new TextEncoder().encode('abc')))).toBe('0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+  })
+  it('signs with the native secp256k1 binding as noble does: the same deterministic signature, recovery id first', () => {
+    const key = keccak256(new TextEncoder().encode('a dev key'))
+    for (const text of ['a', 'b', 'c']) {
+      const digest = keccak256(new TextEncoder().encode(text))
+      expect(bytesToHex(ecsign(digest, key))).toBe(bytesToHex(secp256k1.sign(digest, key, { prehash: false, format: 'recovered' })))
+    }
   })
   it('recovers a signer with the native secp256k1 binding', () => {
     // EIP-155 example transaction signing hash and signature (v = 37, chain id 1).

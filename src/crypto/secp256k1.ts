@@ -5,6 +5,7 @@ import { nativeCalls } from './nativeCalls.js'
 const require = createRequire(import.meta.url)
 interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean, output?: Uint8Array): Uint8Array
+  ecdsaSign(msg32: Uint8Array, seckey: Uint8Array): { signature: Uint8Array; recid: number }
 }
 const native = require('secp256k1/bindings') as NativeSecp256k1
 
@@ -48,6 +49,24 @@ export function recoverPublicKey(signature: Uint8Array, recid: number, msgHash: 
     return native.ecdsaRecover(signature, recid, msgHash, false, new Uint8Array(65)).subarray(1)
   } catch {
     return undefined
+  } finally {
+    nativeCalls.leave()
+  }
+}
+
+/**
+ * A signature of the 32-byte digest `msgHash` in noble's 'recovered' format (recovery id ‖ r ‖ s), as EthereumJS's
+ * transaction sign() asks its Common's customCrypto.ecsign: libsecp256k1's deterministic (RFC 6979) signing, ~1 ms
+ * quicker a signature than noble's pure-JS one (the dev wallet signs every eth_sendTransaction).
+ */
+export function ecsign(msgHash: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  nativeCalls.enter()
+  try {
+    const { signature, recid } = native.ecdsaSign(msgHash, privateKey)
+    const out = new Uint8Array(65)
+    out[0] = recid
+    out.set(signature, 1)
+    return out
   } finally {
     nativeCalls.leave()
   }

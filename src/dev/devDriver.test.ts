@@ -1,13 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { keccak256 } from '../crypto/keccak.js'
 import { type TestNode, receiptNow, signedTransfer, startTestNode } from '../testing/testNode.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 let n: TestNode
+/** Waits for a nonce gap to be filled for as long as a test may take: what it checks must not hang on the machine's speed. */
+let patient: TestNode
 beforeAll(async () => {
-  n = await startTestNode({ dev: {} })
+  ;[n, patient] = await Promise.all([startTestNode({ dev: {} }), startTestNode({ dev: { gapWaitMs: 600_000 } })])
 })
 afterAll(async () => {
-  await n.close()
+  await Promise.all([n.close(), patient.close()])
 })
+
+const hashOf = (raw: string) => bytesToHex(keccak256(hexToBytes(raw)))
 
 describe('dev mode', () => {
   it('mines a sent transaction through the engine path before the send answers: its receipt is there at once', async () => {
@@ -34,5 +40,34 @@ describe('dev mode', () => {
       }),
     )
     expect(receipts.map((r) => r.status)).toEqual(['0x1', '0x1', '0x1', '0x1'])
+  })
+
+  it('answers a send queued behind a nonce gap once the send that fills the gap got it mined', async () => {
+    // As a client that hands out nonces itself (viem's nonce manager) fires sends together: nonce 1 reaches the
+    // pool before nonce 0. Answered at once, unmined, its receipt was missing and the client looked again only
+    // seconds later (viem polls every 4 s).
+    const later = signedTransfer(patient.spec, 6, 1)
+    const laterAnswered = patient.http<string>('eth_sendRawTransaction', [later]).then(async (sent) => {
+      expect(sent.error).toBeUndefined()
+      return receiptNow(patient, sent.result!)
+    })
+    // Pooled (queued) before its gap is filled: bounded, each look a round trip.
+    for (let i = 0; i < 10_000; i++) {
+      if ((await patient.http<unknown>('eth_getTransactionByHash', [hashOf(later)])).result !== null) break
+    }
+    const first = await patient.http<string>('eth_sendRawTransaction', [signedTransfer(patient.spec, 6, 0)])
+    expect(first.error).toBeUndefined()
+    expect((await receiptNow(patient, first.result!)).status).toBe('0x1')
+    const receipt = await laterAnswered
+    expect(receipt.transactionHash).toBe(hashOf(later))
+    expect(receipt.status).toBe('0x1')
+  })
+
+  it('answers a send left behind a nonce gap with its hash once it stopped waiting, unmined and still pooled', async () => {
+    const gapped = signedTransfer(n.spec, 7, 3)
+    const sent = await n.http<string>('eth_sendRawTransaction', [gapped])
+    expect(sent.result).toBe(hashOf(gapped))
+    expect((await n.http<unknown>('eth_getTransactionReceipt', [sent.result])).result).toBeNull()
+    expect((await n.http<{ blockNumber: string | null }>('eth_getTransactionByHash', [sent.result])).result?.blockNumber).toBeNull()
   })
 })

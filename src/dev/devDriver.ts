@@ -1,5 +1,5 @@
 import { HeaderView } from '../store/headerView.js'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
 import type { ExecutionPayload } from '../wire/engineParams.js'
@@ -12,16 +12,21 @@ import { bytesToHex, hexToBytes, toQuantity } from '../util/hex.js'
 import { DevChainError } from './errors.js'
 
 const ZERO32 = `0x${'00'.repeat(32)}`
+/** How long a send queued behind a nonce gap waits for the gap to be filled before it is answered unmined, ms. */
+export const GAP_WAIT_MS = 2000
 
 /**
  * Dev mode's consensus stand-in: makes blocks through the node's own Engine API path — forkchoiceUpdated with
- * attributes, getPayload, newPayload, forkchoiceUpdated — on every newly pending transaction, or every `periodSeconds`.
+ * attributes, getPayload (the build stores the block), forkchoiceUpdated — on every newly pending transaction, or
+ * every `periodSeconds`.
  */
 export class DevDriver {
   private running: Promise<void> | undefined
   private again = false
   private timer: NodeJS.Timeout | undefined
   private stopped = false
+  /** Waiters for the next block to start (nextBlockEvent). */
+  private readonly starts = new Set<() => void>()
   /** Why the last block attempt failed; undefined once one succeeds. */
   private failure: Error | undefined
   /** Blocks are made for each newly pending transaction (no --dev.period). */
@@ -35,6 +40,8 @@ export class DevDriver {
     private readonly txPool: TxPool,
     private readonly log: Logger,
     periodSeconds: number | undefined,
+    /** GAP_WAIT_MS unless given (tests that must not depend on the machine's speed). */
+    private readonly gapWaitMs = GAP_WAIT_MS,
   ) {
     this.minesOnDemand = !(periodSeconds !== undefined && periodSeconds > 0)
     if (periodSeconds !== undefined && periodSeconds > 0) {
@@ -47,27 +54,66 @@ export class DevDriver {
   stop(): void {
     this.stopped = true
     if (this.timer !== undefined) clearInterval(this.timer)
+    this.blockStarted()
   }
 
   /**
-   * Settles once the transaction `txHash`, pooled just before, has had its block: the block being made when it
-   * arrived may have read the pool before it, the one its arrival triggered (`again`) did not. At most two blocks, so
-   * a steady stream of transactions cannot keep a sender waiting. If it is not in the chain then because the last
-   * block failed (its block could not be stored: a full disk), the send fails with that error and the transaction
-   * leaves the pool: a send is acknowledged only when its block exists, and a refused one must not be mined later
-   * behind the client's back.
+   * Settles once the transaction `txHash`, pooled just before, is in a block: as soon as the block that includes it
+   * is head. The block being made when it became pending may have read the pool before it, the one its arrival
+   * triggered (`again`) did not: at most two blocks while it is pending, so a steady stream of transactions cannot
+   * keep a sender waiting. Queued behind a nonce gap, it waits up to `gapWaitMs` for the gap to be filled: sends
+   * fired together by a client that hands out nonces itself (viem's nonce manager) reach the pool in any order, and
+   * the send that fills the gap is mostly on its way; answered unmined, the client finds no receipt and looks again
+   * only seconds later (viem: 4 s). After that it is answered unmined (a gap the client left). If it is not in the
+   * chain because the last block failed (its block could not be stored: a full disk), the send fails with that error
+   * and the transaction leaves the pool: a send is acknowledged only when its block exists, and a refused one must
+   * not be mined later behind the client's back.
    */
   async afterNextBlock(txHash: string): Promise<void> {
+    const hash = hexToBytes(txHash)
+    const gapDeadline = performance.now() + this.gapWaitMs
     let waited = false
-    for (let i = 0; i < 2 && this.running !== undefined; i++) {
-      waited = true
-      await this.running
+    let pendingBlocks = 0
+    for (;;) {
+      if (this.txPool.isPendingHash(txHash)) {
+        if (this.running === undefined || pendingBlocks++ === 2) break
+        waited = true
+        await this.running
+      } else {
+        const left = gapDeadline - performance.now()
+        if (left <= 0 || this.stopped) break
+        // A block ending or starting: the gap may have been filled meanwhile.
+        await this.nextBlockEvent(left)
+      }
+      if (this.store.getTxLocation(hash) !== undefined) return
+      // Dropped or replaced: no block is coming for it.
+      if (this.txPool.get(txHash) === undefined) break
     }
     // No block was made for it (queued behind a nonce gap): an earlier block's failure is not its answer.
     const failure = waited ? this.failure : undefined
-    if (failure === undefined || this.store.getTxLocation(hexToBytes(txHash)) !== undefined) return
+    if (this.store.getTxLocation(hash) !== undefined) return
+    if (failure === undefined) {
+      const pooled = this.txPool.get(txHash) === undefined ? 'gone' : this.txPool.isPendingHash(txHash) ? 'pending' : 'queued'
+      this.log.debug('send answered before its block', { hash: txHash, pooled, pendingBlocks })
+      return
+    }
     this.txPool.drop(txHash)
     throw failure
+  }
+
+  /** Settles when the block being made is made (or fails), else when the next one starts; or after `ms`, or on stop(). */
+  private nextBlockEvent(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve()
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.starts.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      if (this.running === undefined) this.starts.add(done)
+      else void this.running.finally(done)
+    })
   }
 
   /** Settles when no block is being made (after stop(), none will be again). */
@@ -101,6 +147,11 @@ export class DevDriver {
           this.trigger()
         }
       })
+    this.blockStarted()
+  }
+
+  private blockStarted(): void {
+    for (const done of [...this.starts]) done()
   }
 
   /** evm_setNextBlockTimestamp: the next block's timestamp (once). */
@@ -123,6 +174,7 @@ export class DevDriver {
       () => {},
       () => {},
     )
+    this.blockStarted()
     try {
       return await made
     } finally {
@@ -176,13 +228,10 @@ export class DevDriver {
     const version = this.spec.isActive('osaka', head.number + 1n, timestamp) ? 5 : 4
     const built = (await this.engine.getPayload(started.payloadId, version)) as {
       executionPayload: ExecutionPayload
-      blobsBundle: { commitments: string[] }
-      executionRequests: string[]
     }
+    // The build stored the block (engine_newPayload of it would find it stored and only re-derive its hash, one more
+    // hop to the engine worker a block): forkchoice makes it head.
     const payload = built.executionPayload
-    const hashes = blobHashesOf(built.blobsBundle.commitments)
-    const status = await this.engine.newPayloadV4(payload, hashes, ZERO32, built.executionRequests)
-    if (status.status !== 'VALID') throw new Error(`own payload not valid: ${status.validationError ?? status.status}`)
     const next = { headBlockHash: payload.blockHash, safeBlockHash: payload.blockHash, finalizedBlockHash: payload.blockHash }
     const moved = await this.engine.forkchoiceUpdated(next, null, 3)
     if (moved.payloadStatus.status !== 'VALID') {
@@ -191,15 +240,4 @@ export class DevDriver {
     this.log.info('dev block', { number: Number(BigInt(payload.blockNumber)), hash: payload.blockHash, txs: payload.transactions.length })
     return payload.blockHash
   }
-}
-
-/** EIP-4844 versioned hashes of the commitments: 0x01 ‖ sha256(commitment)[1:]. */
-function blobHashesOf(commitments: string[]): string[] {
-  return commitments.map((c) => {
-    const d = createHash('sha256')
-      .update(Buffer.from(c.slice(2), 'hex'))
-      .digest()
-    d[0] = 1
-    return bytesToHex(d)
-  })
 }

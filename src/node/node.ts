@@ -12,6 +12,8 @@ import type { MethodTable, Namespace } from '../rpc/methodTable.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
+import { EvmConfig } from '../vm/evmConfig.js'
+import { type ValidatedTx, validateRawTx } from '../txrules/txValidation.js'
 import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { startHeartbeat } from '../store/heartbeat.js'
@@ -76,8 +78,11 @@ export interface NodeOptions {
   allowUnprotectedTxs?: boolean
   /** --txpool.accountslots: most transactions one sender may pool. */
   txPoolAccountSlots?: number
-  /** Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. */
-  dev?: { period?: number }
+  /**
+   * Produce blocks without a consensus client: on each pending transaction, or every `period` seconds. `gapWaitMs`:
+   * how long a send queued behind a nonce gap waits for it to be filled (DevDriver's GAP_WAIT_MS unless given).
+   */
+  dev?: { period?: number; gapWaitMs?: number }
   log: Logger
   showProgress: boolean
   /** The dev chain's funded accounts and their keys: eth_accounts and the dev wallet. */
@@ -145,7 +150,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   // Readers see it move while this process's event loop turns (the lock alone outlives a frozen node).
   const heartbeat = startHeartbeat(opts.datadir)
-  const store = new ChainStore(opts.datadir)
+  // Dev mode's chain is a throwaway one, as anvil's and geth --dev's in memory: its commits are not flushed.
+  const store = new ChainStore(opts.datadir, false, opts.dev === undefined)
   let genesis: Awaited<ReturnType<typeof genesisBlock>>
   try {
     genesis = await genesisBlock(spec, store)
@@ -187,7 +193,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     txPool,
     lanes,
     opts.log,
-    { allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs },
+    {
+      allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
+      ...(opts.dev === undefined ? {} : { validateHere: validatesHere(spec, store) }),
+    },
     kzg,
   )
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
@@ -213,7 +222,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     servingThreads?.pendingTransaction(hash)
   })
   // Dev mode's block maker and the method table exist before the context, which is whole before any endpoint serves.
-  const devDriver = opts.dev === undefined ? undefined : new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period)
+  const devDriver =
+    opts.dev === undefined ? undefined : new DevDriver(spec, store, chain, engine, txPool, opts.log, opts.dev.period, opts.dev.gapWaitMs)
   const table: MethodTable = allMethods()
   // Each endpoint's handlers reach the pool through their own lane.
   const context: NodeContext = {
@@ -393,3 +403,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
 }
 
 const portOf = (server: Server): number => (server.address() as AddressInfo).port
+
+/** Dev mode's transaction validation on the serving thread (TxSubmissionOptions.validateHere), over its own EVM state. */
+function validatesHere(spec: ChainSpec, store: ChainStore): (raw: Uint8Array, headHash: Uint8Array) => Promise<ValidatedTx> {
+  const evm = new EvmConfig(spec, store)
+  return (raw, headHash) => validateRawTx(spec, store, evm, raw, headHash)
+}

@@ -93,15 +93,22 @@ export class ChainStore {
    * read-only environment, which has no write transactions at all (lmdb-js then defines no write methods), so
    * nothing this process runs can change the data file; it only takes a slot in LMDB's reader table (lock.mdb), as
    * every LMDB reader does. It throws while the node has not yet created every database.
+   *
+   * `flushes` false: commits are not flushed to the disk (LMDB's noSync), for a node that makes its own throwaway
+   * chain (dev mode). Each block's commits then cost no fdatasync (2–50 ms a block on a shared disk); a process that
+   * ends, even killed, loses nothing (the data is in the page cache), only a crash of the machine may lose or damage
+   * the datadir. The other threads' stores of the same path share this environment and its flags.
    */
   constructor(
     readonly datadir: string,
     readonly readOnly = false,
+    flushes = true,
   ) {
     if (!readOnly) makeDirs(datadir)
     this.root = open({
       path: join(datadir, CHAIN_FILE),
       readOnly,
+      ...(flushes ? {} : { noSync: true }),
       maxDbs: 32,
       // Room to grow without remapping; LMDB maps lazily, so this is address space, not memory.
       mapSize: 64 * 1024 ** 3,

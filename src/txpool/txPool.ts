@@ -152,6 +152,12 @@ export class TxPool {
     for (const l of this.listeners) l()
   }
 
+  /** Whether the pooled transaction `hash` is pending (can run on the head), not queued behind a gap nor gone. */
+  isPendingHash(hash: string): boolean {
+    const tx = this.byHash.get(hash)
+    return tx !== undefined && this.isPending(tx)
+  }
+
   private isPending(tx: PooledTx): boolean {
     const slots = this.bySender.get(tx.sender)
     for (let n = this.floors.get(tx.sender) ?? 0n; n <= tx.nonce; n++) if (!slots?.has(n)) return false
