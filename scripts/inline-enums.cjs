@@ -19,6 +19,8 @@ module.exports = function inlineEnums(program, _config, { ts }) {
   function memberValue(node) {
     const original = ts.getOriginalNode(node)
     if (original.pos < 0 || !(ts.isPropertyAccessExpression(original) || ts.isElementAccessExpression(original))) return undefined
+    // `Op['ADD']` reads a member; `table[Op.ADD]` reads the table (its index, a member, is replaced on its own).
+    if (ts.isElementAccessExpression(original) && !ts.isStringLiteralLike(original.argumentExpression)) return undefined
     const key = ts.isPropertyAccessExpression(original) ? original.name : original.argumentExpression
     const symbol = checker.getSymbolAtLocation(key)
     if (symbol === undefined || (symbol.flags & ts.SymbolFlags.EnumMember) === 0) return undefined

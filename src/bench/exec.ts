@@ -11,15 +11,27 @@ import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, post, rpcClient, sendAll, signTxs } from './chainGen.js'
 import { type ReplayResult, describeReplay, replayAgainstPlain, replayTable } from './replay.js'
 import { WORKLOADS, type Workload, tokensOverState } from './workloads.js'
+import { PHASES } from '../util/blockPhases.js'
 
-// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir>]`: for
+// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir> --no-phases]`: for
 // each execution workload (src/bench/workloads), generates full 36 M-gas blocks (the mixed workload: a stream of ~15 M-gas ones) on one
 // Sponge node through the engine, then replays them through engine_newPayloadV4 on a fresh node and through plain
 // EthereumJS runBlock (default crypto) in the same run. Writes bench/results/exec.{json,html}. --save keeps each
-// workload's genesis and payloads (to profile a replay).
+// workload's genesis and payloads (to profile a replay). The replaying node keeps metrics, and where its blocks' time
+// went (senders, execution, state reads, receipts, commit, stored replies, store; util/blockPhases.ts) is read from
+// them and printed per workload; --no-phases runs it without, as a node runs by default.
 
 const GAS_LIMIT = 36_000_000
-const args = parseFlags(process.argv.slice(2), { blocks: 'string', 'mixed-blocks': 'string', state: 'string', only: 'string', save: 'string' })
+const args = parseFlags(process.argv.slice(2), {
+  blocks: 'string',
+  'mixed-blocks': 'string',
+  state: 'string',
+  only: 'string',
+  save: 'string',
+  'no-phases': 'boolean',
+})
+/** The replaying node keeps metrics and its blocks' phases are reported; --no-phases: the node as it runs by default. */
+const phases = !args.flags.has('no-phases')
 const blocks = Number(args.flags.get('blocks') ?? 3)
 /** The mixed workload's stream: enough blocks for its latency percentiles. */
 const mixedBlocks = Number(args.flags.get('mixed-blocks') ?? 40)
@@ -122,6 +134,7 @@ for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
     payloads,
     log,
     startTimeoutMs: startTimeout(w),
+    phases,
   })
   log(`${w.name}: ${describeReplay(result)}`)
   rows.push({ workload: w.name, description: w.description, result })
@@ -160,6 +173,23 @@ const summary = rows.map(({ workload, result: r }) => {
   }
 })
 console.table(summary)
+/** Where each workload's warm blocks spent their time in the node: ms per block, and the share of the phases' sum. */
+const split = rows.flatMap(({ workload, result: r }) => {
+  if (r.phases === undefined) return []
+  const w = r.phases.warm
+  const total = PHASES.reduce((a, p) => a + w[p], 0)
+  return [
+    {
+      workload,
+      'ms/block': +total.toFixed(1),
+      ...Object.fromEntries(PHASES.map((p) => [p, `${w[p].toFixed(1)} (${total === 0 ? 0 : Math.round((100 * w[p]) / total)}%)`])),
+    },
+  ]
+})
+if (split.length > 0) {
+  log('warm blocks in the replaying node, by phase (ms per block, share):')
+  console.table(split)
+}
 const out = join(REPO_ROOT, 'bench', 'results')
 mkdirSync(out, { recursive: true })
 const date = new Date().toISOString()

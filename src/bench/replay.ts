@@ -2,6 +2,7 @@ import type { GethGenesisFile } from '../chain/genesis.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { type PayloadCall, rpcClient } from './chainGen.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
+import { PHASES, type PhaseName } from '../util/blockPhases.js'
 
 export interface BlockTiming {
   number: string
@@ -17,8 +18,13 @@ export interface Totals {
   mgasPerSec: number
 }
 
+/** Milliseconds per block in each phase (util/blockPhases.ts), as the node's /metrics counted them. */
+export type PhaseSplit = Record<PhaseName, number>
+
 export interface ReplayResult {
   blocks: BlockTiming[]
+  /** Where the node's blocks' time went: over all blocks, and over the warm ones (after the first). */
+  phases?: { all: PhaseSplit; warm: PhaseSplit }
   plainEthereumjsMs: number[]
   sponge: Totals
   plain: Totals
@@ -42,10 +48,16 @@ export async function replayAgainstPlain(opts: {
   log: (line: string) => void
   /** How long the node may take to start: writing a large genesis state takes minutes. */
   startTimeoutMs?: number
+  /** The node keeps metrics, and its blocks' phases are read from them (off: the node as it runs by default). */
+  phases?: boolean
 }): Promise<ReplayResult> {
   opts.log(`replaying ${opts.payloads.length} blocks through engine_newPayloadV4 on a fresh node…`)
-  const node = await spawnNode(opts.nodeArgs, opts.startTimeoutMs ?? 120_000, opts.cli)
+  const args = opts.phases === true ? [...opts.nodeArgs, '--metrics', '--metrics.port', '0'] : opts.nodeArgs
+  const node = await spawnNode(args, opts.startTimeoutMs ?? 120_000, opts.cli)
+  const metricsUrl = opts.phases === true ? /metrics on (http:\/\/[\d.:]+\/metrics)/.exec(node.log())?.[1] : undefined
+  if (opts.phases === true && metricsUrl === undefined) throw new Error('the replaying node did not say where its metrics are')
   const blocks: BlockTiming[] = []
+  const counted: PhaseCount[] = []
   try {
     const engine = rpcClient(node.authUrl!, opts.jwtSecret)
     await engine('eth_chainId', []) // a first request, so that connection set-up is not timed
@@ -63,6 +75,7 @@ export async function replayAgainstPlain(opts: {
         newPayloadMs: t1 - t0,
         fcuMs: performance.now() - t1,
       })
+      if (metricsUrl !== undefined && (blocks.length === 1 || blocks.length === opts.payloads.length)) counted.push(await scrapePhases(metricsUrl))
     }
   } finally {
     await node.stop()
@@ -77,11 +90,46 @@ export async function replayAgainstPlain(opts: {
   }
   const sponge = totals(blocks.map((b) => b.newPayloadMs))
   const plain = totals(plainMs)
-  return { blocks, plainEthereumjsMs: plainMs, sponge, plain, speedup: sponge.txPerSec / plain.txPerSec }
+  const phases =
+    counted.length === 0
+      ? undefined
+      : { all: perBlock(counted.at(-1)!, undefined), warm: counted.length > 1 ? perBlock(counted[1]!, counted[0]) : perBlock(counted[0]!, undefined) }
+  return { blocks, plainEthereumjsMs: plainMs, sponge, plain, speedup: sponge.txPerSec / plain.txPerSec, ...(phases === undefined ? {} : { phases }) }
+}
+
+interface PhaseCount {
+  seconds: Record<PhaseName, number>
+  blocks: number
+}
+
+/** The node's block phase counters now. */
+async function scrapePhases(url: string): Promise<PhaseCount> {
+  const text = await (await fetch(url)).text()
+  const seconds = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<PhaseName, number>
+  for (const m of text.matchAll(/^sponge_block_phase_seconds_total\{phase="(\w+)"\} ([\d.e+-]+)$/gm)) {
+    if ((PHASES as readonly string[]).includes(m[1]!)) seconds[m[1] as PhaseName] = Number(m[2])
+  }
+  const blocks = Number(/^sponge_block_phase_blocks_total ([\d.e+-]+)$/m.exec(text)?.[1] ?? 0)
+  return { seconds, blocks }
+}
+
+/** Milliseconds per block in each phase between two readings (`before` undefined: since the start). */
+function perBlock(after: PhaseCount, before: PhaseCount | undefined): PhaseSplit {
+  const n = after.blocks - (before?.blocks ?? 0)
+  const out = {} as PhaseSplit
+  for (const p of PHASES) out[p] = n === 0 ? 0 : ((after.seconds[p] - (before?.seconds[p] ?? 0)) * 1000) / n
+  return out
+}
+
+/** A split as text: each phase's ms per block and share of their sum. */
+export function describePhases(split: PhaseSplit): string {
+  const total = PHASES.reduce((a, p) => a + split[p], 0)
+  return `${total.toFixed(0)} ms/block: ${PHASES.map((p) => `${p} ${split[p].toFixed(1)} (${total === 0 ? 0 : Math.round((100 * split[p]) / total)}%)`).join(', ')}`
 }
 
 export function describeReplay(r: ReplayResult): string {
-  return `newPayloadV4 ${r.sponge.txPerSec.toFixed(0)} tx/s, ${r.sponge.mgasPerSec.toFixed(1)} Mgas/s; plain EthereumJS runBlock ${r.plain.txPerSec.toFixed(0)} tx/s, ${r.plain.mgasPerSec.toFixed(1)} Mgas/s; ratio ${r.speedup.toFixed(2)}×`
+  const phases = r.phases === undefined ? '' : `; warm blocks in the node ${describePhases(r.phases.warm)}`
+  return `newPayloadV4 ${r.sponge.txPerSec.toFixed(0)} tx/s, ${r.sponge.mgasPerSec.toFixed(1)} Mgas/s; plain EthereumJS runBlock ${r.plain.txPerSec.toFixed(0)} tx/s, ${r.plain.mgasPerSec.toFixed(1)} Mgas/s; ratio ${r.speedup.toFixed(2)}×${phases}`
 }
 
 /** The per-block table of a replay, for the HTML reports. */

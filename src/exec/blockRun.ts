@@ -17,6 +17,7 @@ import { encodeReceipt, logsBloom } from '../vm/receiptCodec.js'
 import { stateRootAfter } from '../vm/stateRoot.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import type { BlockReceipt } from './receipts.js'
+import { blockPhases, Phase } from '../util/blockPhases.js'
 
 // One block being made on Sponge's EVM, what executing a given block (evmBlock.ts) and building one (the payload
 // builder) share: the start-of-block system calls, each transaction with its receipt, logs bloom and gas, the
@@ -76,6 +77,8 @@ export class BlockRun {
     this.blobGasUsed += GAS_PER_BLOB * BigInt(tx.blobHashes.length)
     const baseFee = this.fork >= Fork.london ? this.ctx.env.baseFee : 0n
     this.minerValue += gas * (effectiveGasPrice(tx, baseFee, this.fork) - baseFee)
+    const phases = blockPhases
+    const m = phases?.mark()
     const logs = outcome.logs
     for (const l of logs) this.logs.push(l)
     const bloom = logsBloom(logs)
@@ -96,6 +99,7 @@ export class BlockRun {
       this.receipts.push({ status: success ? 1 : 0, cumulativeGasUsed: this.gasUsed, bloom, logs: rawLogs })
       this.encoded.push(encodeReceipt(tx.type, success, this.gasUsed, bloom, logs))
     }
+    if (m !== undefined) phases!.end(Phase.receipts, m)
     return outcome
   }
 

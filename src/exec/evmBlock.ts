@@ -13,6 +13,7 @@ import type { StoredStateSource } from '../vm/stateSources.js'
 import { BlockRun } from './blockRun.js'
 import type { BlockReceipt } from './receipts.js'
 import { InvalidBlockError } from './errors.js'
+import { blockPhases, Phase } from '../util/blockPhases.js'
 import { requestsHash } from './requests.js'
 
 // A given block executed on Sponge's EVM through the execution seam, as geth's StateProcessor runs it: the
@@ -41,15 +42,20 @@ function blockReward(fork: Fork): bigint {
  */
 export function executeBlockOnEvm(config: EvmConfig, block: Block, source: StoredStateSource, parentRoot: Uint8Array): EvmBlockResult {
   const h = block.header
-  const run = new BlockRun(config, HeaderView.of(h.serialize()), block.hash(), source, parentRoot)
   const txs = block.transactions
-  const senders: Uint8Array[] = []
+  const phases = blockPhases
+  let m = phases?.mark()
+  const senders = sendersOf(txs)
+  if (m !== undefined) {
+    phases!.end(Phase.senders, m)
+    m = phases!.mark()
+  }
+  const run = new BlockRun(config, HeaderView.of(h.serialize()), block.hash(), source, parentRoot)
   for (let i = 0; i < txs.length; i++) {
     const tx = txs[i]!
     if (h.gasLimit < tx.gasLimit + run.gasUsed) throw new InvalidBlockError('tx has a higher gas limit than the block')
-    // The address from the recovered key with the native keccak (EthereumJS's getSenderAddress hashes in JS each time).
-    const sender = keccak256(tx.getSenderPublicKey()).subarray(12)
-    senders.push(sender)
+    // A signature that recovers no key fails here, in the transaction's turn, as EthereumJS would report it.
+    const sender = (senders[i] ??= keccak256(tx.getSenderPublicKey()).subarray(12))
     try {
       run.apply(evmTransactionOf(tx, sender))
     } catch (e) {
@@ -77,13 +83,38 @@ export function executeBlockOnEvm(config: EvmConfig, block: Block, source: Store
     throw e
   }
 
+  if (m !== undefined) {
+    phases!.end(Phase.execution, m)
+    m = phases!.mark()
+  }
+
   if (run.fork >= Fork.prague && !equalBytes(requestsHash(requests), h.requestsHash!)) throw new InvalidBlockError('invalid requestsHash')
   if (!equalBytes(run.receiptsRoot(), h.receiptTrie)) throw new InvalidBlockError('invalid receiptTrie')
   if (!equalBytes(run.bloom, h.logsBloom)) throw new InvalidBlockError('invalid bloom')
   if (run.gasUsed !== h.gasUsed) throw new InvalidBlockError(`invalid gasUsed: got ${run.gasUsed}, want ${h.gasUsed}`)
+  if (m !== undefined) {
+    phases!.end(Phase.receipts, m)
+    m = phases!.mark()
+  }
   const commit = run.commit()
+  if (m !== undefined) phases!.end(Phase.commit, m)
   if (!equalBytes(commit.stateRoot, h.stateRoot)) {
     throw new InvalidBlockError(`invalid block stateRoot, got: ${bytesToHex(commit.stateRoot)}, want: ${bytesToHex(h.stateRoot)}`)
   }
-  return { receipts: run.receipts, requests, commit, senders }
+  return { receipts: run.receipts, requests, commit, senders: senders as Uint8Array[] }
+}
+
+/**
+ * Each transaction's sender address, from the key recovered alongside (senderRecovery.ts) or recovered here, hashed
+ * with the native keccak (EthereumJS's getSenderAddress hashes in JS each time). Undefined where the signature
+ * recovers no key: the transaction's turn in the block reports it.
+ */
+function sendersOf(txs: Block['transactions']): (Uint8Array | undefined)[] {
+  return txs.map((tx) => {
+    try {
+      return keccak256(tx.getSenderPublicKey()).subarray(12)
+    } catch {
+      return undefined
+    }
+  })
 }

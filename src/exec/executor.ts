@@ -8,6 +8,9 @@ import { EvmConfig } from '../vm/evmConfig.js'
 import type { HeaderView } from '../store/headerView.js'
 import { BlockRun } from './blockRun.js'
 import { WarmState } from '../vm/warmState.js'
+import { TimedStateSource } from '../vm/timedSource.js'
+import { blockPhases, Phase } from '../util/blockPhases.js'
+import type { StoredStateSource } from '../vm/stateSources.js'
 import { validateBody } from './blockRoots.js'
 import { blockRecord } from './blockRecord.js'
 import { InvalidBlockError, StateUnavailableError } from './errors.js'
@@ -53,10 +56,13 @@ export class BlockExecutor {
       validateBody(block)
       // From here on synchronous: the store's snapshot, which the source reads, does not move under the block.
       this.config.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
-      const source = this.warm.at(parent.stateRoot, this.config.stateAt(parent.stateRoot))
+      const source = this.warm.at(parent.stateRoot, this.storeSource(parent.stateRoot))
       const run = executeBlockOnEvm(this.config, block, source, parent.stateRoot)
       this.warm.advance(header.stateRoot, run.commit.accounts)
+      const phases = blockPhases
+      const m = phases?.mark()
       const record = blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders)
+      if (m !== undefined) phases!.end(Phase.record, m)
       return { block, record, requests: run.requests }
     } catch (e) {
       throw classifyFailure(e)
@@ -69,8 +75,14 @@ export class BlockExecutor {
    */
   startBuild(parentHash: Uint8Array, parent: HeaderView, header: HeaderView): BlockRun {
     this.config.ancestors.advance(parentHash, parent.number, parent.parentHash)
-    const source = this.warm.at(parent.stateRoot, this.config.stateAt(parent.stateRoot))
+    const source = this.warm.at(parent.stateRoot, this.storeSource(parent.stateRoot))
     return new BlockRun(this.config, header, NO_HASH_YET, source, parent.stateRoot)
+  }
+
+  /** The store's state at `root`, its reads timed while block phases are kept. */
+  private storeSource(root: Uint8Array): StoredStateSource {
+    const base = this.config.stateAt(root)
+    return blockPhases === undefined ? base : new TimedStateSource(base, blockPhases)
   }
 
   /** A block built with startBuild is stored: its children run on the state it left warm. */

@@ -3,6 +3,8 @@ import { type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx'
 import { SPEC_PARAMS } from '../chain/spec.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { blockPhases, Phase } from '../util/blockPhases.js'
+import { rawSenderKey } from './rawSender.js'
 
 // Sender recovery of a payload's transactions, shared between the engine worker that executes the payload and a
 // public worker that helps it. Both claim chunks of transactions from one counter in shared memory and write each
@@ -75,6 +77,8 @@ export function recoverSenders(slots: SharedArrayBuffer, recover: (index: number
  * transaction), then gives each transaction the key the helper or the pool found for it. Returns how many it was given.
  */
 export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[]): number {
+  const phases = blockPhases
+  const m = phases?.mark()
   recoverSenders(slots, (i) => txs[i]!.getSenderPublicKey())
   const { control, keys } = view(slots)
   let helped = 0
@@ -91,10 +95,18 @@ export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[]): 
     tx.cache.senderPubKey = keys.slice(i * KEY_BYTES, (i + 1) * KEY_BYTES)
     helped++
   }
+  if (m !== undefined) phases!.end(Phase.senders, m)
   return helped
 }
 
-/** The helper's side: decodes the payload's raw transactions it claims and recovers their senders. */
+/**
+ * The helper's side: recovers the senders of the payload's raw transactions it claims from their bytes
+ * (rawSender.ts), or, for what that does not answer, from EthereumJS's decoding.
+ */
 export function recoverRawSenders(slots: SharedArrayBuffer, transactions: string[], common: Common): void {
-  recoverSenders(slots, (i) => createTxFromRLP(hexToBytes(transactions[i]!), { common, params: SPEC_PARAMS }).getSenderPublicKey())
+  const chainId = common.chainId()
+  recoverSenders(slots, (i) => {
+    const raw = hexToBytes(transactions[i]!)
+    return rawSenderKey(raw, chainId) ?? createTxFromRLP(raw, { common, params: SPEC_PARAMS }).getSenderPublicKey()
+  })
 }

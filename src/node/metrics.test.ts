@@ -45,6 +45,33 @@ describe('metrics and logs', () => {
     })
   })
 
+  it('reports where the executed blocks spent their time, by phase', async () => {
+    // The block is built on another node: a node's own build is stored when built, and its newPayload executes nothing.
+    const builder = await startTestNode()
+    try {
+      expect((await builder.http('eth_sendRawTransaction', [signedTransfer(builder.spec, 0, 0)])).error).toBeUndefined()
+      const payload = await engineBlock(builder, await latestHash(builder), payloadAttributes(0x1000))
+      await withMetricsNode(async (n) => {
+        const phasesNow = async () => {
+          const text = await (await fetch(`http://127.0.0.1:${n.node.metricsPort}/metrics`)).text()
+          return {
+            blocks: Number(/^sponge_block_phase_blocks_total (\d+)$/m.exec(text)?.[1]),
+            phases: [...text.matchAll(/^sponge_block_phase_seconds_total\{phase="(\w+)"\} ([\d.e+-]+)$/gm)].map((m) => m[1]),
+          }
+        }
+        expect((await phasesNow()).blocks).toBe(0)
+        const status = await n.engine<{ status: string }>('engine_newPayloadV4', [payload, [], `0x${'00'.repeat(32)}`, []])
+        expect(status.result?.status).toBe('VALID')
+        expect(await phasesNow()).toEqual({
+          blocks: 1,
+          phases: ['senders', 'execution', 'stateReads', 'receipts', 'commit', 'record', 'store', 'other'],
+        })
+      })
+    } finally {
+      await builder.close()
+    }
+  })
+
   it('logs one line per validated block and nothing for bad requests', async () => {
     await withMetricsNode(async (n, lines) => {
       await blockOneWithTransfer(n)

@@ -6,6 +6,7 @@ import type { TxPool } from '../txpool/txPool.js'
 import type { WorkerPool } from '../workers/pool.js'
 import type { ThreadCalls } from '../calls/threadCalls.js'
 import { logWork } from '../rpc/methods/logs.js'
+import { PHASES, readBlockPhases } from '../util/blockPhases.js'
 
 /** A registry's metrics as getMetricsAsJSON gives them: what a serving thread sends the main thread at a scrape. */
 export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
@@ -80,8 +81,10 @@ export class NodeMetrics {
     thread?: boolean
     /** Where the serving thread's calls ran (calls/threadCalls.ts): read at each scrape. */
     calls?: () => ThreadCalls['counts']
+    /** The engine workers' block phase counters (util/blockPhases.ts). */
+    blockPhases?: SharedArrayBuffer
   }) {
-    const { store, txPool, lanes, engine, thread = false, calls } = deps
+    const { store, txPool, lanes, engine, thread = false, calls, blockPhases } = deps
     if (!thread) collectDefaultMetrics({ register: this.registry, prefix: 'sponge_' })
     new Gauge({
       name: 'sponge_pool_in_flight',
@@ -156,6 +159,29 @@ export class NodeMetrics {
           this.set(txPool.size)
         },
       })
+    if (blockPhases !== undefined) {
+      // Counters summed by the engine workers in shared memory, read as they stand at each scrape.
+      new Counter({
+        name: 'sponge_block_phase_seconds_total',
+        help: 'Time engine_newPayload spent on each phase of the blocks it executed (senders, execution, stateReads, receipts, commit, record, store, other)',
+        labelNames: ['phase'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset()
+          const { seconds } = readBlockPhases(blockPhases)
+          for (const phase of PHASES) this.inc({ phase }, seconds[phase])
+        },
+      })
+      new Counter({
+        name: 'sponge_block_phase_blocks_total',
+        help: 'Blocks engine_newPayload executed, whose phases sponge_block_phase_seconds_total adds up',
+        registers: [this.registry],
+        collect() {
+          this.reset()
+          this.inc(readBlockPhases(blockPhases).blocks)
+        },
+      })
+    }
     for (const lane of lanes) this.watchLane(lane)
     if (engine !== undefined)
       engine.onValidated = (status, seconds, gasUsed) => {

@@ -30,6 +30,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeContext } from '../rpc/context.js'
 import { NodeMetrics } from './metrics.js'
+import { BLOCK_PHASES_BYTES } from '../util/blockPhases.js'
 import type { Logger } from '../util/logger.js'
 import { DevDriver } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
@@ -166,11 +167,16 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis) }
   const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
+  /** Each block's phases, added up by the engine's workers: kept only for the metrics. */
+  const phases = opts.metrics === undefined ? undefined : new SharedArrayBuffer(BLOCK_PHASES_BYTES)
   // With serving threads, their public lanes and this one admit against one count: --rpc.maxqueue bounds them
   // together, and a client has one share whichever threads its connections land on.
   const admission = threads > 1 ? SharedAdmission.shared() : undefined
   const lanes: Lanes = {
-    engine: new WorkerPool({ ...init, executesBlocks: true }, { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers }),
+    engine: new WorkerPool(
+      { ...init, executesBlocks: true, ...(phases === undefined ? {} : { blockPhases: phases }) },
+      { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers },
+    ),
     public: new WorkerPool(init, {
       name: 'public',
       threads: opts.workers ?? NODE_DEFAULTS.workers,
@@ -243,7 +249,14 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const metrics =
     opts.metrics === undefined
       ? undefined
-      : new NodeMetrics({ store, txPool, lanes: [lanes.engine, lanes.public], engine, calls: () => context.calls.counts })
+      : new NodeMetrics({
+          store,
+          txPool,
+          lanes: [lanes.engine, lanes.public],
+          engine,
+          calls: () => context.calls.counts,
+          ...(phases === undefined ? {} : { blockPhases: phases }),
+        })
   let metricsServer: Server | undefined
   const onInternalError = logInternalError(opts.log)
   const servers: HttpServer[] = []

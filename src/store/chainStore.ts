@@ -4,6 +4,7 @@ import { type FlatDbs, type FlatHead, flatHeadIsAt, followHead, readFlatHead, re
 import { DATABASES, type DatabaseName, indexedKey, numberKey, readNumberKey, readTxLocation, txLocationValue, writeIndexedKey } from './layout.js'
 import { makeDirs } from '../util/makeDirs.js'
 import { storeWriteError } from './writeFailure.js'
+import { blockPhases, Phase } from '../util/blockPhases.js'
 
 /** Everything one executed block adds to the store, written in one transaction. */
 export interface BlockRecord {
@@ -342,7 +343,10 @@ export class ChainStore {
 
   /** Stores an executed block and its state. Does not make it canonical, nor move the flat table to it. */
   putBlockSync(rec: BlockRecord): void {
+    const phases = blockPhases
+    const m = phases?.mark()
     this.write(`cannot store block ${rec.number}`, () => this.putBlockInTxn(rec))
+    if (m !== undefined) phases!.end(Phase.store, m)
   }
 
   /** Stores a block and makes it the canonical head in the same transaction (import path). */

@@ -27,6 +27,8 @@ export interface WorkerInit {
   executesBlocks?: boolean
   /** The lane's deadline board (deadlines.ts); the pool adds it. */
   deadlines?: SharedArrayBuffer
+  /** Where the engine's workers add up each block's phases (util/blockPhases.ts), when the node keeps metrics. */
+  blockPhases?: SharedArrayBuffer
 }
 
 /**

@@ -11,7 +11,9 @@ import { EvmAbortedError } from '../evm/interpreter.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { traceBlock, traceCall } from '../calls/traceRunner.js'
 import { BlockExecutor } from '../exec/executor.js'
-import { importPayload } from '../engine/worker/payloadImport.js'
+import { importPayload, type PayloadStatus } from '../engine/worker/payloadImport.js'
+import type { NewPayloadInput } from '../engine/worker/payloadBlock.js'
+import { blockPhases, enableBlockPhases } from '../util/blockPhases.js'
 import { recoverRawSenders } from '../exec/senderRecovery.js'
 import { simulate } from '../calls/simulate.js'
 import { validateRawTx } from '../txrules/txValidation.js'
@@ -30,6 +32,7 @@ if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly === true)
 const evmConfig = new EvmConfig(spec, store)
+if (init.blockPhases !== undefined) enableBlockPhases(init.blockPhases)
 /** The block executor over the store (newPayload, builds): made on first use in a public worker. */
 let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true ? BlockExecutor.create(spec, store, evmConfig) : undefined
 const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store, evmConfig))
@@ -57,7 +60,7 @@ async function dispatch(task: SingleTask): Promise<unknown> {
       return bytes === undefined ? null : decoder.decode(bytes)
     }
     case 'newPayload':
-      return importPayload(spec, store, await blockExecutor(), task.input)
+      return newPayload(task.input)
     case 'build':
       return buildPayload(spec, store, await blockExecutor(), task.input)
     case 'validateTx':
@@ -81,6 +84,18 @@ async function dispatch(task: SingleTask): Promise<unknown> {
     case 'trace':
       return traceBlock(evmConfig, task.blockHash, task.opts, task.only, evmDeadline) ?? null
   }
+}
+
+/** engine_newPayload's import, its block's phases counted when the node keeps metrics. */
+async function newPayload(input: NewPayloadInput): Promise<PayloadStatus> {
+  const exec = await blockExecutor()
+  const phases = blockPhases
+  if (phases === undefined) return importPayload(spec, store, exec, input)
+  phases.begin()
+  const started = performance.now()
+  const status = await importPayload(spec, store, exec, input)
+  phases.finish(performance.now() - started)
+  return status
 }
 
 // Every module is loaded (the native bindings' start-up among them): the lane may stop this thread from now on.
