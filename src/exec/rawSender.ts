@@ -1,6 +1,8 @@
 import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { recoverPublicKey } from '../crypto/secp256k1.js'
+import { bytesToBigInt } from '../util/hex.js'
 
 // A transaction's sender public key from its raw bytes, without building EthereumJS's transaction object (which
 // copies the chain's parameters for every transaction it makes, and encodes the signed message again): what a
@@ -13,22 +15,9 @@ const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a
 const UNSIGNED_FIELDS: Record<number, number> = { 1: 8, 2: 9, 3: 11, 4: 10 }
 const LEGACY_UNSIGNED_FIELDS = 6
 
-function toBigInt(b: Uint8Array): bigint {
-  let v = 0n
-  for (const x of b) v = (v << 8n) | BigInt(x)
-  return v
-}
-
-function minimalBytes(v: bigint): Uint8Array {
-  if (v === 0n) return new Uint8Array(0)
-  let hex = v.toString(16)
-  if (hex.length % 2 === 1) hex = `0${hex}`
-  return Uint8Array.from(Buffer.from(hex, 'hex'))
-}
-
 /** r ‖ s as 64 bytes, or undefined when either is empty, longer than 32 bytes or s is in the upper half (EIP-2). */
 function compactSignature(r: Uint8Array, s: Uint8Array): Uint8Array | undefined {
-  if (r.length === 0 || r.length > 32 || s.length === 0 || s.length > 32 || toBigInt(s) > HALF_N) return undefined
+  if (r.length === 0 || r.length > 32 || s.length === 0 || s.length > 32 || bytesToBigInt(s) > HALF_N) return undefined
   const sig = new Uint8Array(64)
   sig.set(r, 32 - r.length)
   sig.set(s, 64 - s.length)
@@ -68,7 +57,7 @@ function legacyKey(raw: Uint8Array, chainId: bigint): Uint8Array | undefined {
   if (!isBytes(vBytes) || !isBytes(r) || !isBytes(s) || vBytes.length > 8) return undefined
   const sig = compactSignature(r, s)
   if (sig === undefined) return undefined
-  const v = toBigInt(vBytes)
+  const v = bytesToBigInt(vBytes)
   const unsigned = fields.slice(0, LEGACY_UNSIGNED_FIELDS)
   let recid: number
   let body: Uint8Array
@@ -77,7 +66,7 @@ function legacyKey(raw: Uint8Array, chainId: bigint): Uint8Array | undefined {
     body = RLP.encode(unsigned)
   } else if (v === chainId * 2n + 35n || v === chainId * 2n + 36n) {
     recid = Number(v - (chainId * 2n + 35n))
-    body = RLP.encode([...unsigned, minimalBytes(chainId), new Uint8Array(0), new Uint8Array(0)])
+    body = RLP.encode([...unsigned, bigIntToUnpaddedBytes(chainId), new Uint8Array(0), new Uint8Array(0)])
   } else {
     return undefined
   }

@@ -161,7 +161,7 @@ class Reader implements RunningReader {
         ? undefined
         : new Upstream(opts.upstream, { callTimeoutMs: READER_DEFAULTS.forwardTimeoutMs, pingTimeoutMs: READER_DEFAULTS.pingTimeoutMs })
     this.heartbeat = new HeartbeatWatch(opts.datadir)
-    if ((opts.httpThreads ?? NODE_DEFAULTS.httpThreads) > 1) {
+    if (this.threadCount > 1) {
       const [sequence, lifecycle] = [HeadSequence.shared(), SharedLifecycle.shared()]
       this.shared = {
         sequence,
@@ -196,6 +196,10 @@ class Reader implements RunningReader {
     return this.endpoint.port
   }
 
+  /** --http.threads, or its default. */
+  private get threadCount(): number {
+    return this.opts.httpThreads ?? NODE_DEFAULTS.httpThreads
+  }
   /** Stops this thread's beat, which the serving threads' /health watches (SharedLifecycle). */
   private stopBeat: (() => void) | undefined
   /** The threads serving the port, with --http.threads above 1. */
@@ -237,7 +241,7 @@ class Reader implements RunningReader {
     opts.log.info(`read-only JSON-RPC on http://${opts.http.host}:${this.httpPort}`, {
       datadir: opts.datadir,
       upstream: opts.upstream ?? 'none: sends are refused',
-      threads: opts.httpThreads ?? NODE_DEFAULTS.httpThreads,
+      threads: this.threadCount,
     })
     if (metrics !== undefined && opts.metrics !== undefined) {
       this.metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
@@ -271,7 +275,7 @@ class Reader implements RunningReader {
   private startThreads(port: number): Promise<ServingThreads> {
     const { opts, spec } = this
     const shared = this.shared!
-    const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
+    const threads = this.threadCount
     return startServingThreads({
       threads,
       headSequence: shared.sequence,
