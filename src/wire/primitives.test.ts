@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { validateBlockByNumber, validateByHash, validateStorage, validateTxByNumberAndIndex } from './ethParams.js'
+import { validateBlockByNumber, validateByHash, validateRawTx, validateStorage, validateTxByNumberAndIndex } from './ethParams.js'
 
 const HASH = `0x${'ab'.repeat(32)}`
 
@@ -31,5 +31,13 @@ describe('wire formats are checked with the interface patterns', () => {
     expect(validateStorage([addr, '0x0', { blockHash: HASH }]).success).toBe(true)
     expect(validateStorage([addr, '0x0', { blockNumber: 'latest' }]).success).toBe(true)
     expect(validateStorage([addr.slice(0, -1), '0x0', 'latest']).success).toBe(false)
+  })
+  it('takes bytes as whole bytes of lowercase hex, a raw transaction at least one, whatever its length', () => {
+    expect(validateRawTx(['0x02']).success).toBe(true)
+    expect(validateRawTx([`0x${'ab'.repeat(131_072)}`]).success).toBe(true)
+    expect(validateRawTx(['0x']).success).toBe(false)
+    expect(validateRawTx(['0x0']).success).toBe(false)
+    expect(validateRawTx([`0x${'ab'.repeat(131_072)}a`]).success).toBe(false)
+    expect(validateRawTx(['0xAB']).success).toBe(false)
   })
 })
