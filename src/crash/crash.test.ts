@@ -3,11 +3,11 @@ import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { BUILT_CLI, tempDatadir } from '../testing/paths.js'
 import { mountSmallFs, smallFsUnavailable } from '../testing/smallFs.js'
-import { diskFullTrial, streamTrial, twoWritersTrial } from './trials.js'
+import { diskFullTrial, streamTrial, twoWritersTrial, walletTrial } from './trials.js'
 
 // A few SIGKILLs while transactions stream in and dev mode makes blocks: after each restart every receipt read
 // before the kill is identical and the chain links from head to genesis. Then one seeded trial each of issue 21's
-// cases: a second writer on the datadir, a full disk. `npm run crash` runs 20+ trials of each, imports too.
+// cases: a second writer on the datadir, a full disk, and issue 31's dev-wallet bursts from one account. `npm run crash` runs 20+ trials of each, imports too.
 
 /** A small deterministic generator: the trials vary where the kill falls, the same way on every run. */
 function seeded(seed: number): () => number {
@@ -43,6 +43,15 @@ describe('a second writer', () => {
     expect(r.refusals).toBeGreaterThanOrEqual(1)
     expect(r.receiptsChecked).toBe(seen.size)
     expect(r.head).toBeGreaterThanOrEqual(seen.size)
+  })
+})
+
+describe('dev-wallet bursts from one account', () => {
+  it('all acknowledged, each with its own nonce, and all there after a SIGKILL with a burst in flight', async () => {
+    const r = await walletTrial({ datadir: tempDatadir('wallet'), cli: BUILT_CLI, random: seeded(5), from: 5 })
+    // Sends fired together share blocks: the head says little of their count.
+    expect(r.acknowledged).toBeGreaterThanOrEqual(5)
+    expect(r.receiptsChecked).toBe(r.acknowledged)
   })
 })
 

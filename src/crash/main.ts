@@ -5,19 +5,21 @@ import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { rpcCompatPath, tempDatadir } from '../testing/paths.js'
 import { mountSmallFs } from '../testing/smallFs.js'
-import { diskFullTrial, importTrial, streamTrial, twoWritersTrial } from './trials.js'
+import { diskFullTrial, importTrial, streamTrial, twoWritersTrial, walletTrial } from './trials.js'
 
-// `npm run crash [-- --trials 20 --imports 10 --two-writers 10 --full-disk 10 --only stream,import,two-writers,full-disk
+// `npm run crash [-- --trials 20 --imports 10 --two-writers 10 --full-disk 10 --wallet 10
+// --only stream,import,two-writers,full-disk,wallet
 // --seed N]`: kill trials, longer than npm test's. Stream trials share one datadir (kills pile up on the same store),
-// as do the two-writer trials; each import trial starts a fresh one; the full-disk trials share one small tmpfs
+// as do the two-writer and the wallet trials; each import trial starts a fresh one; the full-disk trials share one small tmpfs
 // (needs root: skipped with a message otherwise). `--seed N` repeats a run's random choices.
 
-const KINDS = ['stream', 'import', 'two-writers', 'full-disk']
+const KINDS = ['stream', 'import', 'two-writers', 'full-disk', 'wallet']
 const args = parseFlags(process.argv.slice(2), {
   trials: 'string',
   imports: 'string',
   'two-writers': 'string',
   'full-disk': 'string',
+  wallet: 'string',
   only: 'string',
   seed: 'string',
 })
@@ -32,6 +34,7 @@ const trials = only.includes('stream') ? Number(args.flags.get('trials') ?? 20) 
 const imports = only.includes('import') ? Number(args.flags.get('imports') ?? 10) : 0
 const twoWriters = only.includes('two-writers') ? Number(args.flags.get('two-writers') ?? 10) : 0
 const fullDisk = only.includes('full-disk') ? Number(args.flags.get('full-disk') ?? 10) : 0
+const wallets = only.includes('wallet') ? Number(args.flags.get('wallet') ?? 10) : 0
 let s = Number(args.flags.get('seed') ?? Date.now() % 2 ** 31)
 const seed = s
 const random = () => {
@@ -103,9 +106,20 @@ if (fullDisk > 0) {
   }
 }
 
+const walletDir = tempDatadir('crash-wallet')
+for (let t = 1; t <= wallets; t++) {
+  try {
+    const r = await walletTrial({ datadir: walletDir, cli, random, from: 5 })
+    log(`wallet trial ${t}: ${r.acknowledged} concurrent sends from one account acknowledged, each with its own nonce and receipt after the kill`)
+  } catch (e) {
+    failed++
+    log(`wallet trial ${t} FAILED: ${(e as Error).message}`)
+  }
+}
+
 log(`seed ${seed}`)
 log(
-  `crash: ${trials + imports + twoWriters + fullDisk - diskSkipped - failed} passed, ${failed} failed${diskSkipped > 0 ? `, ${diskSkipped} skipped` : ''}`,
+  `crash: ${trials + imports + twoWriters + fullDisk + wallets - diskSkipped - failed} passed, ${failed} failed${diskSkipped > 0 ? `, ${diskSkipped} skipped` : ''}`,
 )
 process.exit(failed === 0 ? 0 : 1)
 

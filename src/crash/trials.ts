@@ -245,6 +245,63 @@ export async function twoWritersTrial(opts: {
   }
 }
 
+/**
+ * Dev-wallet bursts (issue 31 item 6): bursts of eth_sendTransaction from one dev account without a nonce, fired
+ * together, every send acknowledged with its hash; a last burst is in flight when the node is SIGKILLed.
+ * After the restart every acknowledged transaction has its receipt, unchanged, no two of them share a nonce, and each
+ * nonce is below the account's mined count.
+ */
+export async function walletTrial(opts: {
+  datadir: string
+  cli: string
+  random: () => number
+  from: number
+}): Promise<TrialResult & { acknowledged: number }> {
+  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1']
+  let node = await spawnNode(args, 120_000, opts.cli)
+  const rpc = client(node.httpUrl)
+  const from = await sender(opts)
+  const to = devAccounts()[9]!.address
+  const acknowledged = new Map<string, string>()
+  const burst = (n: number) => Array.from({ length: n }, () => rpc<string>('eth_sendTransaction', [{ from, to, value: '0x1' }]))
+  const bursts = 1 + Math.floor(opts.random() * 3)
+  for (let b = 0; b < bursts; b++) {
+    // Every send of a burst is acknowledged: a refusal ("replacement transaction underpriced") is the collision.
+    for (const hash of await Promise.all(burst(5 + Math.floor(opts.random() * 20)))) {
+      const text = await receiptText(node.httpUrl, hash)
+      if (text === null) throw new Error(`no receipt for ${hash} after its send was answered`)
+      acknowledged.set(hash, text)
+    }
+  }
+  // The kill with a burst in flight, a random number of event-loop turns after it left.
+  const inFlight = burst(5 + Math.floor(opts.random() * 20)).map((p) => p.catch(() => undefined))
+  for (let turns = Math.floor(opts.random() * 50); turns > 0; turns--) await new Promise<void>((resolve) => setImmediate(resolve))
+  await kill(node)
+  await Promise.all(inFlight)
+  node = await spawnNode(args, 120_000, opts.cli)
+  try {
+    const after = client(node.httpUrl)
+    for (const [hash, text] of acknowledged) {
+      const now = await receiptText(node.httpUrl, hash)
+      if (now !== text) throw new Error(`receipt ${hash} changed across the kill:\n${text}\n${now}`)
+    }
+    const mined = Number(BigInt(await after<string>('eth_getTransactionCount', [from, 'latest'])))
+    const nonces = new Set<number>()
+    for (const hash of acknowledged.keys()) {
+      const tx = await after<{ nonce: string }>('eth_getTransactionByHash', [hash])
+      const nonce = Number(BigInt(tx.nonce))
+      if (nonces.has(nonce)) throw new Error(`two acknowledged sends took nonce ${nonce}`)
+      nonces.add(nonce)
+    }
+    // Acknowledged sends are answered once mined, and the mined ones are 0 … mined-1: each acknowledged one among them.
+    for (const n of nonces) if (n >= mined) throw new Error(`nonce ${n} acknowledged but the account's mined count is ${mined}`)
+    if (mined < acknowledged.size) throw new Error(`${acknowledged.size} sends acknowledged, ${mined} mined`)
+    return { receiptsChecked: acknowledged.size, head: await checkChainLinks(node.httpUrl), acknowledged: acknowledged.size }
+  } finally {
+    await node.stop()
+  }
+}
+
 /** A transfer with 32 KiB of calldata from dev account `from`: its block needs well over a hundred KiB of pages. */
 function bulky(spec: ChainSpec, from: number, nonce: number): string {
   const f = { type: 2 as const, chainId: spec.chainId, nonce: BigInt(nonce), maxFee: 100_000_000_000n, tip: 1n, gasLimit: 2_000_000n }
