@@ -25,7 +25,8 @@ import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 import { cpuSeconds } from './procStat.js'
 import { READER_LAG, type ReadersRow, runReaders } from './readers.js'
 
-// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500 --rounds 1 --soak 300 --readers 0,1,2]`: starts Sponge on a
+// `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500 --rounds 1 --soak 300 --soak-block 50
+// --readers 0,1,2]`: starts Sponge on a
 // generated dev chain and a trivial uWebSockets.js server, drives both with wrk (one thread), and replays the chain's
 // blocks through engine_newPayloadV4 on a second node against plain EthereumJS; `--readers` adds a node with N
 // read-only readers behind HAProxy (readers.ts). Writes bench/results/load.{json,html}.
@@ -33,6 +34,7 @@ import { READER_LAG, type ReadersRow, runReaders } from './readers.js'
 const args = parseFlags(process.argv.slice(2), {
   rounds: 'string',
   soak: 'string',
+  'soak-block': 'string',
   duration: 'string',
   connections: 'string',
   txs: 'string',
@@ -187,22 +189,21 @@ function rssMiB(pid: number): { total: number; anon: number } {
 }
 
 /**
- * Mixed read/write soak: wrk reads receipts at 64 connections while a writer pools transfers and makes a block
- * through the engine about every second. After a 20 s warm-up, the node's resident memory is sampled every 5 s.
+ * Mixed read/write soak: wrk reads receipts at 64 connections while a writer pools transfers and makes a block of
+ * them through the engine about every second (`--soak-block`: transfers a block, 50 by default; 714 fill 15 M gas,
+ * signed a block at a time as the soak goes). After a 20 s warm-up, the node's resident memory is sampled every 5 s.
  */
 interface SoakResult {
   samplesMiB: { total: number; anon: number }[]
   total: { baselineMiB: number; minPct: number; maxPct: number }
   anon: { baselineMiB: number; minPct: number; maxPct: number }
   blocks: number
+  /** Transactions in the blocks made. */
+  transactions: number
 }
 
-async function soak(secondsTotal: number): Promise<SoakResult> {
+async function soak(secondsTotal: number, perRound: number): Promise<SoakResult> {
   const warmup = 20
-  const perRound = 50
-  const rounds = Math.ceil((secondsTotal + warmup) / 0.8)
-  log(`soak: signing ${rounds * perRound} transfers…`)
-  const pending = signTransfers(spec, rounds * perRound, txCount)
   const script = writeBodiesScript(
     work,
     'soak',
@@ -212,14 +213,13 @@ async function soak(secondsTotal: number): Promise<SoakResult> {
   const started = Date.now()
   const samples: { total: number; anon: number }[] = []
   let blocks = 0
-  let next = 0
+  let transactions = 0
+  let next = txCount
   let nextSample = started + warmup * 1000
   while (Date.now() - started < (secondsTotal + warmup) * 1000) {
-    if (next < pending.length) {
-      await sendAll(node.httpUrl, pending.slice(next, next + perRound))
-      next += perRound
-    }
-    await mineOne(engine, http)
+    await sendAll(node.httpUrl, signTransfers(spec, perRound, next))
+    next += perRound
+    transactions += (await mineOne(engine, http)).transactions
     blocks++
     if (Date.now() >= nextSample) {
       samples.push(rssMiB(node.process.pid!))
@@ -233,7 +233,7 @@ async function soak(secondsTotal: number): Promise<SoakResult> {
     const pct = (v: number) => ((v - base) / base) * 100
     return { baselineMiB: base, minPct: pct(Math.min(...values)), maxPct: pct(Math.max(...values)) }
   }
-  return { samplesMiB: samples, total: drift(samples.map((x) => x.total)), anon: drift(samples.map((x) => x.anon)), blocks }
+  return { samplesMiB: samples, total: drift(samples.map((x) => x.total)), anon: drift(samples.map((x) => x.anon)), blocks, transactions }
 }
 
 // With --rounds N every workload is measured N times, the rounds interleaved (all workloads, then again), and the
@@ -313,11 +313,13 @@ const DEV_SENDS = 'dev sends'
 const devSends =
   only === undefined || new RegExp(only).test(DEV_SENDS) ? await runDevSends({ work, cli, rounds: Math.max(3, rounds), log }) : undefined
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
-const memory = soakSeconds > 0 ? await soak(soakSeconds) : undefined
+const memory = soakSeconds > 0 ? await soak(soakSeconds, Number(args.flags.get('soak-block') ?? 50)) : undefined
 if (memory !== undefined) {
   const line = (name: string, d: SoakResult['total']) =>
     `${name} ${d.baselineMiB.toFixed(0)} MiB after warm-up, range ${d.minPct.toFixed(1)}% … +${d.maxPct.toFixed(1)}%`
-  log(`soak: ${memory.blocks} blocks; ${line('RSS', memory.total)}; ${line('anonymous RSS', memory.anon)}`)
+  log(
+    `soak: ${memory.blocks} blocks of ${(memory.transactions / memory.blocks).toFixed(0)} transactions on average; ${line('RSS', memory.total)}; ${line('anonymous RSS', memory.anon)}`,
+  )
 }
 trivial.proc.kill()
 for (const t of threadNodes) await t.stop()
