@@ -4,7 +4,6 @@ import { DEV_MNEMONIC, devAccounts } from '../chain/dev.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { NODE_DEFAULTS } from '../node/defaults.js'
 import { type NodeOptions, startNode } from '../node/node.js'
-import { settleWhenQuiet } from '../node/settle.js'
 import type { Namespace } from '../rpc/methodTable.js'
 import { type Logger, stderrLogger } from '../util/logger.js'
 import { type ParsedArgs, UsageError } from './args.js'
@@ -56,6 +55,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     log,
     showProgress: !flag(args, 'no-progress'),
     kzgAtStart: true,
+    settleWhenQuiet: true,
   }
 }
 
@@ -64,12 +64,6 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
   const log = stderrLogger(flag(args, 'log.level'))
   const opts = nodeOptions(datadir, args, log)
   const node = await startNode(spec, opts)
-  const settleEngine = () => {
-    for (let i = 0; i < node.lanes.engine.threads; i++) {
-      node.lanes.engine.run({ op: 'settle' }).catch((e: unknown) => log.debug('engine worker collection failed', { error: String(e) }))
-    }
-  }
-  const stopSettling = settleWhenQuiet(settleEngine)
   const isDev = flag(args, 'chain') === 'dev'
   if (isDev) {
     // For the person at the terminal, not for a log collector: plain text.
@@ -88,7 +82,6 @@ export async function runNode(spec: ChainSpec, datadir: string, args: ParsedArgs
     process.once('SIGTERM', stop)
   })
   log.info('shutting down: finishing requests already received')
-  stopSettling()
   await node.close()
   log.info('stopped')
   return 0

@@ -23,6 +23,7 @@ import { SharedAdmission } from '../workers/admission.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
 import { type ServingThreads, startServingThreads, threadSettings } from './servingThreads.js'
+import { settleWhenQuiet } from './settle.js'
 import { HeadSequence } from './headSequence.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
 import { bytesToHex } from '../util/hex.js'
@@ -103,6 +104,12 @@ export interface NodeOptions {
    * in-process nodes (tests, benches) mostly send none and save the seconds of CPU.
    */
   kzgAtStart?: boolean
+  /**
+   * Each thread collects its garbage when quiet (settle.ts): the main thread with the engine's workers, and each
+   * serving thread; a thread's young generation otherwise stays at its start-up size (`sponge node` does: issue 29's
+   * idle memory; tests need not).
+   */
+  settleWhenQuiet?: boolean
 }
 
 export interface RunningNode {
@@ -276,6 +283,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const lifecycleMemory = SharedLifecycle.shared()
   const lifecycle = new SharedLifecycle(lifecycleMemory)
   let stopBeat: (() => void) | undefined
+  let stopSettling: (() => void) | undefined
   let lastHead: HeadStamp | undefined
   const readHead = () => headStamp(chain, store)
   const health = (draining: boolean) => {
@@ -287,6 +295,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     (closing ??= (async () => {
       lifecycle.set('draining')
       stopBeat?.()
+      stopSettling?.()
       try {
         lastHead = readHead()
       } catch {
@@ -320,6 +329,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           healthMaxAge,
           lifecycle: lifecycleMemory,
           metrics: metrics !== undefined,
+          settle: opts.settleWhenQuiet === true,
         },
         answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
         holderClosed: (holder) => context.filters.dropConnection(holder),
@@ -397,6 +407,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     // Once the ports serve, so as not to slow the start-up: the setup's seconds of CPU run beside the first requests,
     // and a blob transaction that comes first waits in the thread's queue, not for a load of its own.
     if (opts.kzgAtStart === true) kzg.start()
+    if (opts.settleWhenQuiet === true) stopSettling = settleWhenQuiet(() => settleEngineWorkers(lanes.engine, opts.log))
     return {
       context,
       engine,
@@ -412,6 +423,13 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   } catch (e) {
     await close()
     throw e
+  }
+}
+
+/** A full collection in each of the engine's workers (they wait in Atomics.wait, where V8 collects nothing). */
+function settleEngineWorkers(engine: WorkerPool, log: Logger): void {
+  for (let i = 0; i < engine.threads; i++) {
+    engine.run({ op: 'settle' }).catch((e: unknown) => log.debug('engine worker collection failed', { error: String(e) }))
   }
 }
 

@@ -285,6 +285,7 @@ class Reader implements RunningReader {
         // The port first chosen (a restart over a replaced datadir keeps it).
         port,
         readOnly: true,
+        settle: false,
         genesisJson: JSON.stringify(spec.genesis),
         genesisHash: bytesToHex(this.current().ctx.genesisHash),
         namespaces: this.namespaces(),

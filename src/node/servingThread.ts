@@ -17,6 +17,7 @@ import { READER_DEFAULTS } from './defaults.js'
 import { type Endpoint, headStamp, startEndpoint } from './endpoint.js'
 import { HeadSequence } from './headSequence.js'
 import { NodeMetrics } from './metrics.js'
+import { settleWhenQuiet } from './settle.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
@@ -131,6 +132,8 @@ endpoint = await startEndpoint({
   },
 })
 tell({ op: 'listening', port: endpoint.port })
+// Each thread's young generation stays at what start-up and load grew it to until a full collection (settle.ts).
+const stopSettling = init.settle ? settleWhenQuiet(() => {}) : undefined
 
 port.on('message', (m: ToServingThread) => {
   if (m.op === 'canonical') {
@@ -161,6 +164,7 @@ port.on('message', (m: ToServingThread) => {
   if (endpoint === undefined) return
   const served = endpoint
   void (async () => {
+    stopSettling?.()
     let timer: NodeJS.Timeout | undefined
     await Promise.race([served.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, m.boundMs)))])
     clearTimeout(timer)

@@ -32,6 +32,8 @@ export interface ServingThreadInit {
   lifecycle: SharedArrayBuffer
   /** Whether the node keeps metrics (--metrics): the thread counts its calls and sends them at each scrape. */
   metrics: boolean
+  /** Collect this thread's garbage when it goes quiet (settle.ts), as `sponge node`'s main thread does. */
+  settle: boolean
   /** HeadSequence's shared memory. */
   headSequence: SharedArrayBuffer
   /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */
