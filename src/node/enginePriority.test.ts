@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { devAccounts } from '../chain/dev.js'
 import { tempDatadir } from '../testing/paths.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { type ThreadSeen, threadsSeen } from '../testing/threadsSeen.js'
@@ -28,6 +29,11 @@ describe.runIf(process.platform === 'linux')('the public side runs at a higher n
       const node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--http.threads', String(threads), '--workers', String(threads)])
       try {
         const pid = node.process.pid!
+        // A send is answered once dev mode has made its block: built and imported by the engine lane's worker, which
+        // has taken its role by then (its module's first statement after the imports).
+        const [alice, bob] = devAccounts()
+        const sent = await call(node.httpUrl, 'eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x1' }])
+        expect(sent, JSON.stringify(sent)).toHaveProperty('result')
         // eth_simulateV1 always runs in a public lane, whose worker starts for it.
         const answer = await call(node.httpUrl, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [] }] }, 'latest'])
         expect(answer, JSON.stringify(answer)).toHaveProperty('result')

@@ -9,8 +9,12 @@ import { getPriority, setPriority } from 'node:os'
 // the engine's threads a core first (docs/design.md, "The engine's threads come first"). Elsewhere the call would
 // renice the whole process, the engine with it: nothing is changed there.
 
-/** How far above the engine's threads the public side's run, in nice steps (a weight ~1/9 of theirs: 1.25^-10). */
-export const PUBLIC_NICE_STEPS = 10
+/**
+ * How far above the engine's threads the public side's run, in nice steps: a scheduler weight of ~1/3 of theirs
+ * (each step ~1.25×). A waking engine thread takes a core from a public one at 5 steps as at 10 (measured alike:
+ * docs/performance.md, 2026-11-27), and 5 leaves the public side ~1/4 of a core they contend for rather than ~1/10.
+ */
+export const PUBLIC_NICE_STEPS = 5
 
 /** The highest nice Linux knows. */
 const MAX_NICE = 19
