@@ -45,8 +45,14 @@ export interface EngineFloodRow {
   forkchoiceP99: number
   newPayloadP50: number
   newPayloadP99: number
+  /** p99 under this flood as a multiple of the same run's unloaded p99 (issue 31 item 3's target: at most 3). */
+  forkchoiceP99x: number
+  newPayloadP99x: number
   failures: string[]
 }
+
+/** The issue's bound: under any public flood an engine call's p99 stays within this multiple of its unloaded one. */
+export const ENGINE_P99_BOUND = 3
 
 const body = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params })
 const hex = (n: number) => `0x${n.toString(16)}`
@@ -120,13 +126,21 @@ export async function runEngineFlood(opts: {
     const rows: EngineFloodRow[] = []
     const until = () => Date.now() + opts.seconds * 1000
     const alone = await engineCycle(engine, until())
-    rows.push({ flood: 'none (unloaded)', requestsPerSec: 0, floodP50ms: 0, floodP99ms: 0, ...alone })
+    rows.push({ flood: 'none (unloaded)', requestsPerSec: 0, floodP50ms: 0, floodP99ms: 0, forkchoiceP99x: 1, newPayloadP99x: 1, ...alone })
     for (const f of floods) {
       // No counting script: wrk's Lua scanning each reply (megabytes of logs) was the flood's bottleneck.
       const script = writeBodiesScript(opts.work, `engine-flood-${rows.length}`, f.bodies)
       const end = until()
       const [r, e] = await Promise.all([runWrk(opts.wrk, node.httpUrl, script, opts.connections, opts.seconds), engineCycle(engine, end)])
-      rows.push({ flood: f.name, requestsPerSec: r.requestsPerSec, floodP50ms: r.p50ms, floodP99ms: r.p99ms, ...e })
+      rows.push({
+        flood: f.name,
+        requestsPerSec: r.requestsPerSec,
+        floodP50ms: r.p50ms,
+        floodP99ms: r.p99ms,
+        forkchoiceP99x: e.forkchoiceP99 / alone.forkchoiceP99,
+        newPayloadP99x: e.newPayloadP99 / alone.newPayloadP99,
+        ...e,
+      })
     }
     const base = rows[0]!
     for (const r of rows) {
@@ -135,6 +149,15 @@ export async function runEngineFlood(opts: {
         `engine under ${r.flood} (c=${opts.connections}): ${r.blocks} blocks, forkchoiceUpdated p50 ${r.forkchoiceP50.toFixed(1)} ms p99 ${r.forkchoiceP99.toFixed(1)}${x(r.forkchoiceP99, base.forkchoiceP99)}, ` +
           `newPayload p50 ${r.newPayloadP50.toFixed(1)} p99 ${r.newPayloadP99.toFixed(1)}${x(r.newPayloadP99, base.newPayloadP99)}, failures ${r.failures.length}` +
           (r === base ? '' : `; flood ${r.requestsPerSec.toFixed(0)} requests/s, p50 ${r.floodP50ms} ms p99 ${r.floodP99ms} ms`),
+      )
+    }
+    const flooded = rows.slice(1)
+    if (flooded.length > 0) {
+      const within = (x: (r: EngineFloodRow) => number) => `${flooded.filter((r) => x(r) <= ENGINE_P99_BOUND).length}/${flooded.length}`
+      const worst = (x: (r: EngineFloodRow) => number) => Math.max(...flooded.map(x)).toFixed(1)
+      opts.log(
+        `engine p99 within ×${ENGINE_P99_BOUND} of unloaded: forkchoiceUpdated ${within((r) => r.forkchoiceP99x)} floods (worst ×${worst((r) => r.forkchoiceP99x)}), ` +
+          `newPayload ${within((r) => r.newPayloadP99x)} (worst ×${worst((r) => r.newPayloadP99x)})`,
       )
     }
     return rows

@@ -22,6 +22,7 @@ import { type Lanes, WorkerPool } from '../workers/pool.js'
 import { SharedAdmission } from '../workers/admission.js'
 import { drainWithin, headStamp, logInternalError, startEndpoint } from './endpoint.js'
 import { servingTurns } from '../util/turns.js'
+import { publicNice } from '../util/threadRole.js'
 import { type ServingThreads, startServingThreads, threadSettings } from './servingThreads.js'
 import { settleWhenQuiet } from './settle.js'
 import { HeadSequence } from './headSequence.js'
@@ -179,6 +180,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   // With serving threads, their public lanes and this one admit against one count: --rpc.maxqueue bounds them
   // together, and a client has one share whichever threads its connections land on.
   const admission = threads > 1 ? SharedAdmission.shared() : undefined
+  // The serving threads and the public lanes' workers run at a higher nice than this thread (the Engine API, the
+  // writer) and the engine's workers: under a public flood the engine's threads get a core first.
+  const nice = publicNice()
   const lanes: Lanes = {
     engine: new WorkerPool(
       { ...init, executesBlocks: true, ...(phases === undefined ? {} : { blockPhases: phases }) },
@@ -190,6 +194,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue,
       idleMs: PUBLIC_WORKER_IDLE_MS,
       ...(admission === undefined ? {} : { admission }),
+      ...(nice === undefined ? {} : { nice }),
     }),
   }
   const chain = new ChainReader(store)
@@ -330,6 +335,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           lifecycle: lifecycleMemory,
           metrics: metrics !== undefined,
           settle: opts.settleWhenQuiet === true,
+          ...(nice === undefined ? {} : { nice }),
         },
         answer: forwardedAnswers(table, { ...envelope, turns: servingTurns, namespaces: new Set(apis) }, context, lanes.public),
         holderClosed: (holder) => context.filters.dropConnection(holder),

@@ -11,6 +11,7 @@ import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import { hexToBytes } from '../util/hex.js'
+import { takeRole } from '../util/threadRole.js'
 import { servingTurns } from '../util/turns.js'
 import { WorkerPool } from '../workers/pool.js'
 import { READER_DEFAULTS } from './defaults.js'
@@ -41,6 +42,8 @@ const FILTER_METHODS = [
 const PUBLIC_WORKER_IDLE_MS = 60_000
 
 const init = workerData as ServingThreadInit
+// Before the store opens and the lane starts: its workers start at this thread's nice.
+takeRole('serving thread', init.nice)
 const port = parentPort!
 const tell = (m: FromServingThread) => port.postMessage(m)
 
@@ -59,7 +62,14 @@ const store = new ChainStore(init.datadir, init.readOnly)
 const chain = new ChainReader(store)
 const lane = new WorkerPool(
   { datadir: init.datadir, genesisJson: init.genesisJson, readOnly: init.readOnly },
-  { name: 'public', threads: init.workers, maxInFlight: init.maxQueue, idleMs: PUBLIC_WORKER_IDLE_MS, admission: init.admission },
+  {
+    name: 'public',
+    threads: init.workers,
+    maxInFlight: init.maxQueue,
+    idleMs: PUBLIC_WORKER_IDLE_MS,
+    admission: init.admission,
+    ...(init.nice === undefined ? {} : { nice: init.nice }),
+  },
 )
 const forwarder = new PortForwarder(init.forward)
 const subscriptions = new SubscriptionHub(store)

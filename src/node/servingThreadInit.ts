@@ -22,6 +22,11 @@ export interface ServingThreadInit {
   maxReplyBytes: number
   maxBatchReplyBytes: number
   read: ReadSettings
+  /**
+   * The nice the thread and its lane's workers run at (util/threadRole.ts): a node's, above its main thread's, so
+   * that the Engine API's threads get a core first. Undefined (a reader's): the main thread's.
+   */
+  nice?: number
   /** The thread's own public lane: worker threads, and calls admitted at most (all lanes together). */
   workers: number
   maxQueue: number

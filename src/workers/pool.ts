@@ -26,6 +26,11 @@ export interface LaneOptions {
    * threads and the node's), `maxInFlight` bounding them together. Undefined: its own.
    */
   admission?: SharedArrayBuffer
+  /**
+   * The nice its threads run at (util/threadRole.ts): the public lanes' above the engine's threads, so that public
+   * work takes the cores the engine leaves. Undefined: the nice of the thread that starts them.
+   */
+  nice?: number
 }
 
 export function defaultPoolSize(): number {
@@ -133,7 +138,11 @@ export class WorkerPool implements Lane {
     this.admission = opts.admission === undefined ? new LocalAdmission() : new SharedAdmission(opts.admission)
     this.piscina = new Piscina({
       filename: WORKER_FILE,
-      workerData: { ...init, deadlines: this.deadlines },
+      workerData: {
+        ...init,
+        deadlines: this.deadlines,
+        role: { name: `${opts.name} lane`, ...(opts.nice === undefined ? {} : { nice: opts.nice }) },
+      } satisfies WorkerInit,
       minThreads: opts.idleMs === undefined ? opts.threads : 0,
       maxThreads: opts.threads,
       idleTimeout: opts.idleMs ?? Number.POSITIVE_INFINITY,

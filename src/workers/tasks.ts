@@ -27,6 +27,8 @@ export interface WorkerInit {
   executesBlocks?: boolean
   /** The lane's deadline board (deadlines.ts); the pool adds it. */
   deadlines?: SharedArrayBuffer
+  /** The thread's name and nice (util/threadRole.ts: the public lanes' run above the engine's); the pool adds it. */
+  role?: { name: string; nice?: number }
   /** Where the engine's workers add up each block's phases (util/blockPhases.ts), when the node keeps metrics. */
   blockPhases?: SharedArrayBuffer
 }

@@ -19,6 +19,7 @@ import { simulate } from '../calls/simulate.js'
 import { validateRawTx } from '../txrules/txValidation.js'
 import { scanLogs } from '../logs/logQuery.js'
 import { fullCollection } from '../util/fullCollection.js'
+import { takeRole } from '../util/threadRole.js'
 import { ChainStore } from '../store/chainStore.js'
 import { answerStateQuery } from '../vm/stateQuery.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
@@ -27,6 +28,8 @@ import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from '
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
+// Before the store and the warm-up: a public worker's start-up already yields the cores to the engine's threads.
+if (init.role !== undefined) takeRole(init.role.name, init.role.nice)
 const deadline = init.deadlines === undefined ? undefined : new WorkerDeadline(init.deadlines, threadId)
 if (deadline !== undefined) guardNativeCalls(deadline)
 const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
