@@ -16,7 +16,7 @@ import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 /** engine_getBlobsV1/V2 must serve at least 128 hashes; more is -38004. */
 const MAX_BLOBS_REQUEST = 128
-import type { WorkerPool } from '../workers/pool.js'
+import { ENGINE_CLIENT, type WorkerPool } from '../workers/pool.js'
 import { EngineError } from './errors.js'
 import { type ForkchoiceState, applyForkchoice } from './forkchoice.js'
 import { type PayloadBuilds, envelopeOf } from './payloadBuilds.js'
@@ -169,7 +169,9 @@ export class EngineService {
         number: payload.blockNumber,
         timestamp: payload.timestamp,
       } as const
-      helper.run(task).catch((e: unknown) => this.log.debug('sender recovery helper failed', { error: String(e) }))
+      // As the engine's work: the public lane is held while this engine call is answered (node.ts), and would send
+      // the task only once every chunk had been claimed.
+      helper.runAs(ENGINE_CLIENT, task).catch((e: unknown) => this.log.debug('sender recovery helper failed', { error: String(e) }))
     }
     return slots
   }

@@ -5,7 +5,7 @@ import { ChainSpec } from '../chain/spec.js'
 import { genesisBlock } from '../state/genesis.js'
 import { ChainStore } from '../store/chainStore.js'
 import { tempDatadir } from '../testing/paths.js'
-import { WorkerPool } from './pool.js'
+import { ENGINE_CLIENT, WorkerPool } from './pool.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -86,6 +86,30 @@ describe('a lane whose threads start on demand (idleMs)', () => {
       expect(await lane.run({ op: 'settle' })).toBeNull()
       expect(lane.running).toBeGreaterThan(0)
       await vi.waitFor(() => expect(lane.running).toBe(0), { timeout: 30_000, interval: 50 })
+    } finally {
+      await lane.close()
+      await store.close()
+    }
+  })
+})
+
+describe('a held lane (an engine call being answered)', () => {
+  it("sends the engine's own work and holds the rest until released", async () => {
+    const spec = new ChainSpec(devGenesis())
+    const datadir = tempDatadir('pool-held')
+    const store = new ChainStore(datadir)
+    await genesisBlock(spec, store)
+    const lane = new WorkerPool({ datadir, genesisJson: JSON.stringify(spec.genesis) }, { name: 'public', threads: 1 })
+    try {
+      lane.hold()
+      let publicAnswered = false
+      const publicCall = lane.run({ op: 'ping' }).then(() => (publicAnswered = true))
+      // Queued after the public call, answered before it: the lane sends it though held.
+      expect(await lane.runAs(ENGINE_CLIENT, { op: 'ping' })).toBeNull()
+      expect(publicAnswered).toBe(false)
+      lane.unhold()
+      await publicCall
+      expect(publicAnswered).toBe(true)
     } finally {
       await lane.close()
       await store.close()

@@ -60,6 +60,12 @@ const TASK_BUDGET_MS = 10
 /** Clients whose call cost is remembered, at most; past it the memory starts over. */
 const MAX_COSTED_CLIENTS = 4096
 
+/**
+ * The client the engine's own work on a lane runs as (`runAs`): sent even while the lane is held for an engine call
+ * (`hold`), since it is that call's work (a newPayload's senders recovered beside the engine's worker).
+ */
+export const ENGINE_CLIENT = '\0engine'
+
 /** The calls of one lane that a request may start: run them, and ask how many more would be admitted. */
 export interface Lane {
   run<K extends TaskName>(task: Extract<SingleTask, { op: K }>, opts?: { timeoutMs?: number }): Promise<TaskMap[K]['out']>
@@ -279,8 +285,8 @@ export class WorkerPool implements Lane {
    * line. A task never mixes clients: when the watchdog stops a worker for one client's overdue call, the calls sent
    * again (and failed if their worker dies twice) are that client's own, never another's.
    */
-  private take(n: number): Pending[] {
-    const [client, queue] = this.waiting.entries().next().value!
+  private take(n: number, client: string = this.waiting.keys().next().value!): Pending[] {
+    const queue = this.waiting.get(client)!
     // A client not yet costed sends one call first: eight unknown calls could be eight long ones.
     const cost = this.callCostMs.get(client)
     const fit = cost === undefined ? 1 : Math.max(1, Math.min(n, Math.floor(TASK_BUDGET_MS / cost)))
@@ -292,8 +298,9 @@ export class WorkerPool implements Lane {
   }
 
   /**
-   * Sends no task until as many `unhold`s (the tasks running go on): the public lane while an Engine API call is
-   * being answered, so that on a small machine the engine's threads do not share the cores with public work.
+   * Sends no task but the engine's own (ENGINE_CLIENT) until as many `unhold`s (the tasks running go on): the public
+   * lane while an Engine API call is being answered, so that on a small machine the engine's threads do not share the
+   * cores with public work.
    */
   hold(): void {
     this.holds++
@@ -305,9 +312,12 @@ export class WorkerPool implements Lane {
 
   /** Sends what waits to the free workers, an equal share each, one client a task, as many as its calls' cost fits. */
   private pump(): void {
-    if (this.holds > 0) return
     const free = this.opts.threads - this.tasksInFlight
     if (free <= 0 || this.waitingCalls === 0) return
+    if (this.holds > 0) {
+      if (this.waiting.has(ENGINE_CLIENT)) this.send(this.take(MAX_TASK_CALLS, ENGINE_CLIENT))
+      return
+    }
     const per = Math.min(MAX_TASK_CALLS, Math.ceil(this.waitingCalls / free))
     while (this.tasksInFlight < this.opts.threads && this.waitingCalls > 0) this.send(this.take(per))
   }
