@@ -1,4 +1,4 @@
-import { addr, arr, h, obj, q } from './json.js'
+import { type JsonWriter, jsonText } from './jsonWriter.js'
 
 /** A log as a receipt's consensus encoding carries it: address, topics, data. */
 export type RawLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]
@@ -30,41 +30,92 @@ export interface ReceiptFacts {
 /** Where a log sits: what its reply names besides its own fields. */
 export type LogPlace = Pick<ReceiptFacts, 'blockHash' | 'blockNumber' | 'blockTimestamp' | 'txHash' | 'index'>
 
-export function logJson(log: RawLog, f: LogPlace, logIndex: number): string {
+/** A log as eth_getLogs and receipts give it. */
+export function writeLogJson(w: JsonWriter, log: RawLog, f: LogPlace, logIndex: number): void {
   const [address, topics, data] = log
-  return obj([
-    ['address', h(address)],
-    ['topics', arr(topics.map(h))],
-    ['data', h(data)],
-    ['blockNumber', q(f.blockNumber)],
-    ['transactionHash', h(f.txHash)],
-    ['transactionIndex', q(f.index)],
-    ['blockHash', h(f.blockHash)],
-    ['blockTimestamp', q(f.blockTimestamp)],
-    ['logIndex', q(logIndex)],
-    ['removed', 'false'],
-  ])
+  w.text('{"address":')
+  w.hex(address)
+  w.text(',"topics":[')
+  for (let i = 0; i < topics.length; i++) {
+    if (i > 0) w.text(',')
+    w.hex(topics[i]!)
+  }
+  w.text('],"data":')
+  w.hex(data)
+  w.text(',"blockNumber":')
+  w.quantity(f.blockNumber)
+  w.text(',"transactionHash":')
+  w.hex(f.txHash)
+  w.text(',"transactionIndex":')
+  w.quantity(f.index)
+  w.text(',"blockHash":')
+  w.hex(f.blockHash)
+  w.text(',"blockTimestamp":')
+  w.quantity(f.blockTimestamp)
+  w.text(',"logIndex":')
+  w.quantity(logIndex)
+  w.text(',"removed":false}')
 }
 
-/** A receipt as eth_getTransactionReceipt returns it (geth's field set); its logs' JSON if already encoded. */
-export function receiptJson(f: ReceiptFacts, logTexts?: string[]): string {
-  return obj([
-    ['blobGasPrice', f.blobGasPrice === undefined ? undefined : q(f.blobGasPrice)],
-    ['blobGasUsed', f.blobGasUsed === undefined ? undefined : q(f.blobGasUsed)],
-    ['blockHash', h(f.blockHash)],
-    ['blockNumber', q(f.blockNumber)],
-    ['contractAddress', addr(f.contractAddress)],
-    ['cumulativeGasUsed', q(f.cumulativeGasUsed)],
-    ['effectiveGasPrice', q(f.effectiveGasPrice)],
-    ['from', h(f.from)],
-    ['gasUsed', q(f.gasUsed)],
-    ['logs', arr(logTexts ?? f.logs.map((l, i) => logJson(l, f, f.firstLogIndex + i)))],
-    ['logsBloom', h(f.logsBloom)],
-    ['root', f.root === undefined ? undefined : h(f.root)],
-    ['status', f.status === undefined ? undefined : q(f.status)],
-    ['to', addr(f.to)],
-    ['transactionHash', h(f.txHash)],
-    ['transactionIndex', q(f.index)],
-    ['type', q(f.type)],
-  ])
+export const logJson = (log: RawLog, f: LogPlace, logIndex: number): string => jsonText((w) => writeLogJson(w, log, f, logIndex))
+
+/**
+ * A receipt as eth_getTransactionReceipt returns it (geth's field set). `logs` writes its logs' array: by default
+ * each log written in place; a block's replies splice the logs' bytes they wrote once for the log records.
+ */
+export function writeReceiptJson(w: JsonWriter, f: ReceiptFacts, logs?: (w: JsonWriter) => void): void {
+  w.text('{')
+  if (f.blobGasPrice !== undefined) {
+    w.text('"blobGasPrice":')
+    w.quantity(f.blobGasPrice)
+    w.text(',')
+  }
+  if (f.blobGasUsed !== undefined) {
+    w.text('"blobGasUsed":')
+    w.quantity(f.blobGasUsed)
+    w.text(',')
+  }
+  w.text('"blockHash":')
+  w.hex(f.blockHash)
+  w.text(',"blockNumber":')
+  w.quantity(f.blockNumber)
+  w.text(',"contractAddress":')
+  w.hexOrNull(f.contractAddress)
+  w.text(',"cumulativeGasUsed":')
+  w.quantity(f.cumulativeGasUsed)
+  w.text(',"effectiveGasPrice":')
+  w.quantity(f.effectiveGasPrice)
+  w.text(',"from":')
+  w.hex(f.from)
+  w.text(',"gasUsed":')
+  w.quantity(f.gasUsed)
+  w.text(',"logs":[')
+  if (logs !== undefined) logs(w)
+  else {
+    for (let i = 0; i < f.logs.length; i++) {
+      if (i > 0) w.text(',')
+      writeLogJson(w, f.logs[i]!, f, f.firstLogIndex + i)
+    }
+  }
+  w.text('],"logsBloom":')
+  w.hex(f.logsBloom)
+  if (f.root !== undefined) {
+    w.text(',"root":')
+    w.hex(f.root)
+  }
+  if (f.status !== undefined) {
+    w.text(',"status":')
+    w.quantity(f.status)
+  }
+  w.text(',"to":')
+  w.hexOrNull(f.to)
+  w.text(',"transactionHash":')
+  w.hex(f.txHash)
+  w.text(',"transactionIndex":')
+  w.quantity(f.index)
+  w.text(',"type":')
+  w.quantity(f.type)
+  w.text('}')
 }
+
+export const receiptJson = (f: ReceiptFacts): string => jsonText((w) => writeReceiptJson(w, f))

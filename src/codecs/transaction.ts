@@ -1,6 +1,6 @@
 import type { Address } from '@ethereumjs/util'
 import { type TypedTransaction, isAccessList2930Tx, isBlob4844Tx, isEOACode7702Tx, isFeeMarket1559Tx, isLegacyTx } from '@ethereumjs/tx'
-import { addr, arr, h, obj, q } from './json.js'
+import { type JsonWriter, jsonText } from './jsonWriter.js'
 
 export interface TxContext {
   blockHash: Uint8Array
@@ -8,18 +8,6 @@ export interface TxContext {
   blockTimestamp: bigint
   index: number
   baseFee: bigint | undefined
-}
-
-function accessListJson(tx: TypedTransaction): string {
-  if (!('accessList' in tx)) return '[]'
-  return arr(
-    tx.accessList.map(([address, keys]) =>
-      obj([
-        ['address', h(address)],
-        ['storageKeys', arr(keys.map(h))],
-      ]),
-    ),
-  )
 }
 
 /** Price actually paid per gas in a block with this base fee (EIP-1559), or the max fee when not yet in a block. */
@@ -32,57 +20,113 @@ export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefi
 }
 
 /** A transaction as eth_getTransactionBy* return it (geth's field set), inside a block or pending (ctx undefined). */
-export function transactionJson(tx: TypedTransaction, from: Address, ctx: TxContext | undefined): string {
+export function writeTransactionJson(w: JsonWriter, tx: TypedTransaction, from: Uint8Array, ctx: TxContext | undefined): void {
   const type = tx.type
-  const fields: [string, string | undefined][] = [
-    ['blockHash', ctx === undefined ? 'null' : h(ctx.blockHash)],
-    ['blockNumber', ctx === undefined ? 'null' : q(ctx.blockNumber)],
-    ['blockTimestamp', ctx === undefined ? 'null' : q(ctx.blockTimestamp)],
-    ['from', h(from.bytes)],
-    ['gas', q(tx.gasLimit)],
-    ['gasPrice', q(effectiveGasPrice(tx, ctx?.baseFee))],
-  ]
+  w.text('{"blockHash":')
+  if (ctx === undefined) w.text('null,"blockNumber":null,"blockTimestamp":null')
+  else {
+    w.hex(ctx.blockHash)
+    w.text(',"blockNumber":')
+    w.quantity(ctx.blockNumber)
+    w.text(',"blockTimestamp":')
+    w.quantity(ctx.blockTimestamp)
+  }
+  w.text(',"from":')
+  w.hex(from)
+  w.text(',"gas":')
+  w.quantity(tx.gasLimit)
+  w.text(',"gasPrice":')
+  w.quantity(effectiveGasPrice(tx, ctx?.baseFee))
   if (isFeeMarket1559Tx(tx) || isBlob4844Tx(tx) || isEOACode7702Tx(tx)) {
-    fields.push(['maxFeePerGas', q(tx.maxFeePerGas)], ['maxPriorityFeePerGas', q(tx.maxPriorityFeePerGas)])
+    w.text(',"maxFeePerGas":')
+    w.quantity(tx.maxFeePerGas)
+    w.text(',"maxPriorityFeePerGas":')
+    w.quantity(tx.maxPriorityFeePerGas)
   }
-  if (isBlob4844Tx(tx)) fields.push(['maxFeePerBlobGas', q(tx.maxFeePerBlobGas)])
-  fields.push(
-    ['hash', h(tx.hash())],
-    ['input', h(tx.data)],
-    ['nonce', q(tx.nonce)],
-    ['to', addr(tx.to?.bytes)],
-    ['transactionIndex', ctx === undefined ? 'null' : q(ctx.index)],
-    ['value', q(tx.value)],
-    ['type', q(type)],
-  )
-  if (type !== 0) fields.push(['accessList', accessListJson(tx)])
-  if (type !== 0 || tx.supports(155)) fields.push(['chainId', q(tx.common.chainId())])
-  if (isBlob4844Tx(tx)) fields.push(['blobVersionedHashes', arr(tx.blobVersionedHashes.map((x) => `"${x.toLowerCase()}"`))])
+  if (isBlob4844Tx(tx)) {
+    w.text(',"maxFeePerBlobGas":')
+    w.quantity(tx.maxFeePerBlobGas)
+  }
+  w.text(',"hash":')
+  w.hex(tx.hash())
+  w.text(',"input":')
+  w.hex(tx.data)
+  w.text(',"nonce":')
+  w.quantity(tx.nonce)
+  w.text(',"to":')
+  w.hexOrNull(tx.to?.bytes)
+  w.text(',"transactionIndex":')
+  if (ctx === undefined) w.text('null')
+  else w.quantity(ctx.index)
+  w.text(',"value":')
+  w.quantity(tx.value)
+  w.text(',"type":')
+  w.quantity(type)
+  if (type !== 0) {
+    w.text(',"accessList":[')
+    if ('accessList' in tx) {
+      tx.accessList.forEach(([address, keys], i) => {
+        w.text(i === 0 ? '{"address":' : ',{"address":')
+        w.hex(address)
+        w.text(',"storageKeys":[')
+        for (let k = 0; k < keys.length; k++) {
+          if (k > 0) w.text(',')
+          w.hex(keys[k]!)
+        }
+        w.text(']}')
+      })
+    }
+    w.text(']')
+  }
+  if (type !== 0 || tx.supports(155)) {
+    w.text(',"chainId":')
+    w.quantity(tx.common.chainId())
+  }
+  if (isBlob4844Tx(tx)) {
+    w.text(',"blobVersionedHashes":[')
+    tx.blobVersionedHashes.forEach((x, i) => {
+      w.text(`${i === 0 ? '' : ','}"${x.toLowerCase()}"`)
+    })
+    w.text(']')
+  }
   if (isEOACode7702Tx(tx)) {
-    fields.push([
-      'authorizationList',
-      arr(
-        tx.authorizationList.map(([chainId, address, nonce, yParity, r, s]) =>
-          obj([
-            ['chainId', qb(chainId)],
-            ['address', h(address)],
-            ['nonce', qb(nonce)],
-            ['yParity', qb(yParity)],
-            ['r', qb(r)],
-            ['s', qb(s)],
-          ]),
-        ),
-      ),
-    ])
+    w.text(',"authorizationList":[')
+    tx.authorizationList.forEach(([chainId, address, nonce, yParity, r, s], i) => {
+      w.text(i === 0 ? '{"chainId":' : ',{"chainId":')
+      w.quantity(rlpInteger(chainId))
+      w.text(',"address":')
+      w.hex(address)
+      w.text(',"nonce":')
+      w.quantity(rlpInteger(nonce))
+      w.text(',"yParity":')
+      w.quantity(rlpInteger(yParity))
+      w.text(',"r":')
+      w.quantity(rlpInteger(r))
+      w.text(',"s":')
+      w.quantity(rlpInteger(s))
+      w.text('}')
+    })
+    w.text(']')
   }
-  fields.push(['v', q(tx.v ?? 0n)], ['r', q(tx.r ?? 0n)], ['s', q(tx.s ?? 0n)])
-  if (type !== 0) fields.push(['yParity', q(tx.v ?? 0n)])
-  return obj(fields)
+  w.text(',"v":')
+  w.quantity(tx.v ?? 0n)
+  w.text(',"r":')
+  w.quantity(tx.r ?? 0n)
+  w.text(',"s":')
+  w.quantity(tx.s ?? 0n)
+  if (type !== 0) {
+    w.text(',"yParity":')
+    w.quantity(tx.v ?? 0n)
+  }
+  w.text('}')
 }
 
-/** RLP integer bytes (big-endian, minimal) as a Quantity. */
-function qb(b: Uint8Array): string {
+export const transactionJson = (tx: TypedTransaction, from: Address, ctx: TxContext | undefined): string =>
+  jsonText((w) => writeTransactionJson(w, tx, from.bytes, ctx))
+
+/** RLP integer bytes (big-endian, minimal) as a number. */
+function rlpInteger(b: Uint8Array): bigint {
   let v = 0n
   for (const x of b) v = (v << 8n) | BigInt(x)
-  return q(v)
+  return v
 }

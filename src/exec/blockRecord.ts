@@ -3,6 +3,7 @@ import { blockJsonPrefix } from '../codecs/block.js'
 import { blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord } from '../store/chainStore.js'
+import { knownTransactionBytes } from './blockRoots.js'
 import { type BlockReceipt, materializeTransactions } from './receipts.js'
 
 /**
@@ -18,7 +19,7 @@ export function blockRecord(
 ): BlockRecord {
   const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, receipts, senders)
   const headerRlp = block.header.serialize()
-  const body = bodyRlp(block)
+  const body = bodyRlp(block, knownTransactionBytes(block))
   return {
     hash: block.hash(),
     number: block.header.number,

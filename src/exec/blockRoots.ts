@@ -13,6 +13,8 @@ export const withdrawalsRoot = (ws: Withdrawal[]): Uint8Array => orderedTrieRoot
 interface KnownRoots {
   txRoot?: Uint8Array
   withdrawalsRoot?: Uint8Array
+  /** The transactions' bytes the block was made of (a payload's): its stored body and senders need no re-encoding. */
+  txBytes?: Uint8Array[]
 }
 
 /** Roots computed from the bytes a block was made of (a payload's raw transactions), so they are not computed twice. */
@@ -21,6 +23,11 @@ const knownRoots = new WeakMap<Block, KnownRoots>()
 /** `known` roots were computed by the caller from the data `block` was made of. */
 export function rememberRoots(block: Block, known: KnownRoots): void {
   knownRoots.set(block, known)
+}
+
+/** The bytes `block`'s transactions were decoded from, when it was made from them (rememberRoots). */
+export function knownTransactionBytes(block: Block): Uint8Array[] | undefined {
+  return knownRoots.get(block)?.txBytes
 }
 
 /**

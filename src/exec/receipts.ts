@@ -1,9 +1,10 @@
 import type { Block } from '@ethereumjs/block'
 import { isBlob4844Tx } from '@ethereumjs/tx'
-import { Address, generateAddress } from '@ethereumjs/util'
-import { type RawLog, type ReceiptFacts, logJson, receiptJson } from '../codecs/receipt.js'
+import { generateAddress } from '@ethereumjs/util'
+import { JsonWriter } from '../codecs/jsonWriter.js'
+import { type RawLog, type ReceiptFacts, writeLogJson, writeReceiptJson } from '../codecs/receipt.js'
 import type { LogEntry } from '../store/blockLogs.js'
-import { effectiveGasPrice, transactionJson } from '../codecs/transaction.js'
+import { effectiveGasPrice, writeTransactionJson } from '../codecs/transaction.js'
 
 /** A transaction's receipt as its block's execution leaves it (BlockRun), before the replies are made from it. */
 export interface BlockReceipt {
@@ -17,28 +18,40 @@ export interface BlockReceipt {
   logs: RawLog[]
 }
 
+/** A block's stored replies: each transaction's and receipt's JSON, views of one buffer. */
+export interface BlockReplies {
+  txJson: Uint8Array[]
+  receiptJson: Uint8Array[]
+  txHashes: Uint8Array[]
+  logs: LogEntry[]
+}
+
 /**
  * Receipt and transaction replies of an executed block, derived once from its receipts: per-transaction gas
- * (difference of cumulative gas), effective gas price, sender, created address and global log indexes.
+ * (difference of cumulative gas), effective gas price, sender, created address and global log indexes. Written as
+ * bytes into one buffer, each log once: its receipt and the block's log records share its bytes.
  */
-export function materializeTransactions(
-  block: Block,
-  receipts: readonly BlockReceipt[],
-  senders?: readonly Uint8Array[],
-): { txJson: string[]; receiptJson: string[]; txHashes: Uint8Array[]; logs: LogEntry[] } {
+export function materializeTransactions(block: Block, receipts: readonly BlockReceipt[], senders?: readonly Uint8Array[]): BlockReplies {
   const hd = block.header
   const blockHash = block.hash()
-  const txJson: string[] = []
-  const receiptOut: string[] = []
+  const txCount = block.transactions.length
+  // About what a token transfer's replies take: one growth at most for most blocks.
+  const w = new JsonWriter(256 + 1800 * txCount)
+  /** Offsets: each transaction's JSON, then its receipt's, [start, end) each. */
+  const txAt = new Array<number>(2 * txCount)
+  const receiptAt = new Array<number>(2 * txCount)
   const txHashes: Uint8Array[] = []
-  const logs: LogEntry[] = []
+  const logAt: number[] = []
+  const logSources: RawLog[] = []
   let prevCumulative = 0n
   let logIndex = 0
   const blobGasPrice = hd.excessBlobGas !== undefined ? hd.getBlobGasPrice() : undefined
-  block.transactions.forEach((tx, index) => {
+  const txs = block.transactions
+  for (let index = 0; index < txCount; index++) {
+    const tx = txs[index]!
     const r = receipts[index]!
     // EthereumJS derives an address from the key with its JS keccak at every ask: the executor's is passed in.
-    const from = senders === undefined ? tx.getSenderAddress() : new Address(senders[index]!)
+    const from = senders === undefined ? tx.getSenderAddress().bytes : senders[index]!
     const txHash = tx.hash()
     txHashes.push(txHash)
     const ctx = {
@@ -48,7 +61,9 @@ export function materializeTransactions(
       index,
       baseFee: hd.baseFeePerGas,
     }
-    txJson.push(transactionJson(tx, from, ctx))
+    txAt[2 * index] = w.mark()
+    writeTransactionJson(w, tx, from, ctx)
+    txAt[2 * index + 1] = w.mark()
     const blob = isBlob4844Tx(tx)
     const facts: ReceiptFacts = {
       blockHash,
@@ -57,10 +72,10 @@ export function materializeTransactions(
       txHash,
       index,
       type: tx.type,
-      from: from.bytes,
+      from,
       to: tx.to?.bytes,
       // Like geth: a creation reports the address derived from sender and nonce, whether or not it succeeded.
-      contractAddress: tx.to === undefined ? generateAddress(from.bytes, bigintBytes(tx.nonce)) : undefined,
+      contractAddress: tx.to === undefined ? generateAddress(from, bigintBytes(tx.nonce)) : undefined,
       cumulativeGasUsed: r.cumulativeGasUsed,
       gasUsed: r.cumulativeGasUsed - prevCumulative,
       effectiveGasPrice: effectiveGasPrice(tx, hd.baseFeePerGas),
@@ -72,13 +87,28 @@ export function materializeTransactions(
       blobGasUsed: blob ? BigInt(tx.blobVersionedHashes.length) * 131072n : undefined,
       blobGasPrice: blob ? blobGasPrice : undefined,
     }
-    const logTexts = r.logs.map((l, i) => logJson(l, facts, logIndex + i))
-    receiptOut.push(receiptJson(facts, logTexts))
-    for (let i = 0; i < r.logs.length; i++) logs.push({ address: r.logs[i]![0], topics: r.logs[i]![1], json: logTexts[i]! })
+    receiptAt[2 * index] = w.mark()
+    writeReceiptJson(w, facts, (w) => {
+      for (let i = 0; i < r.logs.length; i++) {
+        if (i > 0) w.text(',')
+        logAt.push(w.mark())
+        writeLogJson(w, r.logs[i]!, facts, logIndex + i)
+        logAt.push(w.mark())
+        logSources.push(r.logs[i]!)
+      }
+    })
+    receiptAt[2 * index + 1] = w.mark()
     prevCumulative = r.cumulativeGasUsed
     logIndex += r.logs.length
-  })
-  return { txJson, receiptJson: receiptOut, txHashes, logs }
+  }
+  const txJson: Uint8Array[] = []
+  const receiptJson: Uint8Array[] = []
+  for (let i = 0; i < txCount; i++) {
+    txJson.push(w.slice(txAt[2 * i]!, txAt[2 * i + 1]!))
+    receiptJson.push(w.slice(receiptAt[2 * i]!, receiptAt[2 * i + 1]!))
+  }
+  const logs = logSources.map(([address, topics], i): LogEntry => ({ address, topics, json: w.slice(logAt[2 * i]!, logAt[2 * i + 1]!) }))
+  return { txJson, receiptJson, txHashes, logs }
 }
 
 function bigintBytes(v: bigint): Uint8Array {

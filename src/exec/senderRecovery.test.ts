@@ -47,6 +47,12 @@ describe('sender recovery shared with a helper', () => {
     expect(senders(txs)).toEqual(expectedSenders(list.length))
   })
 
+  it('recovers from the bytes what no helper claimed, the same senders as EthereumJS', () => {
+    const txs = decode(list)
+    expect(takeSenders(createSenderSlots(list.length), txs, list.map(hexToBytes))).toBe(list.length)
+    expect(senders(txs)).toEqual(expectedSenders(list.length))
+  })
+
   it('leaves what the helper failed on to EthereumJS, which recovers it when asked', () => {
     const slots = createSenderSlots(list.length)
     recoverSenders(slots, (i) => {

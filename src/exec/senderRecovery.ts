@@ -73,13 +73,15 @@ export function recoverSenders(slots: SharedArrayBuffer, recover: (index: number
 }
 
 /**
- * The engine worker's side: recovers what the helper has not claimed (EthereumJS caches each key on the
- * transaction), then gives each transaction the key the helper or the pool found for it. Returns how many it was given.
+ * The engine worker's side: recovers what the helper has not claimed — from `raws`, the transactions' bytes, as the
+ * helper does (rawSender.ts), else through EthereumJS, which caches each key on the transaction — then gives each
+ * transaction the key the helper or the pool found for it. Returns how many it was given.
  */
-export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[]): number {
+export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[], raws?: Uint8Array[]): number {
   const phases = blockPhases
   const m = phases?.mark()
-  recoverSenders(slots, (i) => txs[i]!.getSenderPublicKey())
+  const chainId = txs[0]?.common.chainId() ?? 0n
+  recoverSenders(slots, (i) => (raws === undefined ? undefined : rawSenderKey(raws[i]!, chainId)) ?? txs[i]!.getSenderPublicKey())
   const { control, keys } = view(slots)
   let helped = 0
   let waiting = true

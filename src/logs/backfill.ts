@@ -14,6 +14,7 @@ const BATCH = 500
 export function indexStoredLogs(store: ChainStore): number {
   if (store.logsIndexed()) return 0
   const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
   let batch: { hash: Uint8Array; logs: Uint8Array | undefined; keys: Uint8Array[] }[] = []
   let count = 0
   for (const hash of store.blockHashes()) {
@@ -26,7 +27,8 @@ export function indexStoredLogs(store: ChainStore): number {
       const receipt = store.getReceiptJsonBytes(hash, i)
       if (receipt === undefined) continue
       const parsed = JSON.parse(decoder.decode(receipt)) as { logs: { address: string; topics: string[] }[] }
-      for (const l of parsed.logs) logs.push({ address: hexToBytes(l.address), topics: l.topics.map(hexToBytes), json: JSON.stringify(l) })
+      for (const l of parsed.logs)
+        logs.push({ address: hexToBytes(l.address), topics: l.topics.map(hexToBytes), json: encoder.encode(JSON.stringify(l)) })
     }
     batch.push({ hash, logs: logs.length === 0 ? undefined : encodeBlockLogs(logs), keys: blockIndexKeys(logs, number, hash) })
     count++

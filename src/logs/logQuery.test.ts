@@ -25,7 +25,11 @@ function put(store: ChainStore, n: number, logs: LogEntry[], side = false): void
   if (!side) store.db('canonical').putSync(numberKey(n), hash)
 }
 
-const entry = (address: Uint8Array, n: number): LogEntry => ({ address, topics: [TOPIC], json: `{"n":${n},"removed":false}` })
+const entry = (address: Uint8Array, n: number): LogEntry => ({
+  address,
+  topics: [TOPIC],
+  json: new TextEncoder().encode(`{"n":${n},"removed":false}`),
+})
 const text = (r: ReturnType<typeof queryLogs>) => ('json' in r ? JSON.parse(Buffer.from(r.json).toString()) : r) as unknown
 
 function store(): ChainStore {

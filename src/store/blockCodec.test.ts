@@ -13,3 +13,16 @@ describe('block size from stored header and body', () => {
     }
   })
 })
+
+describe('body from the transactions as received', () => {
+  it('is the body EthereumJS encodes, for every block of the conformance chain (legacy, typed, withdrawals)', () => {
+    const spec = new ChainSpec(readGenesisFile(rpcCompatPath('genesis.json')))
+    let txs = 0
+    for (const block of decodeChainFile(spec, rpcCompatPath('chain.rlp'))) {
+      const received = block.transactions.map((t) => t.serialize())
+      txs += received.length
+      expect(bodyRlp(block, received)).toEqual(bodyRlp(block))
+    }
+    expect(txs).toBeGreaterThan(0)
+  })
+})

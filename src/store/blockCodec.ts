@@ -3,9 +3,29 @@ import { RLP } from '@ethereumjs/rlp'
 import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
 import type { ChainStore } from './chainStore.js'
 
-/** The stored body of a block: RLP of [transactions, uncles, withdrawals?], the block's RLP minus its header. */
-export function bodyRlp(block: Block): Uint8Array {
-  return RLP.encode(block.raw().slice(1) as never)
+/**
+ * The stored body of a block: RLP of [transactions, uncles, withdrawals?], the block's RLP minus its header.
+ * `txBytes`: the transactions' bytes as received (a payload's), spliced in rather than each transaction encoded again.
+ */
+export function bodyRlp(block: Block, txBytes?: Uint8Array[]): Uint8Array {
+  if (txBytes === undefined) return RLP.encode(block.raw().slice(1) as never)
+  // In a body a typed transaction is a byte string of its bytes, a legacy one its own RLP list.
+  const items = txBytes.map((t) => (t.length > 0 && t[0]! >= 0xc0 ? t : RLP.encode(t)))
+  let txsLength = 0
+  for (const t of items) txsLength += t.length
+  const rest = [RLP.encode(block.uncleHeaders.map((u) => u.raw()))]
+  if (block.withdrawals !== undefined) rest.push(RLP.encode(block.withdrawals.map((w) => w.raw())))
+  const txsPrefix = listPrefix(txsLength)
+  let bodyLength = txsPrefix.length + txsLength
+  for (const r of rest) bodyLength += r.length
+  const bodyPrefix = listPrefix(bodyLength)
+  const out = new Uint8Array(bodyPrefix.length + bodyLength)
+  let at = 0
+  for (const part of [bodyPrefix, txsPrefix, ...items, ...rest]) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
 }
 
 /** Length of an RLP list prefix for a payload of `n` bytes. */

@@ -9,18 +9,16 @@ import { numberKey, readUint32, writeUint32 } from './layout.js'
 export interface LogEntry {
   address: Uint8Array
   topics: Uint8Array[]
-  json: string
+  /** Its reply, UTF-8 JSON. */
+  json: Uint8Array
 }
 
-const utf8 = new TextEncoder()
-
 export function encodeBlockLogs(logs: LogEntry[]): Uint8Array {
-  const jsons = logs.map((l) => utf8.encode(l.json))
   let size = 0
-  for (let i = 0; i < logs.length; i++) size += 25 + 32 * logs[i]!.topics.length + jsons[i]!.length
+  for (let i = 0; i < logs.length; i++) size += 25 + 32 * logs[i]!.topics.length + logs[i]!.json.length
   const out = new Uint8Array(size)
   let at = 0
-  logs.forEach((l, i) => {
+  logs.forEach((l) => {
     out.set(l.address, at)
     out[at + 20] = l.topics.length
     at += 21
@@ -28,7 +26,7 @@ export function encodeBlockLogs(logs: LogEntry[]): Uint8Array {
       out.set(t, at)
       at += 32
     }
-    const json = jsons[i]!
+    const json = l.json
     writeUint32(out, at, json.length)
     out.set(json, at + 4)
     at += 4 + json.length

@@ -15,8 +15,9 @@ export interface BlockRecord {
   txHashes: Uint8Array[]
   /** JSON text of the block without transactions, up to (not including) the closing brace. */
   blockJson: string
-  txJson: string[]
-  receiptJson: string[]
+  /** Each transaction's reply, UTF-8 JSON. */
+  txJson: Uint8Array[]
+  receiptJson: Uint8Array[]
   /** The block's logs (logs/blockLogs.ts), when it has any. */
   logs: Uint8Array | undefined
   /** Its keys in the log index (logs/blockLogs.ts). */
@@ -370,8 +371,8 @@ export class ChainStore {
     const hashes = new Uint8Array(rec.txHashes.length * 32)
     for (let i = 0; i < rec.txHashes.length; i++) hashes.set(rec.txHashes[i]!, i * 32)
     d.txHashes.putSync(hash, hashes)
-    for (let i = 0; i < rec.txJson.length; i++) d.txJson.putSync(indexedKey(hash, i), utf8.encode(rec.txJson[i]!))
-    for (let i = 0; i < rec.receiptJson.length; i++) d.receipts.putSync(indexedKey(hash, i), utf8.encode(rec.receiptJson[i]!))
+    for (let i = 0; i < rec.txJson.length; i++) d.txJson.putSync(indexedKey(hash, i), rec.txJson[i]!)
+    for (let i = 0; i < rec.receiptJson.length; i++) d.receipts.putSync(indexedKey(hash, i), rec.receiptJson[i]!)
     if (rec.logs !== undefined) d.blockLogs.putSync(hash, rec.logs)
     for (const k of rec.logKeys) d.logIndex.putSync(k, PRESENT)
     if (rec.stateChanges !== undefined && rec.number > 0n) recordFlatChanges(this.flatDbs(), rec, rec.stateChanges)

@@ -102,7 +102,7 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
   )
   // Not createBlock: it would build every transaction object a second time from the ones decoded above.
   const block = new Block(header, transactions, [], withdrawals, { common })
-  rememberRoots(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
+  rememberRoots(block, { txRoot, txBytes: raws, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
   const hash = bytesToHex(block.hash())
   if (hash !== p.blockHash) throw new BlockHashMismatchError(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
   return block

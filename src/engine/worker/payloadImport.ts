@@ -8,6 +8,7 @@ import type { BlockExecutor } from '../../exec/executor.js'
 import { InvalidBlockError } from '../../exec/errors.js'
 import { BlockHashMismatchError, type NewPayloadInput, payloadToBlock } from './payloadBlock.js'
 import { takeSenders } from '../../exec/senderRecovery.js'
+import { knownTransactionBytes } from '../../exec/blockRoots.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED' | 'INVALID_BLOCK_HASH'
 
@@ -62,7 +63,7 @@ export async function importPayload(spec: ChainSpec, store: ChainStore, executor
   }
   const parent = readHeader(spec, store, block.header.parentHash)
   if (parent === undefined) return { status: 'SYNCING', latestValidHash: null, validationError: null }
-  if (input.senders !== undefined) takeSenders(input.senders, block.transactions)
+  if (input.senders !== undefined) takeSenders(input.senders, block.transactions, knownTransactionBytes(block))
   try {
     const { record } = await executor.execute(block, parent)
     store.putBlockSync(record)
