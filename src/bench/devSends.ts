@@ -24,7 +24,7 @@ import { post } from './chainGen.js'
 //   anvil takes no nonce lock: many of its sends fail, so its time is no comparison.
 // With `period`, Sponge runs `--dev.period 3600` and anvil `--no-mining`, an evm_mine after each round, and only the
 // wallet burst runs (the other two wait for blocks that only come on demand).
-// Run alone: node dist/bench/devSends.js [--rounds 5 --sends 50 --period --cli <main.js>]
+// Run alone: node dist/bench/devSends.js [--rounds 5 --sends 50 --period --cli <main.js> --sponge-args '--http.threads 1']
 
 export const SEQUENTIAL = 20
 export const VIEM_BURST = 50
@@ -173,6 +173,8 @@ export function summarize(rounds: DevSendsRound[]): DevSendsSummary[] {
 export async function runDevSends(opts: {
   work: string
   cli: string | undefined
+  /** More flags for the Sponge node (`--http.threads 1`). */
+  spongeArgs?: string[]
   rounds: number
   sends?: number
   period?: boolean
@@ -183,7 +185,7 @@ export async function runDevSends(opts: {
   const genesisFile = join(opts.work, 'dev-sends-genesis.json')
   writeFileSync(genesisFile, JSON.stringify(devGenesis()))
   const node: SpawnedNode = await spawnNode(
-    ['--chain', 'dev', '--datadir', join(opts.work, 'dev-sends'), ...(period ? ['--dev.period', '3600'] : [])],
+    ['--chain', 'dev', '--datadir', join(opts.work, 'dev-sends'), ...(period ? ['--dev.period', '3600'] : []), ...(opts.spongeArgs ?? [])],
     120_000,
     opts.cli,
   )
@@ -262,6 +264,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       period: { type: 'boolean', default: false },
       // Another build's CLI (dist/cli/main.js), to measure before and after a change.
       cli: { type: 'string' },
+      'sponge-args': { type: 'string' },
     },
   })
   const work = mkdtempSync(join(tmpdir(), 'sponge-dev-sends-'))
@@ -269,6 +272,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const r = await runDevSends({
       work,
       cli: values.cli,
+      spongeArgs: (values['sponge-args'] ?? '').split(' ').filter((a) => a !== ''),
       rounds: Number(values.rounds),
       sends: Number(values.sends),
       period: values.period,

@@ -15,6 +15,9 @@ const ZERO32 = `0x${'00'.repeat(32)}`
 /** How long a send queued behind a nonce gap waits for the gap to be filled before it is answered unmined, ms. */
 export const GAP_WAIT_MS = 2000
 
+/** Whether dev mode makes a block for each newly pending transaction (no --dev.period), each send waiting for it. */
+export const minesOnDemand = (periodSeconds: number | undefined): boolean => !(periodSeconds !== undefined && periodSeconds > 0)
+
 /**
  * Dev mode's consensus stand-in: makes blocks through the node's own Engine API path — forkchoiceUpdated with
  * attributes, getPayload (the build stores the block), forkchoiceUpdated — on every newly pending transaction, or
@@ -43,11 +46,11 @@ export class DevDriver {
     /** GAP_WAIT_MS unless given (tests that must not depend on the machine's speed). */
     private readonly gapWaitMs = GAP_WAIT_MS,
   ) {
-    this.minesOnDemand = !(periodSeconds !== undefined && periodSeconds > 0)
-    if (periodSeconds !== undefined && periodSeconds > 0) {
-      this.timer = setInterval(() => this.trigger(), periodSeconds * 1000)
-    } else {
+    this.minesOnDemand = minesOnDemand(periodSeconds)
+    if (this.minesOnDemand) {
       txPool.onPending(() => this.trigger())
+    } else {
+      this.timer = setInterval(() => this.trigger(), periodSeconds! * 1000)
     }
   }
 

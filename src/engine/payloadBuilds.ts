@@ -12,6 +12,12 @@ import { EngineError } from './errors.js'
 export interface BuildOptions {
   gasLimitTarget: bigint
   extraData: string
+  /**
+   * Builds the payloads forkchoiceUpdated starts on this thread instead of in the engine lane: dev mode, where each
+   * send waits for its block, and the hand-offs to the engine worker and back cost more than building a block of a
+   * few transactions.
+   */
+  buildHere?: (input: BuildInput) => Promise<BuiltPayload>
 }
 
 const ZERO32 = `0x${'00'.repeat(32)}`
@@ -79,11 +85,12 @@ export class PayloadBuilds {
     return this.table.get(payloadId)
   }
 
-  /** Builds for the consensus client run in the engine lane; testing_buildBlockV1 is public work. */
+  /** Builds for the consensus client run in the engine lane (or here: buildHere); testing_buildBlockV1 is public work. */
   private async build(input: BuildInput): Promise<BuiltPayload> {
     const lane = input.persist ? this.lanes.engine : this.lanes.public
-    const built = await lane.run({ op: 'build', input })
-    // The worker stored the block: the serving thread must see it at once (getPayload, then newPayload of it).
+    const here = input.persist ? this.opts.buildHere : undefined
+    const built = here === undefined ? await lane.run({ op: 'build', input }) : await here(input)
+    // The block is stored: this thread must see it at once (getPayload, then newPayload of it).
     if (input.persist) this.store.refreshSnapshot()
     return built
   }
