@@ -70,7 +70,7 @@ export class PayloadBuilds {
         feeRecipient: attrs.suggestedFeeRecipient,
         withdrawals: attrs.withdrawals,
         parentBeaconBlockRoot: attrs.parentBeaconBlockRoot,
-        transactions: this.poolTransactions(hexToBytes(parentHash)),
+        ...this.poolTransactions(hexToBytes(parentHash)),
         mode: 'best',
         extraData: this.opts.extraData,
         gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
@@ -95,9 +95,13 @@ export class PayloadBuilds {
     return built
   }
 
-  /** The pool's pending transactions, best first, at the base fee the next block will have (approximately). */
-  private poolTransactions(parentHash: Uint8Array): Uint8Array[] {
-    return this.txPool.pending(HeaderView.read(this.store, parentHash)!.baseFee).map((t) => t.raw)
+  /**
+   * The pool's pending transactions, best first, at the base fee the next block will have (approximately), and their
+   * senders as recovered at admission.
+   */
+  private poolTransactions(parentHash: Uint8Array): Pick<BuildInput, 'transactions' | 'senders'> {
+    const pending = this.txPool.pending(HeaderView.read(this.store, parentHash)!.baseFee)
+    return { transactions: pending.map((t) => t.raw), senders: pending.map((t) => hexToBytes(t.sender)) }
   }
 
   /** testing_buildBlockV1: builds on any stored parent without storing or changing anything. */
@@ -124,7 +128,7 @@ export class PayloadBuilds {
       feeRecipient: attrs.suggestedFeeRecipient ?? `0x${'00'.repeat(20)}`,
       withdrawals: attrs.withdrawals ?? (this.spec.isActive('shanghai', number, time) ? [] : undefined),
       parentBeaconBlockRoot: attrs.parentBeaconBlockRoot ?? (this.spec.isActive('cancun', number, time) ? ZERO32 : undefined),
-      transactions: transactions === null ? this.poolTransactions(parent.hash) : transactions.map(hexToBytes),
+      ...(transactions === null ? this.poolTransactions(parent.hash) : { transactions: transactions.map(hexToBytes) }),
       mode: transactions === null ? 'best' : 'exact',
       extraData: extraData ?? this.opts.extraData,
       gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
