@@ -131,7 +131,11 @@ export class DevDriver {
       this.again = true
       return
     }
-    this.running = this.produce()
+    // On the next turn of the event loop, not inside the pool's admission of the transaction that triggered it: the
+    // block is built on this thread, in one synchronous stretch, and the sends already received (a burst, or sends
+    // from one account queued behind its nonce lock) are pooled first and share it instead of taking a block each.
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.produce())
       .then(
         () => {
           this.failure = undefined
