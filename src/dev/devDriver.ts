@@ -135,7 +135,8 @@ export class DevDriver {
     // block is built on this thread, in one synchronous stretch, and the sends already received (a burst, or sends
     // from one account queued behind its nonce lock) are pooled first and share it instead of taking a block each.
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.produce())
+      // Stopped meanwhile (the node closing): no block is started.
+      .then(() => (this.stopped ? undefined : this.produce()))
       .then(
         () => {
           this.failure = undefined
