@@ -10,12 +10,14 @@ import { DEV_CHAIN_ID, devAccounts, devGenesis } from '../chain/dev.js'
 import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { startAnvil } from './anvil.js'
 import { post } from './chainGen.js'
+import { cpuSeconds } from './procStat.js'
 
 // bench:load's dev sends (issue 30 item 6, issue 31 item 6): `sponge node --chain dev` as `npm start` runs it (a block
 // per send, each send answered once its block is made) beside anvil (automine), same genesis (chain/dev.ts), both up
 // at once and measured in turn, round by round:
 // - sequential: SEQUENTIAL eth_sendTransaction from one dev account (the node's wallet fills and signs), each
-//   followed by eth_getTransactionReceipt until it answers, then the next: each send's time to its receipt;
+//   followed by eth_getTransactionReceipt until it answers, then the next: each send's time to its receipt, and the
+//   server's CPU time over them (all its threads; less at the mercy of a busy machine than the times);
 // - viem burst: VIEM_BURST sends fired together through viem from one account (a local key with viem's nonce manager,
 //   so the client gives consecutive nonces; viem fills gas and fees itself), each awaited with
 //   waitForTransactionReceipt: the time until the last receipt;
@@ -24,7 +26,7 @@ import { post } from './chainGen.js'
 //   anvil takes no nonce lock: many of its sends fail, so its time is no comparison.
 // With `period`, Sponge runs `--dev.period 3600` and anvil `--no-mining`, an evm_mine after each round, and only the
 // wallet burst runs (the other two wait for blocks that only come on demand).
-// Run alone: node dist/bench/devSends.js [--rounds 5 --sends 50 --period --cli <main.js>]
+// Run alone: node dist/bench/devSends.js [--rounds 5 --sends 50 --period --cli <main.js> --sponge-args '--http.threads 1']
 
 export const SEQUENTIAL = 20
 export const VIEM_BURST = 50
@@ -34,6 +36,8 @@ export interface DevSendsRound {
   round: number
   /** Each sequential send's time from the send to its receipt, ms (absent with `period`). */
   sequentialMs?: number[]
+  /** The server's CPU time over the round's sequential sends, ms (all its threads). */
+  sequentialCpuMs?: number
   /** The viem burst: until every receipt, ms; sends that failed. */
   viemBurstMs?: number
   viemFailures?: number
@@ -50,6 +54,8 @@ export interface DevSendsSummary {
   /** Over every round's sequential sends, ms. */
   sequentialP50: number
   sequentialP99: number
+  /** The server's CPU time a sequential send, over every round, ms. */
+  sequentialCpu: number
   /** Median over the rounds, ms. */
   viemBurstMs: number
   walletBurstMs: number
@@ -72,9 +78,10 @@ async function call(url: string, method: string, params: unknown[] = []): Promis
 const accountAt = (i: number) => devAccounts()[i]!
 const to = () => accountAt(7).address
 
-async function sequential(url: string): Promise<number[]> {
+async function sequential(url: string, pid: number | undefined): Promise<{ times: number[]; cpuMs: number }> {
   const from = accountAt(1).address
   const times: number[] = []
+  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid)
   for (let i = 0; i < SEQUENTIAL; i++) {
     const start = performance.now()
     const sent = await call(url, 'eth_sendTransaction', [{ from, to: to(), value: '0x1' }])
@@ -89,7 +96,7 @@ async function sequential(url: string): Promise<number[]> {
     if (receipt?.result === null || receipt?.result === undefined) throw new Error(`sequential send ${sent.result}: no receipt`)
     times.push(performance.now() - start)
   }
-  return times
+  return { times, cpuMs: pid === undefined ? Number.NaN : (cpuSeconds(pid) - cpuBefore) * 1000 }
 }
 
 /** A viem client pair on `url`, its account a local key (index `keyIndex`) whose nonces viem hands out itself. */
@@ -152,11 +159,13 @@ export function summarize(rounds: DevSendsRound[]): DevSendsSummary[] {
   return (['sponge', 'anvil'] as const).map((server) => {
     const mine = rounds.filter((r) => r.server === server)
     const seq = mine.flatMap((r) => r.sequentialMs ?? [])
+    const cpu = mine.reduce((sum, r) => sum + (r.sequentialCpuMs ?? 0), 0)
     const bursts = mine.flatMap((r) => (r.viemBurstMs === undefined ? [] : [r.viemBurstMs]))
     return {
       server,
       sequentialP50: seq.length === 0 ? Number.NaN : percentile(seq, 0.5),
       sequentialP99: seq.length === 0 ? Number.NaN : percentile(seq, 0.99),
+      sequentialCpu: seq.length === 0 ? Number.NaN : cpu / seq.length,
       viemBurstMs: bursts.length === 0 ? Number.NaN : percentile(bursts, 0.5),
       walletBurstMs: percentile(
         mine.map((r) => r.walletBurstMs),
@@ -173,6 +182,8 @@ export function summarize(rounds: DevSendsRound[]): DevSendsSummary[] {
 export async function runDevSends(opts: {
   work: string
   cli: string | undefined
+  /** More flags for the Sponge node (`--http.threads 1`). */
+  spongeArgs?: string[]
   rounds: number
   sends?: number
   period?: boolean
@@ -183,29 +194,35 @@ export async function runDevSends(opts: {
   const genesisFile = join(opts.work, 'dev-sends-genesis.json')
   writeFileSync(genesisFile, JSON.stringify(devGenesis()))
   const node: SpawnedNode = await spawnNode(
-    ['--chain', 'dev', '--datadir', join(opts.work, 'dev-sends'), ...(period ? ['--dev.period', '3600'] : [])],
+    ['--chain', 'dev', '--datadir', join(opts.work, 'dev-sends'), ...(period ? ['--dev.period', '3600'] : []), ...(opts.spongeArgs ?? [])],
     120_000,
     opts.cli,
   )
   const out: DevSendsRound[] = []
   try {
+    // The KZG thread loads its trusted setup once the node serves (seconds of CPU): the rounds measure the node after.
+    for (let i = 0; i < 600 && !/KZG trusted setup loaded/.test(node.log()); i++) await new Promise((r) => setTimeout(r, 100))
     const anvil = await startAnvil(genesisFile, ['--chain-id', String(DEV_CHAIN_ID), ...(period ? ['--no-mining'] : [])])
     try {
       const servers = [
-        { server: 'sponge' as const, url: node.httpUrl, viem: viemClients(node.httpUrl, 3) },
-        { server: 'anvil' as const, url: anvil.url, viem: viemClients(anvil.url, 3) },
+        { server: 'sponge' as const, url: node.httpUrl, pid: node.process.pid, viem: viemClients(node.httpUrl, 3) },
+        { server: 'anvil' as const, url: anvil.url, pid: anvil.proc.pid, viem: viemClients(anvil.url, 3) },
       ]
       for (const s of servers) {
         await walletBurst(s.url, sends, period)
         if (!period) {
-          await sequential(s.url)
+          await sequential(s.url, s.pid)
           await viemBurst(s.viem)
         }
       }
       for (let round = 1; round <= opts.rounds; round++) {
         const rows = servers.map((s) => ({ server: s.server, round }) as Partial<DevSendsRound> & Pick<DevSendsRound, 'server' | 'round'>)
         if (!period) {
-          for (const [i, s] of servers.entries()) rows[i]!.sequentialMs = await sequential(s.url)
+          for (const [i, s] of servers.entries()) {
+            const q = await sequential(s.url, s.pid)
+            rows[i]!.sequentialMs = q.times
+            rows[i]!.sequentialCpuMs = q.cpuMs
+          }
           for (const [i, s] of servers.entries()) {
             const b = await viemBurst(s.viem)
             rows[i]!.viemBurstMs = b.ms
@@ -222,7 +239,7 @@ export async function runDevSends(opts: {
           const seq =
             r.sequentialMs === undefined
               ? ''
-              : `sequential p50 ${percentile(r.sequentialMs, 0.5).toFixed(1)} ms p99 ${percentile(r.sequentialMs, 0.99).toFixed(1)} ms; `
+              : `sequential p50 ${percentile(r.sequentialMs, 0.5).toFixed(1)} ms p99 ${percentile(r.sequentialMs, 0.99).toFixed(1)} ms, CPU ${((r.sequentialCpuMs ?? Number.NaN) / r.sequentialMs.length).toFixed(2)} ms a send; `
           const burst =
             r.viemBurstMs === undefined
               ? ''
@@ -249,6 +266,7 @@ export function describeDevSends(summary: DevSendsSummary[]): string[] {
   return [
     row(`sequential send to receipt p50 (${SEQUENTIAL} a round)`, 'sequentialP50'),
     row('sequential send to receipt p99', 'sequentialP99'),
+    row('server CPU a sequential send (all threads)', 'sequentialCpu'),
     row(`viem burst of ${VIEM_BURST} to the last receipt (median round)`, 'viemBurstMs'),
     row('wallet burst to the last answer (median round; anvil drops sends)', 'walletBurstMs'),
   ]
@@ -262,6 +280,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       period: { type: 'boolean', default: false },
       // Another build's CLI (dist/cli/main.js), to measure before and after a change.
       cli: { type: 'string' },
+      'sponge-args': { type: 'string' },
     },
   })
   const work = mkdtempSync(join(tmpdir(), 'sponge-dev-sends-'))
@@ -269,6 +288,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const r = await runDevSends({
       work,
       cli: values.cli,
+      spongeArgs: (values['sponge-args'] ?? '').split(' ').filter((a) => a !== ''),
       rounds: Number(values.rounds),
       sends: Number(values.sends),
       period: values.period,

@@ -311,7 +311,7 @@ const blobSends = only === undefined || new RegExp(only).test(BLOB_SENDS) ? awai
 // Dev-chain sends beside anvil (issue 30 item 6): sequential sends to their receipts, a viem burst, a wallet burst.
 const DEV_SENDS = 'dev sends'
 const devSends =
-  only === undefined || new RegExp(only).test(DEV_SENDS) ? await runDevSends({ work, cli, rounds: Math.max(3, rounds), log }) : undefined
+  only === undefined || new RegExp(only).test(DEV_SENDS) ? await runDevSends({ work, cli, spongeArgs, rounds: Math.max(3, rounds), log }) : undefined
 const soakSeconds = Number(args.flags.get('soak') ?? 0)
 const memory = soakSeconds > 0 ? await soak(soakSeconds, Number(args.flags.get('soak-block') ?? 50)) : undefined
 if (memory !== undefined) {

@@ -15,6 +15,9 @@ const ZERO32 = `0x${'00'.repeat(32)}`
 /** How long a send queued behind a nonce gap waits for the gap to be filled before it is answered unmined, ms. */
 export const GAP_WAIT_MS = 2000
 
+/** Whether dev mode makes a block for each newly pending transaction (no --dev.period), each send waiting for it. */
+export const minesOnDemand = (periodSeconds: number | undefined): boolean => !(periodSeconds !== undefined && periodSeconds > 0)
+
 /**
  * Dev mode's consensus stand-in: makes blocks through the node's own Engine API path — forkchoiceUpdated with
  * attributes, getPayload (the build stores the block), forkchoiceUpdated — on every newly pending transaction, or
@@ -43,11 +46,11 @@ export class DevDriver {
     /** GAP_WAIT_MS unless given (tests that must not depend on the machine's speed). */
     private readonly gapWaitMs = GAP_WAIT_MS,
   ) {
-    this.minesOnDemand = !(periodSeconds !== undefined && periodSeconds > 0)
-    if (periodSeconds !== undefined && periodSeconds > 0) {
-      this.timer = setInterval(() => this.trigger(), periodSeconds * 1000)
-    } else {
+    this.minesOnDemand = minesOnDemand(periodSeconds)
+    if (this.minesOnDemand) {
       txPool.onPending(() => this.trigger())
+    } else {
+      this.timer = setInterval(() => this.trigger(), periodSeconds! * 1000)
     }
   }
 
@@ -128,7 +131,12 @@ export class DevDriver {
       this.again = true
       return
     }
-    this.running = this.produce()
+    // On the next turn of the event loop, not inside the pool's admission of the transaction that triggered it: the
+    // block is built on this thread, in one synchronous stretch, and the sends already received (a burst, or sends
+    // from one account queued behind its nonce lock) are pooled first and share it instead of taking a block each.
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      // Stopped meanwhile (the node closing): no block is started.
+      .then(() => (this.stopped ? undefined : this.produce()))
       .then(
         () => {
           this.failure = undefined

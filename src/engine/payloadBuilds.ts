@@ -12,6 +12,12 @@ import { EngineError } from './errors.js'
 export interface BuildOptions {
   gasLimitTarget: bigint
   extraData: string
+  /**
+   * Builds the payloads forkchoiceUpdated starts on this thread instead of in the engine lane: dev mode, where each
+   * send waits for its block, and the hand-offs to the engine worker and back cost more than building a block of a
+   * few transactions.
+   */
+  buildHere?: (input: BuildInput) => Promise<BuiltPayload>
 }
 
 const ZERO32 = `0x${'00'.repeat(32)}`
@@ -64,7 +70,7 @@ export class PayloadBuilds {
         feeRecipient: attrs.suggestedFeeRecipient,
         withdrawals: attrs.withdrawals,
         parentBeaconBlockRoot: attrs.parentBeaconBlockRoot,
-        transactions: this.poolTransactions(hexToBytes(parentHash)),
+        ...this.poolTransactions(hexToBytes(parentHash)),
         mode: 'best',
         extraData: this.opts.extraData,
         gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
@@ -79,18 +85,23 @@ export class PayloadBuilds {
     return this.table.get(payloadId)
   }
 
-  /** Builds for the consensus client run in the engine lane; testing_buildBlockV1 is public work. */
+  /** Builds for the consensus client run in the engine lane (or here: buildHere); testing_buildBlockV1 is public work. */
   private async build(input: BuildInput): Promise<BuiltPayload> {
     const lane = input.persist ? this.lanes.engine : this.lanes.public
-    const built = await lane.run({ op: 'build', input })
-    // The worker stored the block: the serving thread must see it at once (getPayload, then newPayload of it).
+    const here = input.persist ? this.opts.buildHere : undefined
+    const built = here === undefined ? await lane.run({ op: 'build', input }) : await here(input)
+    // The block is stored: this thread must see it at once (getPayload, then newPayload of it).
     if (input.persist) this.store.refreshSnapshot()
     return built
   }
 
-  /** The pool's pending transactions, best first, at the base fee the next block will have (approximately). */
-  private poolTransactions(parentHash: Uint8Array): Uint8Array[] {
-    return this.txPool.pending(HeaderView.read(this.store, parentHash)!.baseFee).map((t) => t.raw)
+  /**
+   * The pool's pending transactions, best first, at the base fee the next block will have (approximately), and their
+   * senders as recovered at admission.
+   */
+  private poolTransactions(parentHash: Uint8Array): Pick<BuildInput, 'transactions' | 'senders'> {
+    const pending = this.txPool.pending(HeaderView.read(this.store, parentHash)!.baseFee)
+    return { transactions: pending.map((t) => t.raw), senders: pending.map((t) => hexToBytes(t.sender)) }
   }
 
   /** testing_buildBlockV1: builds on any stored parent without storing or changing anything. */
@@ -117,7 +128,7 @@ export class PayloadBuilds {
       feeRecipient: attrs.suggestedFeeRecipient ?? `0x${'00'.repeat(20)}`,
       withdrawals: attrs.withdrawals ?? (this.spec.isActive('shanghai', number, time) ? [] : undefined),
       parentBeaconBlockRoot: attrs.parentBeaconBlockRoot ?? (this.spec.isActive('cancun', number, time) ? ZERO32 : undefined),
-      transactions: transactions === null ? this.poolTransactions(parent.hash) : transactions.map(hexToBytes),
+      ...(transactions === null ? this.poolTransactions(parent.hash) : { transactions: transactions.map(hexToBytes) }),
       mode: transactions === null ? 'best' : 'exact',
       extraData: extraData ?? this.opts.extraData,
       gasLimitTarget: toQuantity(this.opts.gasLimitTarget),

@@ -13,6 +13,8 @@ import { allMethods } from '../rpc/methods/index.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { EvmConfig } from '../vm/evmConfig.js'
+import { BlockExecutor } from '../exec/executor.js'
+import { type BuildInput, type BuiltPayload, buildPayload } from '../engine/worker/payloadBuilder.js'
 import { type ValidatedTx, validateRawTx } from '../txrules/txValidation.js'
 import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
@@ -34,7 +36,7 @@ import type { NodeContext } from '../rpc/context.js'
 import { NodeMetrics } from './metrics.js'
 import { BLOCK_PHASES_BYTES } from '../util/blockPhases.js'
 import type { Logger } from '../util/logger.js'
-import { DevDriver } from '../dev/devDriver.js'
+import { DevDriver, minesOnDemand } from '../dev/devDriver.js'
 import { importFile } from '../import/importFile.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { sharedContext } from './sharedContext.js'
@@ -205,6 +207,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   })
   const kzg = new KzgThread()
   void kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
+  // Dev mode validates sends and builds its blocks on this thread, on one EVM state reader.
+  const devHere = opts.dev === undefined ? undefined : await devWork(spec, store)
   const txs = new TxSubmission(
     store,
     chain,
@@ -213,13 +217,15 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     opts.log,
     {
       allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
-      ...(opts.dev === undefined ? {} : { validateHere: validatesHere(spec, store) }),
+      ...(devHere === undefined ? {} : { validateHere: devHere.validate }),
     },
     kzg,
   )
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
     gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
     extraData: EXTRA_DATA,
+    // Where each send waits for its block; with --dev.period none does, and a block of a period's sends is built aside.
+    ...(devHere === undefined || !minesOnDemand(opts.dev?.period) ? {} : { buildHere: devHere.build }),
   })
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
@@ -441,8 +447,23 @@ function settleEngineWorkers(engine: WorkerPool, log: Logger): void {
 
 const portOf = (server: Server): number => (server.address() as AddressInfo).port
 
-/** Dev mode's transaction validation on the serving thread (TxSubmissionOptions.validateHere), over its own EVM state. */
-function validatesHere(spec: ChainSpec, store: ChainStore): (raw: Uint8Array, headHash: Uint8Array) => Promise<ValidatedTx> {
+/**
+ * Dev mode's work on this thread, over its own EVM state: validating a transaction (TxSubmissionOptions.validateHere)
+ * and building a block (BuildOptions.buildHere) with a block executor of its own, whose warm state follows the
+ * blocks built here (the engine worker's, for a newPayload, starts from the store when its parent is not its last).
+ */
+async function devWork(
+  spec: ChainSpec,
+  store: ChainStore,
+): Promise<{ validate: (raw: Uint8Array, headHash: Uint8Array) => Promise<ValidatedTx>; build: (input: BuildInput) => Promise<BuiltPayload> }> {
   const evm = new EvmConfig(spec, store)
-  return (raw, headHash) => validateRawTx(spec, store, evm, raw, headHash)
+  const executor = await BlockExecutor.create(spec, store, evm)
+  return {
+    validate: (raw, headHash) => validateRawTx(spec, store, evm, raw, headHash),
+    build: async (input) => {
+      // Out of the caller's synchronous run (forkchoiceUpdated, started from the pool's admission of a transaction).
+      await Promise.resolve()
+      return buildPayload(spec, store, executor, input)
+    },
+  }
 }

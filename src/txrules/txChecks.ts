@@ -25,22 +25,23 @@ export function checkTxAgainstState(
   header: Pick<BlockHeader, 'baseFeePerGas'>,
   nonceMustMatch: boolean,
 ): void {
-  const from = toChecksumAddress(`0x${Buffer.from(sender).toString('hex')}`)
+  // Only the messages name the sender: its checksum (a keccak) is made for a refusal, not for every transaction.
+  const fromOf = () => toChecksumAddress(`0x${Buffer.from(sender).toString('hex')}`)
   const stateNonce = account?.nonce ?? 0n
-  if (tx.nonce < stateNonce) throw new TxRejectedError(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooLow')
+  if (tx.nonce < stateNonce) throw new TxRejectedError(`nonce too low: address ${fromOf()}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooLow')
   if (nonceMustMatch && tx.nonce > stateNonce) {
-    throw new TxRejectedError(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooHigh')
+    throw new TxRejectedError(`nonce too high: address ${fromOf()}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooHigh')
   }
   const baseFee = header.baseFeePerGas
   if (baseFee !== undefined && maxFeeOf(tx) < baseFee) {
     throw new TxRejectedError(
-      `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${maxFeeOf(tx)}, baseFee: ${baseFee}`,
+      `max fee per gas less than block base fee: address ${fromOf()}, maxFeePerGas: ${maxFeeOf(tx)}, baseFee: ${baseFee}`,
       'feeCapTooLow',
     )
   }
   const balance = account?.balance ?? 0n
   const cost = upfrontCost(tx)
   if (balance < cost) {
-    throw new TxRejectedError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${cost}`, 'insufficientFunds')
+    throw new TxRejectedError(`insufficient funds for gas * price + value: address ${fromOf()} have ${balance} want ${cost}`, 'insufficientFunds')
   }
 }

@@ -75,7 +75,13 @@ function checkSignature(d: DecodedTx, common: Common): void {
  * whether a blob transaction must come in its network wrapper (the pool's admission) or may come without (a block
  * built from given transactions). Throws TxRejectedError with geth's message.
  */
-export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 'optional'): ValidTx {
+export function validTx(
+  raw: Uint8Array,
+  next: NextBlock,
+  sidecar: 'required' | 'optional',
+  /** The sender already recovered from these very bytes (the pool's, at admission): its signature is not recovered again. */
+  knownSender?: Uint8Array,
+): ValidTx {
   const { common } = next
   const d = decodeTx(raw)
   const fork = typeNotYet(d.type, common)
@@ -122,7 +128,7 @@ export function validTx(raw: Uint8Array, next: NextBlock, sidecar: 'required' | 
   if (d.wrapped !== undefined && isBlob4844Tx(tx)) checkSidecarShape(d.wrapped.sidecar, tx.blobVersionedHashes)
   let sender: Uint8Array
   try {
-    sender = tx.getSenderAddress().bytes
+    sender = knownSender ?? tx.getSenderAddress().bytes
   } catch {
     throw new TxRejectedError(INVALID_SIG, 'invalidSender')
   }

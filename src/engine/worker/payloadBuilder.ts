@@ -41,6 +41,8 @@ export interface BuildInput {
   parentBeaconBlockRoot: string | undefined
   /** Raw transactions (blob transactions in their network wrapper when they carry blobs). */
   transactions: Uint8Array[]
+  /** Their senders' addresses where known (the pool recovered them at admission), by index: not recovered again. */
+  senders?: Uint8Array[]
   /** 'exact': every transaction must apply, in order (testing_buildBlockV1); 'best': skip those that do not. */
   mode: 'exact' | 'best'
   extraData: string
@@ -119,12 +121,12 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
   const bundle: BlobsBundle = { commitments: [], proofs: [], blobs: [] }
   const included: TypedTransaction[] = []
   const senders: Uint8Array[] = []
-  for (const raw of input.transactions) {
+  for (const [i, raw] of input.transactions.entries()) {
     let tx: TypedTransaction
     let sidecar: SidecarProofs | undefined
     try {
       // A blob transaction may come without its sidecar only to an exact build.
-      const valid = validTx(raw, { common, gasLimit: header.gasLimit }, 'optional')
+      const valid = validTx(raw, { common, gasLimit: header.gasLimit }, 'optional', input.senders?.[i])
       tx = valid.tx
       sidecar = valid.decoded.wrapped?.sidecar
       // The pool checked its transactions' KZG proofs as it took them in; given ones are checked here.
