@@ -168,6 +168,7 @@ const summary = rows.map(({ workload, result: r }) => {
     'Sponge tx/s': Math.round(r.sponge.txPerSec),
     'Sponge Mgas/s': +r.sponge.mgasPerSec.toFixed(1),
     'plain tx/s': Math.round(r.plain.txPerSec),
+    'plain Mgas/s': +r.plain.mgasPerSec.toFixed(1),
     ratio: +r.speedup.toFixed(2),
     ...warm(r.blocks),
   }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, devGenesis } from '../chain/dev.js'
+import { keccak256 } from '../crypto/keccak.js'
+import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { uint256 as word } from '../testing/words.js'
 import { type ReceiptJson, type TestNode, sendMined, startTestNode } from '../testing/testNode.js'
 import { recipient, signTxs } from './chainGen.js'
-import { CALLER, CALLS_PER_TX, TOKEN, TRANSFER_TOPIC, WORKLOADS, type Workload } from './workloads.js'
+import { CALLER, CALLS_PER_TX, HEAVY, TOKEN, TRANSFER_TOPIC, WORKLOADS, type Workload } from './workloads.js'
 
 /** Each workload's contracts on a dev node that mines every transaction: they must do what bench:exec claims. */
 // The mixed workload's pattern repeats every ten transactions: all of its kinds run.
@@ -46,6 +48,13 @@ describe.each(WORKLOADS.filter((w) => w.name !== 'transfers').map((w) => [w.name
       let expected = 1n // the seed of transaction 0
       for (let s = 0; s < CALLS_PER_TX; s++) expected += BigInt(1000 + s + 1)
       expect(await storage(CALLER, word(devAccounts()[0]!.address))).toBe(word(expected))
+    })
+  }
+
+  if (w.name === 'heavy') {
+    it('stores the keccak-256 of (1, seed) at the sender, after every turn of its loop', async () => {
+      expect(await storage(HEAVY, word(devAccounts()[0]!.address))).toBe(bytesToHex(keccak256(hexToBytes(`${word(1n)}${word(1n).slice(2)}`))))
+      expect(receipts.map((r) => BigInt(r.gasUsed) > 400_000n)).toEqual(Array(TXS).fill(true))
     })
   }
 })

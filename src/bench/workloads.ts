@@ -25,6 +25,8 @@ const word = (v: bigint | number | string) => `0x${BigInt(v).toString(16).padSta
 export const TOKEN = '0x00000000000000000000000000000000000c0de1'
 export const CALLER = '0x00000000000000000000000000000000000c0de2'
 const TARGET = '0x00000000000000000000000000000000000c0de3'
+export const HEAVY = '0x00000000000000000000000000000000000c0de6'
+export const HEAVY_TURNS = 4000
 /** keccak256("Transfer(address,address,uint256)"). */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 export const CALLS_PER_TX = 16
@@ -125,6 +127,44 @@ const CALLER_CODE = assemble([
   'REVERT',
 ])
 
+/**
+ * Heavy contract execution (loops, keccak, memory): with the seed of the first calldata word at mem[32], for i =
+ * HEAVY_TURNS down to 1, mem[0] = i and mem[64 + 32i] = keccak256(mem[0..64]) (memory grows to ~125 KiB); then
+ * stores mem[96] = keccak256(word(1) ++ word(seed)) at slot = sender, so the work is not dead. ~0.5 M gas a call.
+ */
+const HEAVY_CODE = assemble([
+  '0x00',
+  'CALLDATALOAD',
+  '0x20',
+  'MSTORE',
+  `0x${HEAVY_TURNS.toString(16).padStart(4, '0')}`,
+  { label: 'top' },
+  'DUP1',
+  '0x00',
+  'MSTORE',
+  '0x40',
+  '0x00',
+  'KECCAK256',
+  'DUP2',
+  '0x05',
+  'SHL',
+  '0x40',
+  'ADD',
+  'MSTORE',
+  '0x01',
+  'SWAP1',
+  'SUB',
+  'DUP1',
+  { target: 'top' },
+  'JUMPI',
+  'POP',
+  '0x60',
+  'MLOAD',
+  'CALLER',
+  'SSTORE',
+  'STOP',
+])
+
 function tokenAlloc(): GethGenesisFile['alloc'] {
   const storage: Record<string, string> = {}
   for (const a of devAccounts()) storage[word(a.address)] = word(10n ** 30n)
@@ -143,6 +183,7 @@ function callsAlloc(): GethGenesisFile['alloc'] {
 const transfer = (i: number): TxShape => ({ to: recipient(i), value: 1n, gasLimit: 21_000n })
 const tokenTransfer = (i: number): TxShape => ({ to: TOKEN, data: `${word(recipient(i))}${word(1).slice(2)}`, gasLimit: 60_000n })
 const contractCall = (i: number): TxShape => ({ to: CALLER, data: word(i + 1), gasLimit: 100_000n })
+const heavyCall = (i: number): TxShape => ({ to: HEAVY, data: word(i + 1), gasLimit: 600_000n })
 /** Of every ten transactions of a mixed block: five transfers, three token transfers, two contract calls. */
 const MIXED = [transfer, transfer, transfer, transfer, transfer, tokenTransfer, tokenTransfer, tokenTransfer, contractCall, contractCall]
 
@@ -175,6 +216,13 @@ export const WORKLOADS: Workload[] = [
     gasPerTx: 38_900,
     blockGas: 15_000_000,
     tx: (i) => MIXED[i % MIXED.length]!(i),
+  },
+  {
+    name: 'heavy',
+    description: `heavy contract execution: ${HEAVY_TURNS} turns of a loop writing a keccak-256 of memory to memory (~125 KiB), one storage write`,
+    alloc: { [HEAVY]: { balance: '0x0', code: HEAVY_CODE } },
+    gasPerTx: 500_000,
+    tx: heavyCall,
   },
 ]
 

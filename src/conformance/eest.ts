@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { signJwt } from '../engine/jwt.js'
 import { postJson } from './http.js'
 import type { Verdict } from './rpcCompat.js'
-import { spawnNode } from '../testing/spawnNode.js'
+import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 
 type Expect = string | (string | { errorCode: number })[]
 
@@ -30,12 +30,13 @@ interface Steps {
   final: { lastblockhash: string; accounts: Record<string, Account> }
 }
 
-interface Reply {
+export interface Reply {
   result?: { status?: string; payloadStatus?: { status: string; validationError?: string | null }; validationError?: string | null }
   error?: { code: number; message: string }
 }
 
-function stepVerdict(step: Step, reply: Reply): string | undefined {
+/** Why the answer to a call is not the one it expects, or undefined when it is. */
+export function stepVerdict(step: Pick<Step, 'method' | 'expect'>, reply: Reply): string | undefined {
   const allowed = Array.isArray(step.expect) ? step.expect : [step.expect]
   if (reply.error !== undefined) {
     const ok = allowed.some((a) => typeof a === 'object' && a.errorCode === reply.error!.code)
@@ -49,34 +50,66 @@ function stepVerdict(step: Step, reply: Reply): string | undefined {
 
 const num = (v: string | undefined) => BigInt(v ?? '0x0')
 
-async function runCase(dir: string): Promise<string | undefined> {
-  const s = JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as Steps
+/** A node started on a case's genesis, with a JWT secret of its own, and the calls a runner makes to it. */
+export interface CaseNode {
+  node: SpawnedNode
+  /** An authenticated Engine API call (a new token each). */
+  engine(method: string, params: unknown[]): Promise<Reply>
+  /** A public JSON-RPC call. */
+  read(method: string, params: unknown[]): Promise<{ result: unknown }>
+  /** Stops the node and removes its datadir. */
+  stop(): Promise<void>
+}
+
+/** Starts `sponge node` on `genesisFile` with a fresh datadir under the temp dir (`args`: more flags; `cli`: another CLI script). */
+export async function startCaseNode(genesisFile: string, args: string[] = [], cli?: string): Promise<CaseNode> {
   const work = mkdtempSync(join(tmpdir(), 'sponge-eest-'))
   const secret = randomBytes(32)
   writeFileSync(join(work, 'jwt.hex'), secret.toString('hex'))
-  const node = await spawnNode([
-    '--chain',
-    join(dir, 'genesis.json'),
-    '--datadir',
-    join(work, 'data'),
-    '--authrpc.jwtsecret',
-    join(work, 'jwt.hex'),
-    '--workers',
-    '1',
-  ])
+  let node: SpawnedNode
+  try {
+    node = await spawnNode(
+      ['--chain', genesisFile, '--datadir', join(work, 'data'), '--authrpc.jwtsecret', join(work, 'jwt.hex'), '--workers', '1', ...args],
+      120_000,
+      cli,
+    )
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true })
+    throw e
+  }
   let id = 0
   const call = async (url: string, method: string, params: unknown[], auth: boolean): Promise<Reply> => {
     const headers: Record<string, string> = auth ? { authorization: `Bearer ${signJwt(secret)}` } : {}
     return JSON.parse(await postJson(url, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), headers)) as Reply
   }
-  const read = async (method: string, params: unknown[]) => (await call(node.httpUrl, method, params, false)) as { result: unknown }
+  return {
+    node,
+    engine: (method, params) => call(node.authUrl!, method, params, true),
+    read: async (method, params) => (await call(node.httpUrl, method, params, false)) as { result: unknown },
+    stop: async () => {
+      await node.stop()
+      rmSync(work, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Why the node does not start on the case's chain, or undefined when its chain id and genesis hash are the case's. */
+export async function genesisVerdict(n: CaseNode, chainId: bigint, genesisHash: string): Promise<string | undefined> {
+  const got = (await n.read('eth_chainId', [])).result as string
+  if (BigInt(got) !== chainId) return `chain id ${got}, want ${chainId}`
+  const genesis = (await n.read('eth_getBlockByNumber', ['0x0', false])).result as { hash: string }
+  return genesis.hash === genesisHash ? undefined : `genesis ${genesis.hash}, want ${genesisHash}`
+}
+
+async function runCase(dir: string): Promise<string | undefined> {
+  const s = JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as Steps
+  const n = await startCaseNode(join(dir, 'genesis.json'))
+  const read = n.read
   try {
-    const chainId = (await read('eth_chainId', [])).result as string
-    if (BigInt(chainId) !== BigInt(s.chainId)) return `chain id ${chainId}, want ${s.chainId}`
-    const genesis = (await read('eth_getBlockByNumber', ['0x0', false])).result as { hash: string }
-    if (genesis.hash !== s.genesisHash) return `genesis ${genesis.hash}, want ${s.genesisHash}`
+    const wrongChain = await genesisVerdict(n, BigInt(s.chainId), s.genesisHash)
+    if (wrongChain !== undefined) return wrongChain
     for (const step of s.steps) {
-      const why = stepVerdict(step, await call(node.authUrl!, step.method, step.params, true))
+      const why = stepVerdict(step, await n.engine(step.method, step.params))
       if (why !== undefined) return why
     }
     const latest = (await read('eth_getBlockByNumber', ['latest', false])).result as { hash: string }
@@ -95,8 +128,7 @@ async function runCase(dir: string): Promise<string | undefined> {
     }
     return undefined
   } finally {
-    await node.stop()
-    rmSync(work, { recursive: true, force: true })
+    await n.stop()
   }
 }
 

@@ -37,7 +37,7 @@ import type { Precompile } from './precompiles/types.js'
 import { Halt, haltMessage } from './halts.js'
 import type { Account, WorldState } from './state.js'
 import type { EvmTracer } from './tracer.js'
-import { ADDRESS_MASK, addressToBytes, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
+import { ADDRESS_MASK, addressToBytes, bitLength, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
 
 // The interpreter: one synchronous loop over a frame's code, a switch with a case per opcode by name (`Op`), gas as a
 // number charged by the rules of gas.ts, words as BigInts.
@@ -528,7 +528,7 @@ export class Evm {
         }
         case Op.CLZ: {
           const x = st[sp - 1]!
-          st[sp - 1] = x === 0n ? 256n : SMALL[256 - x.toString(2).length]!
+          st[sp - 1] = SMALL[256 - bitLength(x)]!
           break
         }
         case Op.KECCAK256: {

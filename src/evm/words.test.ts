@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { byteLength, bytesToWord, MAX_UINT256, readWord, wordToBytes, writeWord } from './words.js'
+import { bitLength, byteLength, bytesToWord, MAX_UINT256, readWord, wordToBytes, writeWord } from './words.js'
 
 // The crossings between words and bytes have fast paths by size (words.ts); each checked against the plain definition.
 
@@ -47,5 +47,16 @@ describe('words', () => {
     expect(byteLength(0xffn)).toBe(1)
     expect(byteLength(0x100n)).toBe(2)
     expect(byteLength(MAX_UINT256)).toBe(32)
+  })
+
+  it('counts the bits of a word as its binary form does', () => {
+    expect(bitLength(0n)).toBe(0)
+    expect(bitLength(1n)).toBe(1)
+    expect(bitLength(MAX_UINT256)).toBe(256)
+    for (let i = 0n; i < 256n; i++) {
+      expect(bitLength(1n << i)).toBe(Number(i) + 1)
+      expect(bitLength((1n << i) - 1n)).toBe(Number(i))
+    }
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: MAX_UINT256 }), (v) => bitLength(v) === (v === 0n ? 0 : v.toString(2).length)))
   })
 })

@@ -11,9 +11,14 @@ const EMPTY_REQUESTS_HASH = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca
 
 /**
  * The baseline: the same payloads through plain EthereumJS — its default (pure-JS) crypto, in-memory state, runBlock
- * with full validation of roots. Returns the milliseconds each block's runBlock took.
+ * with full validation of roots. Returns the milliseconds each block's runBlock took; `cpuMs`, when given, receives
+ * the process's CPU milliseconds (user + system) of each, which a busy machine's neighbours do not inflate.
  */
-export async function runPlainEthereumjs(genesis: GethGenesisFile, payloads: { payload: Record<string, unknown> }[]): Promise<number[]> {
+export async function runPlainEthereumjs(
+  genesis: GethGenesisFile,
+  payloads: { payload: Record<string, unknown> }[],
+  cpuMs?: number[],
+): Promise<number[]> {
   const geth = {
     nonce: '0x0',
     timestamp: '0x0',
@@ -40,9 +45,12 @@ export async function runPlainEthereumjs(genesis: GethGenesisFile, payloads: { p
       { ...payload, parentBeaconBlockRoot: `0x${'00'.repeat(32)}`, requestsHash: EMPTY_REQUESTS_HASH } as never,
       { common: c },
     )
+    const c0 = process.cpuUsage()
     const t0 = performance.now()
     await runBlock(vm, { block, skipHeaderValidation: true, setHardfork: true })
     times.push(performance.now() - t0)
+    const used = process.cpuUsage(c0)
+    cpuMs?.push((used.user + used.system) / 1000)
   }
   return times
 }

@@ -4,7 +4,7 @@ import { disagreements, shown } from '../../testing/ethereumjsPrecompiles.js'
 import { sha256, sha256Gas } from './sha256.js'
 
 const abc = new TextEncoder().encode('abc')
-const sizes = [0, 1, 31, 32, 33, 64, 100, 1024, 100_000]
+const sizes = [0, 1, 31, 32, 33, 64, 100, 255, 256, 257, 1024, 100_000]
 const inputs = sizes.map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff))
 
 describe('sha256 (0x02)', () => {
