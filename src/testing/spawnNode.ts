@@ -66,7 +66,8 @@ function spawnSponge(
     }
     child.stdout?.on('data', onData)
     child.stderr?.on('data', onData)
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': the process may exit before its last output (a fatal line) has been read from the pipes.
+    child.once('close', (code, signal) => {
       clearTimeout(timer)
       reject(new Error(`sponge ${command} exited with ${code ?? signal} before serving:\n${output}`))
     })
