@@ -33,6 +33,7 @@ const LAYERS = [
   'testing',
   'conformance',
   'conformance/eestState',
+  'conformance/eestChain',
   'crash',
   'fuzz',
   'bench',

@@ -136,7 +136,7 @@ function mulberry32(seed: number): () => number {
  * Fisher-Yates shuffle), returned in the list's order so that a file's cases run together. All of them when n ≥ the
  * list's length.
  */
-export function sampleCases(cases: readonly CaseKey[], n: number, seed: number): CaseKey[] {
+export function sampleCases<T>(cases: readonly T[], n: number, seed: number): T[] {
   if (n >= cases.length) return [...cases]
   const order = cases.map((_, i) => i)
   const random = mulberry32(seed)
