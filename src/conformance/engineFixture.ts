@@ -52,8 +52,8 @@ export interface EngineCase {
   lastBlockHash: string
 }
 
-/** The forks each network runs from genesis on, in order: every one up to the network's own is active at 0. */
-const BLOCK_FORKS = [
+/** The block-numbered forks of a geth genesis config, in order: a fixture's networks (Cancun on) have them all at 0. */
+export const BLOCK_FORKS = [
   'homesteadBlock',
   'eip150Block',
   'eip155Block',

@@ -4,6 +4,7 @@ import { keccak256 } from '../../crypto/keccak.js'
 import { sha256 } from '../../crypto/sha256.js'
 import { bytesToBigInt, bytesToHex, toQuantity } from '../../util/hex.js'
 import type { Account, EngineCase, Expect, Step } from '../engineCase.js'
+import { BLOCK_FORKS } from '../engineFixture.js'
 import type { FixtureAccount, FixtureCase } from './fixture.js'
 
 // A blockchain_test case as Engine API steps, by test/fixtures/conformance/eest/README.md's rules: the genesis from
@@ -37,24 +38,6 @@ const TIMED_FORKS: readonly [name: string, key: string][] = [
   ['BPO5', 'bpo5Time'],
 ]
 const TRANSITION_AT = 15_000
-
-/** Every fork up to the Merge at block 0, in a geth genesis config's order. */
-const BLOCK_FORKS = [
-  'homesteadBlock',
-  'eip150Block',
-  'eip155Block',
-  'eip158Block',
-  'byzantiumBlock',
-  'constantinopleBlock',
-  'petersburgBlock',
-  'istanbulBlock',
-  'muirGlacierBlock',
-  'berlinBlock',
-  'londonBlock',
-  'arrowGlacierBlock',
-  'grayGlacierBlock',
-  'mergeNetsplitBlock',
-]
 
 /** The genesis config's fork schedule of a network (`Osaka`, `PragueToOsakaAtTime15k`); undefined before Cancun. */
 export function forkSchedule(network: string): Record<string, number> | undefined {
