@@ -3,7 +3,7 @@ import { ChainSpec } from '../chain/spec.js'
 import { type AnvilWorkload, type BesideAnvilOptions, type BesideAnvilRow, measureBesideAnvil, startBoth } from './anvil.js'
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.js'
 import { mineOne, recipient, rpcClient, signTxs } from './chainGen.js'
-import { assemble } from '../testing/asm.js'
+import { assemble, keccakMemoryLoop } from '../testing/asm.js'
 
 // bench:load's EVM-backed reads against anvil in the same run: eth_call (balanceOf over many holders, at latest),
 // eth_estimateGas (a token transfer) and debug_traceTransaction (callTracer), on the same genesis, with the replies
@@ -65,31 +65,7 @@ const holder = (i: number) => `0x${(0xa0000000 + i).toString(16).padStart(40, '0
  * (memory grows to ~160 KiB), then RETURN of a word; about 0.6 M gas a call.
  */
 const HEAVY = '0x00000000000000000000000000000000000c0de5'
-const HEAVY_CODE = assemble([
-  '0x1388',
-  { label: 'top' },
-  'DUP1',
-  '0x00',
-  'MSTORE',
-  '0x40',
-  '0x00',
-  'KECCAK256',
-  'DUP2',
-  '0x05',
-  'SHL',
-  '0x40',
-  'ADD',
-  'MSTORE',
-  '0x01',
-  'SWAP1',
-  'SUB',
-  'DUP1',
-  { target: 'top' },
-  'JUMPI',
-  '0x20',
-  '0x40',
-  'RETURN',
-])
+const HEAVY_CODE = assemble([...keccakMemoryLoop(5000), '0x20', '0x40', 'RETURN'])
 
 /** Multicall3's aggregate3((address target, bool allowFailure, bytes callData)[]) of these calls, ABI-encoded. */
 function aggregate3(calls: { target: string; data: string }[]): string {

@@ -1,7 +1,7 @@
 import { devAccounts } from '../chain/dev.js'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { type TxShape, recipient } from './chainGen.js'
-import { assemble } from '../testing/asm.js'
+import { assemble, keccakMemoryLoop } from '../testing/asm.js'
 
 // The execution workloads of bench:exec: what a block of each is made of, and the contracts it needs at genesis.
 
@@ -137,26 +137,7 @@ const HEAVY_CODE = assemble([
   'CALLDATALOAD',
   '0x20',
   'MSTORE',
-  `0x${HEAVY_TURNS.toString(16).padStart(4, '0')}`,
-  { label: 'top' },
-  'DUP1',
-  '0x00',
-  'MSTORE',
-  '0x40',
-  '0x00',
-  'KECCAK256',
-  'DUP2',
-  '0x05',
-  'SHL',
-  '0x40',
-  'ADD',
-  'MSTORE',
-  '0x01',
-  'SWAP1',
-  'SUB',
-  'DUP1',
-  { target: 'top' },
-  'JUMPI',
+  ...keccakMemoryLoop(HEAVY_TURNS),
   'POP',
   '0x60',
   'MLOAD',

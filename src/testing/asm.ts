@@ -186,6 +186,36 @@ export function logEmitter(count: number, topic: `0x${string}`, bytes: number): 
   ])
 }
 
+/**
+ * Loops, keccak and memory, `turns` (1-0xffff) times, for i = turns down to 1: mem[0] = i and mem[64 + 32i] =
+ * keccak256(mem[0..64]) (memory grows by a word a turn); leaves the spent counter, 0, on the stack. The heavy
+ * contracts of the benches (bench:exec's block workload and bench:load's eth_call) run it.
+ */
+export function keccakMemoryLoop(turns: number): Item[] {
+  return [
+    `0x${turns.toString(16).padStart(4, '0')}`,
+    { label: 'top' },
+    'DUP1',
+    '0x00',
+    'MSTORE',
+    '0x40',
+    '0x00',
+    'KECCAK256',
+    'DUP2',
+    '0x05',
+    'SHL',
+    '0x40',
+    'ADD',
+    'MSTORE',
+    '0x01',
+    'SWAP1',
+    'SUB',
+    'DUP1',
+    { target: 'top' },
+    'JUMPI',
+  ]
+}
+
 /** Jumps back to its start until it runs out of gas: three steps and 12 gas a turn. */
 export const LOOP_FOREVER = assemble([{ label: 'top' }, { target: 'top' }, 'JUMP'])
 
