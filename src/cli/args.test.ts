@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError, formatDuration, parseFlags, readFlag } from './args.js'
+import { UsageError, formatDuration, intFlag, parseFlags, patternFlag, readFlag } from './args.js'
 import { MAX_WORKERS, flag, parseArgs } from './flags.js'
 
 describe('command-line parsing is strict', () => {
@@ -52,5 +52,23 @@ describe('command-line parsing is strict', () => {
     expect(parseFlags(['--rounds', '3', '--only', 'x'], { rounds: 'string', only: 'string' }).flags.get('rounds')).toBe('3')
     expect(() => parseFlags(['--round', '3'], { rounds: 'string' })).toThrow(/--round/)
     expect(readFlag('n', { kind: 'int', help: '', min: 2, max: 5 }, '5')).toBe(5)
+  })
+})
+
+describe("scripts' integer and pattern flags", () => {
+  it('reads them, takes the fallback when absent, and refuses a bad one naming the flag', () => {
+    const flags = new Map([
+      ['jobs', '3'],
+      ['limit', '-1'],
+      ['only', 'a|b'],
+      ['bad', '('],
+    ])
+    expect(intFlag(flags, 'jobs', 1, 1)).toBe(3)
+    expect(intFlag(flags, 'show', 8, 0)).toBe(8)
+    expect(() => intFlag(flags, 'limit', 0, 0)).toThrow(UsageError)
+    expect(() => intFlag(flags, 'jobs', 1, 4)).toThrow(/--jobs: expected an integer of at least 4, got "3"/)
+    expect(patternFlag(flags, 'only')?.test('b')).toBe(true)
+    expect(patternFlag(flags, 'missing')).toBeUndefined()
+    expect(() => patternFlag(flags, 'bad')).toThrow(/--bad: /)
   })
 })

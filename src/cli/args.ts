@@ -52,6 +52,37 @@ export function parseFlags(argv: string[], known: Record<string, 'string' | 'boo
   return { positional: parsed.positionals, flags }
 }
 
+/** A script's integer flag: `fallback` when absent; not a decimal integer of at least `min` is a UsageError naming it. */
+export function intFlag(flags: Map<string, string>, name: string, fallback: number, min: number): number {
+  const raw = flags.get(name)
+  if (raw === undefined) return fallback
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name}: expected an integer of at least ${min}, got "${raw}"`)
+  return n
+}
+
+/** A script's regular-expression flag (`--only`): undefined when absent; one that does not compile is a UsageError naming it. */
+export function patternFlag(flags: Map<string, string>, name: string): RegExp | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  try {
+    return new RegExp(raw)
+  } catch (e) {
+    throw new UsageError(`--${name}: ${(e as Error).message}`)
+  }
+}
+
+/** Runs a script's `main`: its answer is the exit code; a UsageError is printed with `usage`, exit code 2. */
+export async function runScript(main: (argv: string[]) => Promise<number>, usage: string): Promise<void> {
+  try {
+    process.exitCode = await main(process.argv.slice(2))
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    process.stderr.write(`${e.message}\n\n${usage}`)
+    process.exitCode = 2
+  }
+}
+
 /** The value of a flag as given on the command line, read and checked by its spec; a bad one is a UsageError naming it. */
 export function readFlag(name: string, spec: FlagSpec, raw: string): string | number | boolean | string[] {
   switch (spec.kind) {

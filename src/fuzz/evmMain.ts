@@ -1,5 +1,5 @@
 import { ALL_FORKS, type Fork } from '../chain/evmFork.js'
-import { parseFlags, UsageError } from '../cli/args.js'
+import { parseFlags, runScript, UsageError } from '../cli/args.js'
 import { forkNamed } from './evmForkNames.js'
 import { fuzzEvm } from './evmFuzz.js'
 import { disagreementLines, summaryLine } from './evmReport.js'
@@ -61,10 +61,4 @@ async function main(argv: string[]): Promise<number> {
   return report.disagreement === undefined ? 0 : 1
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2))
-} catch (e) {
-  if (!(e instanceof UsageError)) throw e
-  process.stderr.write(`${e.message}\n\n${USAGE}`)
-  process.exitCode = 2
-}
+await runScript(main, USAGE)

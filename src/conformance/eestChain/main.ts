@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
-import { UsageError, parseFlags } from '../../cli/args.js'
+import { UsageError, intFlag, parseFlags, patternFlag, runScript } from '../../cli/args.js'
 import { sampleCases } from '../eestState/archive.js'
 import { type CaseRef, fixtureFiles, indexCases, readFixtureFile } from './cases.js'
 import { convertCase } from './convert.js'
@@ -25,14 +25,6 @@ every post-state account read back over JSON-RPC.
   --report <file>    a JSON line per case (id, folder, verdict, reason)
   --verbose          a line per case as it ends
 `
-
-function intFlag(flags: Map<string, string>, name: string, fallback: number, min: number): number {
-  const raw = flags.get(name)
-  if (raw === undefined) return fallback
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name}: expected an integer of at least ${min}, got "${raw}"`)
-  return n
-}
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -86,12 +78,7 @@ async function main(argv: string[]): Promise<number> {
   if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`)
   const root = flags.get('fixtures')
   if (root === undefined) throw new UsageError('--fixtures <dir> is required')
-  let only: RegExp | undefined
-  try {
-    only = flags.has('only') ? new RegExp(flags.get('only')!) : undefined
-  } catch (e) {
-    throw new UsageError(`--only: ${(e as Error).message}`)
-  }
+  const only = patternFlag(flags, 'only')
   const mode = flags.get('node') ?? 'inprocess'
   if (mode !== 'inprocess' && mode !== 'spawn') throw new UsageError(`--node: expected inprocess or spawn, got "${mode}"`)
   const jobs = intFlag(flags, 'jobs', 1, 1)
@@ -146,10 +133,4 @@ async function main(argv: string[]): Promise<number> {
   return results.some((r) => r.verdict === 'fail') ? 1 : 0
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2))
-} catch (e) {
-  if (!(e instanceof UsageError)) throw e
-  process.stderr.write(`${e.message}\n\n${USAGE}`)
-  process.exitCode = 2
-}
+await runScript(main, USAGE)

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { UsageError, parseFlags } from '../../cli/args.js'
+import { UsageError, intFlag, parseFlags, patternFlag, runScript } from '../../cli/args.js'
 import { DEFAULT_ARCHIVE, DEFAULT_CACHE, openDirectory, openFixtures, sampleCases, selectCases } from './archive.js'
 import { reportLines } from './report.js'
 import { runCases } from './runner.js'
@@ -27,14 +27,6 @@ pre-state, checking the post-state root, the logs hash and the expected rejectio
   --fixtures <dir>      an unpacked directory of state tests instead (ethereum/legacytests' GeneralStateTests)
   --cache <dir>         where archives are unpacked (default node_modules/.cache/sponge-eest-state)
 `
-
-function intFlag(flags: Map<string, string>, name: string, fallback: number, min: number): number {
-  const raw = flags.get(name)
-  if (raw === undefined) return fallback
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name}: expected an integer of at least ${min}, got "${raw}"`)
-  return n
-}
 
 async function main(argv: string[]): Promise<number> {
   const { flags, positional } = parseFlags(argv, {
@@ -66,12 +58,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`the ${evm} executor is not built (no ${module}): run npm run build\n`)
     return 2
   }
-  let only: RegExp | undefined
-  try {
-    only = flags.has('only') ? new RegExp(flags.get('only')!) : undefined
-  } catch (e) {
-    throw new UsageError(`--only: ${(e as Error).message}`)
-  }
+  const only = patternFlag(flags, 'only')
   const jobs = intFlag(flags, 'jobs', availableParallelism(), 1)
   const show = intFlag(flags, 'show', 8, 0)
   const timeoutMs = intFlag(flags, 'timeout', 300, 1) * 1000
@@ -120,10 +107,4 @@ async function main(argv: string[]): Promise<number> {
   return results.every((r) => r.reason === undefined) ? 0 : 1
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2))
-} catch (e) {
-  if (!(e instanceof UsageError)) throw e
-  process.stderr.write(`${e.message}\n\n${USAGE}`)
-  process.exitCode = 2
-}
+await runScript(main, USAGE)
