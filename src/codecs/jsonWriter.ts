@@ -96,6 +96,16 @@ export class JsonWriter {
     buf[this.at++] = QUOTE
   }
 
+  /** `["0x…",…]`: log topics, access-list storage keys. */
+  hexList(items: readonly Uint8Array[]): void {
+    this.text('[')
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) this.text(',')
+      this.hex(items[i]!)
+    }
+    this.text(']')
+  }
+
   /** `"0x…"` or `null`. */
   hexOrNull(b: Uint8Array | undefined): void {
     if (b === undefined) this.text('null')

@@ -35,12 +35,9 @@ export function writeLogJson(w: JsonWriter, log: RawLog, f: LogPlace, logIndex: 
   const [address, topics, data] = log
   w.text('{"address":')
   w.hex(address)
-  w.text(',"topics":[')
-  for (let i = 0; i < topics.length; i++) {
-    if (i > 0) w.text(',')
-    w.hex(topics[i]!)
-  }
-  w.text('],"data":')
+  w.text(',"topics":')
+  w.hexList(topics)
+  w.text(',"data":')
   w.hex(data)
   w.text(',"blockNumber":')
   w.quantity(f.blockNumber)

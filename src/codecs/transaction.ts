@@ -68,12 +68,9 @@ export function writeTransactionJson(w: JsonWriter, tx: TypedTransaction, from: 
       tx.accessList.forEach(([address, keys], i) => {
         w.text(i === 0 ? '{"address":' : ',{"address":')
         w.hex(address)
-        w.text(',"storageKeys":[')
-        for (let k = 0; k < keys.length; k++) {
-          if (k > 0) w.text(',')
-          w.hex(keys[k]!)
-        }
-        w.text(']}')
+        w.text(',"storageKeys":')
+        w.hexList(keys)
+        w.text('}')
       })
     }
     w.text(']')
