@@ -39,6 +39,14 @@ async function receiptText(url: string, hash: string): Promise<string | null> {
   return text.includes('"result":null') ? null : text
 }
 
+/** Every receipt read before a kill (hash → reply text) is there after it, byte for byte. */
+async function expectReceiptsKept(url: string, seen: Map<string, string>): Promise<void> {
+  for (const [hash, text] of seen) {
+    const after = await receiptText(url, hash)
+    if (after !== text) throw new Error(`receipt ${hash} changed across the kill:\n${text}\n${after}`)
+  }
+}
+
 function kill(node: SpawnedNode): Promise<void> {
   return new Promise((resolve) => {
     if (node.process.exitCode !== null || node.process.signalCode !== null) return resolve()
@@ -102,10 +110,7 @@ export async function streamTrial(opts: {
   await kill(node)
   node = await spawnNode(args, 120_000, opts.cli)
   try {
-    for (const [hash, text] of opts.seen) {
-      const after = await receiptText(node.httpUrl, hash)
-      if (after !== text) throw new Error(`receipt ${hash} changed across the kill:\n${text}\n${after}`)
-    }
+    await expectReceiptsKept(node.httpUrl, opts.seen)
     return { receiptsChecked: opts.seen.size, head: await checkChainLinks(node.httpUrl) }
   } finally {
     await node.stop()
@@ -235,10 +240,7 @@ export async function twoWritersTrial(opts: {
   await kill(node)
   node = await spawnNode(args, 120_000, opts.cli)
   try {
-    for (const [hash, text] of opts.seen) {
-      const after = await receiptText(node.httpUrl, hash)
-      if (after !== text) throw new Error(`receipt ${hash} changed across the kill:\n${text}\n${after}`)
-    }
+    await expectReceiptsKept(node.httpUrl, opts.seen)
     return { receiptsChecked: opts.seen.size, head: await checkChainLinks(node.httpUrl), refusals }
   } finally {
     await node.stop()
@@ -281,10 +283,7 @@ export async function walletTrial(opts: {
   node = await spawnNode(args, 120_000, opts.cli)
   try {
     const after = client(node.httpUrl)
-    for (const [hash, text] of acknowledged) {
-      const now = await receiptText(node.httpUrl, hash)
-      if (now !== text) throw new Error(`receipt ${hash} changed across the kill:\n${text}\n${now}`)
-    }
+    await expectReceiptsKept(node.httpUrl, acknowledged)
     const mined = Number(BigInt(await after<string>('eth_getTransactionCount', [from, 'latest'])))
     const nonces = new Set<number>()
     for (const hash of acknowledged.keys()) {
