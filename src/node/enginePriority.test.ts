@@ -4,6 +4,7 @@ import { devAccounts } from '../chain/dev.js'
 import { tempDatadir } from '../testing/paths.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { type ThreadSeen, threadsSeen } from '../testing/threadsSeen.js'
+import { WsClient } from '../testing/wsClient.js'
 import { PUBLIC_NICE_STEPS } from '../util/threadRole.js'
 
 // The engine's threads come first (issue 31 item 3; docs/design.md): a node's serving threads and public lane
@@ -26,14 +27,21 @@ describe.runIf(process.platform === 'linux')('the public side runs at a higher n
   for (const threads of [2, 1]) {
     it(`with --http.threads ${threads}: serving threads and public workers above the main thread and the engine lane`, async () => {
       const datadir = tempDatadir('nice')
-      const node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--http.threads', String(threads), '--workers', String(threads)])
+      // With a block period, dev mode builds its blocks in the engine lane (mining on demand builds them on the main
+      // thread, and the engine lane's workers, started at once, may still be loading when a test looks).
+      const sized = ['--http.threads', String(threads), '--workers', String(threads)]
+      const node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--dev.period', '1', ...sized])
+      const ws = await WsClient.open(node.httpUrl.replace('http://', 'ws://'))
       try {
         const pid = node.process.pid!
-        // A send is answered once dev mode has made its block: built and imported by the engine lane's worker, which
-        // has taken its role by then (its module's first statement after the imports).
+        const sub = await ws.call<string>('eth_subscribe', ['newHeads'])
+        expect(sub, JSON.stringify(sub)).toHaveProperty('result')
         const [alice, bob] = devAccounts()
         const sent = await call(node.httpUrl, 'eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x1' }])
         expect(sent, JSON.stringify(sent)).toHaveProperty('result')
+        // A head announced: a block built by the engine lane's worker, which had taken its role by then (its
+        // module's first statement after the imports).
+        await ws.next((m) => m.params?.subscription === sub.result)
         // eth_simulateV1 always runs in a public lane, whose worker starts for it.
         const answer = await call(node.httpUrl, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [] }] }, 'latest'])
         expect(answer, JSON.stringify(answer)).toHaveProperty('result')
@@ -50,6 +58,7 @@ describe.runIf(process.platform === 'linux')('the public side runs at a higher n
         const others = seen.filter((t) => t.name !== 'serving thread' && t.name !== 'public lane')
         for (const t of others) expect(t, t.name).toMatchObject({ nice: engineNice })
       } finally {
+        ws.ws.close()
         await node.stop()
         rmSync(datadir, { recursive: true, force: true })
       }
