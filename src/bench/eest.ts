@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { parseFlags } from '../cli/args.js'
+import { dirFlag, parseFlags } from '../cli/args.js'
 import { type EngineCall, type EngineCase, readEngineFixture } from '../conformance/engineFixture.js'
 import { type CaseNode, genesisVerdict, startCaseNode, stepVerdict } from '../conformance/eest.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
@@ -30,11 +30,16 @@ const args = parseFlags(process.argv.slice(2), {
   'no-plain': 'boolean',
   cli: 'string',
 })
-const root = args.flags.get('fixtures')
-if (root === undefined) {
-  process.stderr.write('usage: npm run bench:eest -- --fixtures <dir of blockchain_tests_engine JSON> [--only <regexp>] [--gas value_100M]\n')
-  process.exit(2)
-}
+const root = (() => {
+  try {
+    return dirFlag(args.flags, 'fixtures', 'a directory of blockchain_tests_engine fixture files')
+  } catch (e) {
+    process.stderr.write(
+      `${(e as Error).message}\n\nusage: npm run bench:eest -- --fixtures <dir of blockchain_tests_engine JSON> [--only <regexp>] [--gas value_100M]\n`,
+    )
+    process.exit(2)
+  }
+})()
 /** Picks fixture files by their path under --fixtures (e.g. `bitwise|keccak`). */
 const only = new RegExp(args.flags.get('only') ?? '')
 /** Picks the tests of a file by name: EEST fills each benchmark at several block gas values. */

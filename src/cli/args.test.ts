@@ -1,5 +1,8 @@
+import { rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { UsageError, formatDuration, intFlag, parseFlags, patternFlag, readFlag } from './args.js'
+import { UsageError, dirFlag, formatDuration, intFlag, parseFlags, patternFlag, readFlag } from './args.js'
 import { MAX_WORKERS, flag, parseArgs } from './flags.js'
 
 describe('command-line parsing is strict', () => {
@@ -70,5 +73,24 @@ describe("scripts' integer and pattern flags", () => {
     expect(patternFlag(flags, 'only')?.test('b')).toBe(true)
     expect(patternFlag(flags, 'missing')).toBeUndefined()
     expect(() => patternFlag(flags, 'bad')).toThrow(/--bad: /)
+  })
+
+  it('takes a directory flag that names a directory, and refuses one absent, missing or a file naming the flag', () => {
+    const dir = tmpdir()
+    const file = join(dir, `sponge-args-${process.pid}.json`)
+    writeFileSync(file, '{}')
+    try {
+      const flags = new Map([
+        ['fixtures', dir],
+        ['gone', join(dir, 'sponge-args-no-such-dir')],
+        ['file', file],
+      ])
+      expect(dirFlag(flags, 'fixtures', 'the fixtures')).toBe(dir)
+      expect(() => dirFlag(flags, 'absent', 'the fixtures')).toThrow(/--absent <dir> is required: the fixtures/)
+      expect(() => dirFlag(flags, 'gone', 'x')).toThrow(new UsageError(`--gone: no directory at ${join(dir, 'sponge-args-no-such-dir')}`))
+      expect(() => dirFlag(flags, 'file', 'x')).toThrow(/--file: no directory at /)
+    } finally {
+      rmSync(file, { force: true })
+    }
   })
 })

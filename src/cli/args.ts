@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { parseArgs as parseWithNode } from 'node:util'
 
 /** A command line that cannot be run as given: printed with the usage, exit code 2. */
@@ -70,6 +71,17 @@ export function patternFlag(flags: Map<string, string>, name: string): RegExp | 
   } catch (e) {
     throw new UsageError(`--${name}: ${(e as Error).message}`)
   }
+}
+
+/**
+ * A script's required directory flag (`--fixtures <dir>`): absent, or naming no directory, is a UsageError naming it
+ * (not a stack trace from the first read).
+ */
+export function dirFlag(flags: Map<string, string>, name: string, what: string): string {
+  const raw = flags.get(name)
+  if (raw === undefined) throw new UsageError(`--${name} <dir> is required: ${what}`)
+  if (!statSync(raw, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--${name}: no directory at ${raw}`)
+  return raw
 }
 
 /** Runs a script's `main`: its answer is the exit code; a UsageError is printed with `usage`, exit code 2. */

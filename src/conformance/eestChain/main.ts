@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
-import { UsageError, intFlag, parseFlags, patternFlag, runScript } from '../../cli/args.js'
+import { UsageError, dirFlag, intFlag, parseFlags, patternFlag, runScript } from '../../cli/args.js'
 import { sampleCases } from '../eestState/archive.js'
 import { type CaseRef, fixtureFiles, indexCases, readFixtureFile } from './cases.js'
 import { convertCase } from './convert.js'
@@ -76,8 +76,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`)
-  const root = flags.get('fixtures')
-  if (root === undefined) throw new UsageError('--fixtures <dir> is required')
+  const root = dirFlag(flags, 'fixtures', 'a directory of blockchain_test fixture files')
   const only = patternFlag(flags, 'only')
   const mode = flags.get('node') ?? 'inprocess'
   if (mode !== 'inprocess' && mode !== 'spawn') throw new UsageError(`--node: expected inprocess or spawn, got "${mode}"`)
