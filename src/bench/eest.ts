@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { dirFlag, parseFlags } from '../cli/args.js'
-import { type EngineCall, type EngineCase, readEngineFixture } from '../conformance/engineFixture.js'
+import { type EngineCall, type FixtureRun, readEngineFixture } from '../conformance/engineFixture.js'
 import { type CaseNode, genesisVerdict, startCaseNode, stepVerdict } from '../conformance/eest.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
 import { cpuSeconds } from './procStat.js'
@@ -116,7 +116,7 @@ async function warmUpPayload(
   return { payload: built.result.executionPayload, requests: built.result.executionRequests ?? [] }
 }
 
-async function runCase(fixture: string, c: EngineCase, work: string): Promise<Row> {
+async function runCase(fixture: string, c: FixtureRun, work: string): Promise<Row> {
   const blocks = c.blocks.slice(0, maxBlocks)
   const timed = blocks.at(-1)!
   const row: Row = { family: familyOf(fixture), fixture, test: c.name.replace(/^.*\[|\]$/g, ''), txs: timed.txs, gasUsed: Number(timed.gasUsed) }

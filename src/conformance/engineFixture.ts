@@ -41,7 +41,10 @@ export interface EngineCall {
   expect: 'VALID' | 'INVALID'
 }
 
-export interface EngineCase {
+/**
+ * A benchmark fixture's test as the Engine API calls that run it (not the shipped cases' steps format, engineCase.ts).
+ */
+export interface FixtureRun {
   name: string
   network: string
   genesis: GethGenesisFile
@@ -116,7 +119,7 @@ export function fixtureGenesis(t: FixtureTest): GethGenesisFile {
 }
 
 /** A test of the file as the calls a runner makes: each valid block sent, then made the head (safe = finalized = genesis). */
-export function engineCase(name: string, t: FixtureTest): EngineCase {
+export function fixtureRun(name: string, t: FixtureTest): FixtureRun {
   const genesisHash = t.genesisBlockHeader.hash
   const blocks = t.engineNewPayloads.map((p) => {
     const payload = p.params[0] as { blockHash: string; gasUsed: string; transactions: unknown[] }
@@ -148,9 +151,9 @@ export function engineCase(name: string, t: FixtureTest): EngineCase {
 }
 
 /** Every test of a fixture file's JSON text whose name `only` accepts, as engine cases. */
-export function readEngineFixture(json: string, only: (name: string) => boolean = () => true): EngineCase[] {
+export function readEngineFixture(json: string, only: (name: string) => boolean = () => true): FixtureRun[] {
   const tests = JSON.parse(json) as Record<string, FixtureTest>
   return Object.entries(tests)
     .filter(([name]) => only(name))
-    .map(([name, t]) => engineCase(name, t))
+    .map(([name, t]) => fixtureRun(name, t))
 }
