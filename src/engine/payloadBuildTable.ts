@@ -11,12 +11,16 @@ interface Entry extends BuildEntry {
   createdAt: number
 }
 
-/** Payloads being built or built, by payload id. Bounded: the oldest are forgotten first, and after `ttlMs`. */
+/**
+ * Payloads being built or built, by payload id. Bounded: the oldest are forgotten first, and after `ttlMs`. Ten, as
+ * geth tracks (maxTrackedPayloads): a consensus client asks for the payload of the slot it just started, and a full
+ * block's payload is a few hundred kB of JSON strings, held until it is forgotten.
+ */
 export class BuildTable {
   private readonly entries = new Map<string, Entry>()
 
   constructor(
-    private readonly capacity = 64,
+    private readonly capacity = 10,
     private readonly ttlMs = 120_000,
   ) {}
 
