@@ -1,6 +1,9 @@
 // EIP-4844's blob base fee from a block's excess blob gas: what BLOBBASEFEE reads and what a blob transaction pays per
 // blob gas (the fork's update fraction from the chain's blob schedule).
 
+/** Blob gas a blob takes (EIP-4844's GAS_PER_BLOB). */
+export const GAS_PER_BLOB = 131_072n
+
 /** EIP-4844's fake_exponential: factor · e^(numerator / denominator), in integers. */
 export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
   let i = 1n

@@ -1,7 +1,8 @@
 import { paramsBlock } from '@ethereumjs/block'
-import { type Common, type ParamsDict, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { Common, type ParamsDict, parseGethGenesis } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { customCrypto } from '../crypto/customCrypto.js'
+import { GAS_PER_BLOB } from './blobFee.js'
 import { hexToBytes } from '../util/hex.js'
 import { type BlobParams, FORKS, FORK_INDEX, type ForkName, type ScheduledFork } from './forks.js'
 import { type GethGenesisFile, genesisNumber } from './genesis.js'
@@ -54,12 +55,27 @@ export class ChainSpec {
   }
 
   private buildCommon(): Common {
-    // EthereumJS reads BPO blob limits from hardfork-scoped `target`/`max`/`blobGasPriceUpdateFraction` params,
-    // which createCommonFromGethGenesis never fills from blobSchedule: pass them ourselves.
-    const params: Record<string, Record<string, number>> = {}
-    for (const [name, p] of Object.entries(this.blobSchedule)) {
-      if (!name.startsWith('bpo')) continue
-      params[name] = { target: p.target, max: p.max, blobGasPriceUpdateFraction: p.baseFeeUpdateFraction }
+    // EthereumJS knows the blob-parameter-only forks through bpo2 and refuses a genesis whose blobSchedule names a
+    // later one (execution-spec-tests' BPO2ToBPO3 networks). They change no EIP, only the blob target, maximum and
+    // update fraction: every BPO fork of the genesis is given to EthereumJS as a hardfork of our own with those, and
+    // left out of the blobSchedule it parses. (getBlobGasSchedule reads `target`/`max` from BPO1 on.)
+    const bpo: Record<string, { eips: number[]; params: Record<string, number> }> = {}
+    const blobSchedule: Record<string, unknown> = {}
+    for (const [name, p] of Object.entries(this.genesis.config.blobSchedule ?? {})) {
+      if (!name.startsWith('bpo')) {
+        blobSchedule[name] = p
+        continue
+      }
+      bpo[name] = {
+        eips: [],
+        params: {
+          target: p.target,
+          max: p.max,
+          blobGasPriceUpdateFraction: p.baseFeeUpdateFraction,
+          targetBlobGasPerBlock: p.target * Number(GAS_PER_BLOB),
+          maxBlobGasPerBlock: p.max * Number(GAS_PER_BLOB),
+        },
+      }
     }
     // EthereumJS insists on fields geth lets a genesis file omit.
     const geth = {
@@ -70,12 +86,13 @@ export class ChainSpec {
       mixHash: `0x${'00'.repeat(32)}`,
       coinbase: `0x${'00'.repeat(20)}`,
       ...this.genesis,
-      config: { ...this.genesis.config },
+      config: { ...this.genesis.config, blobSchedule },
     }
-    const common = createCommonFromGethGenesis(geth as never, {
-      chain: 'sponge',
+    const chain = parseGethGenesis(geth as never, 'sponge')
+    const common = new Common({
+      chain: { ...chain, customHardforks: { ...chain.customHardforks, ...bpo } } as never,
+      hardfork: chain.hardfork,
       customCrypto: customCrypto(),
-      params: params as never,
     })
     common.updateParams(paramsBlock)
     common.updateParams(paramsTx)

@@ -2,7 +2,9 @@
 // stored headers and receipts, without building EthereumJS headers. Block validation uses EthereumJS's own
 // (calcNextBaseFee, calcNextExcessBlobGas); feeMath.test.ts checks these agree with it.
 
-export const GAS_PER_BLOB = 131_072n
+import { GAS_PER_BLOB } from '../chain/blobFee.js'
+
+export { GAS_PER_BLOB }
 
 /** EIP-1559's next base fee from a parent's gas use (elasticity 2, change denominator 8). */
 export function nextBaseFee(baseFee: bigint, gasUsed: bigint, gasLimit: bigint): bigint {
