@@ -15,7 +15,7 @@ import { ChainStore } from '../store/chainStore.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { type BuildInput, type BuiltPayload, buildPayload } from '../engine/worker/payloadBuilder.js'
-import { type ValidatedTx, validateRawTx } from '../txrules/txValidation.js'
+import { type KnownSigner, type ValidatedTx, validateRawTx } from '../txrules/txValidation.js'
 import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
 import { startHeartbeat } from '../store/heartbeat.js'
@@ -455,11 +455,14 @@ const portOf = (server: Server): number => (server.address() as AddressInfo).por
 async function devWork(
   spec: ChainSpec,
   store: ChainStore,
-): Promise<{ validate: (raw: Uint8Array, headHash: Uint8Array) => Promise<ValidatedTx>; build: (input: BuildInput) => Promise<BuiltPayload> }> {
+): Promise<{
+  validate: (raw: Uint8Array, headHash: Uint8Array, signer: KnownSigner | undefined) => Promise<ValidatedTx>
+  build: (input: BuildInput) => Promise<BuiltPayload>
+}> {
   const evm = new EvmConfig(spec, store)
   const executor = await BlockExecutor.create(spec, store, evm)
   return {
-    validate: (raw, headHash) => validateRawTx(spec, store, evm, raw, headHash),
+    validate: (raw, headHash, signer) => validateRawTx(spec, store, evm, raw, headHash, signer),
     build: async (input) => {
       // Out of the caller's synchronous run (forkchoiceUpdated, started from the pool's admission of a transaction).
       await Promise.resolve()

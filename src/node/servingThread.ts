@@ -9,7 +9,7 @@ import { readerMethods } from '../rpc/methods/readerTable.js'
 import { PortForwarder } from '../rpc/portForwarder.js'
 import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
-import { SubscriptionHub } from '../subscriptions/hub.js'
+import { SubscriberCounts, SubscriptionHub } from '../subscriptions/hub.js'
 import { hexToBytes } from '../util/hex.js'
 import { takeRole } from '../util/threadRole.js'
 import { servingTurns } from '../util/turns.js'
@@ -72,7 +72,7 @@ const lane = new WorkerPool(
   },
 )
 const forwarder = new PortForwarder(init.forward)
-const subscriptions = new SubscriptionHub(store)
+const subscriptions = new SubscriptionHub(store, { counts: new SubscriberCounts(init.subscribers), row: init.slot })
 const ctx: NodeContext = {
   ...sharedContext(spec, store, chain, init.read),
   pool: lane,

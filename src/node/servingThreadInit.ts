@@ -43,8 +43,10 @@ export interface ServingThreadInit {
   headSequence: SharedArrayBuffer
   /** Requests each thread has taken, by slot (shared memory: tests and, next, /metrics read it). */
   taken: SharedArrayBuffer
-  /** This thread's slot in `taken`. */
+  /** This thread's slot in `taken`, and its row in `subscribers`. */
   slot: number
+  /** SubscriberCounts' memory: the thread's subscriptions by kind, which the main thread looks at before telling it. */
+  subscribers: SharedArrayBuffer
   /** Where calls only the node can answer go (rpc/portForwarder.ts); transferred. */
   forward: MessagePort
 }
@@ -52,9 +54,9 @@ export interface ServingThreadInit {
 /** What the main thread tells a serving thread. */
 export type ToServingThread =
   | { op: 'drain'; boundMs: number }
-  /** The canonical chain changed (committed, and the head sequence advanced): for the thread's subscribers. */
+  /** The canonical chain changed (committed, and the head sequence advanced): for the threads' subscribers, if any. */
   | { op: 'canonical'; added: Uint8Array[]; removed: Uint8Array[] }
-  /** The pool admitted a transaction: for the thread's newPendingTransactions subscribers. */
+  /** The pool admitted a transaction: for the threads' newPendingTransactions subscribers, if any. */
   | { op: 'pending'; hash: string }
   /** A scrape of /metrics: the thread answers with its registry's metrics. */
   | { op: 'metrics'; id: number }

@@ -7,6 +7,7 @@ import { NODE_DEFAULTS } from './defaults.js'
 import { type ReadSettings, readSettingsOf } from './sharedContext.js'
 import { freeSharedPort } from './sharedPort.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
+import { SubscriberCounts } from '../subscriptions/hub.js'
 
 /** A slot whose thread ended this many times within RESTART_WINDOW_MS is left empty: it would fail at every start. */
 const MAX_RESTARTS = 3
@@ -18,7 +19,7 @@ const THREAD_FILE = new URL('../../dist/node/servingThread.js', import.meta.url)
 export interface ServingThreadsOptions {
   threads: number
   /** Every thread's settings; the port may be 0 (one is chosen, then shared). */
-  init: Omit<ServingThreadInit, 'forward' | 'headSequence' | 'admission' | 'taken' | 'slot'>
+  init: Omit<ServingThreadInit, 'forward' | 'headSequence' | 'admission' | 'taken' | 'slot' | 'subscribers'>
   /** SharedAdmission's memory: every thread's public lane and the node's admit against it. */
   admission: SharedArrayBuffer
   /** HeadSequence's shared memory: the main thread advances it once it has committed a forkchoice. */
@@ -119,6 +120,8 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
   const { headSequence, admission } = o
   const takenMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * o.threads)
   const taken = new Int32Array(takenMemory)
+  const subscribersMemory = SubscriberCounts.shared(o.threads)
+  const subscribers = new SubscriberCounts(subscribersMemory)
   const running = new Set<Running>()
   let draining = false
   let lastHealth: ToServingThread | undefined
@@ -128,7 +131,16 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
   const start = (slot: number): Promise<Running> =>
     new Promise((resolve, reject) => {
       const { port1, port2 } = new MessageChannel()
-      const init: ServingThreadInit = { ...o.init, port, headSequence, admission, taken: takenMemory, slot, forward: port2 }
+      const init: ServingThreadInit = {
+        ...o.init,
+        port,
+        headSequence,
+        admission,
+        taken: takenMemory,
+        slot,
+        subscribers: subscribersMemory,
+        forward: port2,
+      }
       const worker = new Worker(THREAD_FILE, { workerData: init, transferList: [port2] })
       const r: Running = { worker, slot, unanswered: 0 }
       let listening = false
@@ -174,6 +186,7 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
         for (const holder of holders.values()) o.holderClosed(holder)
         holders.clear()
         running.delete(r)
+        subscribers.clear(slot)
         if (!listening) {
           reject(new Error(`a serving thread did not start: ${failure ?? `exit code ${code}`}`))
         } else if (!draining) {
@@ -252,8 +265,12 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       return n
     },
     taken: () => Array.from(taken),
-    canonicalChanged: (added, removed) => tellAll({ op: 'canonical', added, removed }),
-    pendingTransaction: (hash) => tellAll({ op: 'pending', hash }),
+    canonicalChanged: (added, removed) => {
+      if (subscribers.any('newHeads', 'logs')) tellAll({ op: 'canonical', added, removed })
+    },
+    pendingTransaction: (hash) => {
+      if (subscribers.any('newPendingTransactions')) tellAll({ op: 'pending', hash })
+    },
     metrics,
     get running() {
       return running.size

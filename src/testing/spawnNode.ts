@@ -42,12 +42,17 @@ function spawnSponge(
       child.kill('SIGKILL')
       reject(new Error(`sponge ${command} did not start within ${timeoutMs} ms:\n${output}`))
     }, timeoutMs)
+    let serving = false
     const onData = (d: Buffer) => {
       output += d.toString()
       onOutput?.(output)
+      // Once it serves, its output is only kept: looking through all of it again at each line (a dev node writes one
+      // a block) cost the benches' client CPU that grew with the run, on the machine the node shares.
+      if (serving) return
       httpUrl ??= /(?:HTTP|read-only) JSON-RPC on (http:\/\/[\d.:]+)/.exec(output)?.[1]
       authUrl ??= /Engine API on (http:\/\/[\d.:]+)/.exec(output)?.[1]
       if (httpUrl !== undefined && /"msg":"serving"/.test(output)) {
+        serving = true
         clearTimeout(timer)
         resolve({
           httpUrl,

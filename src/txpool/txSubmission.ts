@@ -5,7 +5,7 @@ import type { Lane, WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../util/logger.js'
 import type { TxPool } from './txPool.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { type PooledBlob, type ValidatedTx, pooledSidecar } from '../txrules/txValidation.js'
+import { type KnownSigner, type PooledBlob, type ValidatedTx, pooledSidecar } from '../txrules/txValidation.js'
 import type { KzgThread } from '../crypto/kzgThread.js'
 import type { SidecarCheck } from '../crypto/kzgSidecar.js'
 import { TxRejectedError } from '../exec/errors.js'
@@ -31,7 +31,7 @@ export interface TxSubmissionOptions {
    * to the lane): dev mode, where each send waits for its block and a lane's round trip (1–5 ms on a busy machine)
    * costs more than the validation itself (decoding, one native sender recovery, one account read: ~0.1 ms).
    */
-  readonly validateHere?: (raw: Uint8Array, headHash: Uint8Array) => Promise<ValidatedTx>
+  readonly validateHere?: (raw: Uint8Array, headHash: Uint8Array, signer: KnownSigner | undefined) => Promise<ValidatedTx>
 }
 
 /** Included blob transactions whose sidecars are kept for reorgs (a few blocks' worth at Osaka's maximum). */
@@ -63,18 +63,19 @@ export class TxSubmission {
   /**
    * eth_sendRawTransaction (and the dev wallet's eth_sendTransaction): decoded here, refused if unprotected as geth's
    * SubmitTransaction refuses it, then validated in the public lane against the head and admitted. Returns the hash.
-   * `lane`: the public lane as the requesting client's, whose admission counted this call.
+   * `lane`: the public lane as the requesting client's, whose admission counted this call. `signer`: the dev wallet's
+   * account that signed it, for the validation on this thread (a lane's worker recovers the sender as ever).
    */
-  async submit(raw: Uint8Array, lane: Lane = this.lanes.public): Promise<string> {
+  async submit(raw: Uint8Array, lane: Lane = this.lanes.public, signer?: KnownSigner): Promise<string> {
     // Decoding is a walk over the bytes (views, no copies): malformed bytes are answered with geth's "rlp: …" here,
     // before the replay-protection check that needs v, as geth decodes before it checks.
     if (!decodeTx(raw).protected && !this.opts.allowUnprotectedTxs) {
       throw new TxPoolRejectedError('only replay-protected (EIP-155) transactions allowed over RPC', 'unprotected')
     }
-    return this.validateAndAdd(raw, lane)
+    return this.validateAndAdd(raw, lane, signer)
   }
 
-  private async validateAndAdd(raw: Uint8Array, lane: Lane): Promise<string> {
+  private async validateAndAdd(raw: Uint8Array, lane: Lane, signer?: KnownSigner): Promise<string> {
     // The pool's bound, before the worker's expensive checks (geth checks it first in ValidateTransaction).
     const limit = raw[0] === 3 ? BLOB_TX_MAX_SIZE : TX_MAX_SIZE
     if (raw.length > limit) throw new TxPoolRejectedError(`oversized data: transaction size ${raw.length}, limit ${limit}`, 'oversizedData')
@@ -83,7 +84,7 @@ export class TxSubmission {
     for (let attempt = 1; ; attempt++) {
       const head = this.chain.head()
       const here = raw[0] === 3 ? undefined : this.opts.validateHere
-      v = here === undefined ? await lane.run({ op: 'validateTx', raw, headHash: head.hash }) : await here(raw, head.hash)
+      v = here === undefined ? await lane.run({ op: 'validateTx', raw, headHash: head.hash }) : await here(raw, head.hash, signer)
       // A blob transaction's sidecar, its shape checked by the worker: its proofs on the KZG thread, once (again only
       // if a head past Osaka's start now wants the cell proofs the first check did not make).
       const s = v.sidecar

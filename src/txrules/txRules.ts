@@ -79,7 +79,10 @@ export function validTx(
   raw: Uint8Array,
   next: NextBlock,
   sidecar: 'required' | 'optional',
-  /** The sender already recovered from these very bytes (the pool's, at admission): its signature is not recovered again. */
+  /**
+   * The sender already recovered from these very bytes (the pool's, at admission), or the dev wallet's account that
+   * signed them: the signature is not recovered again.
+   */
   knownSender?: Uint8Array,
 ): ValidTx {
   const { common } = next

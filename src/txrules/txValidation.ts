@@ -1,6 +1,9 @@
 import { isBlob4844Tx } from '@ethereumjs/tx'
 import type { ChainSpec } from '../chain/spec.js'
-import { readHeader } from '../store/blockCodec.js'
+import { Address } from '@ethereumjs/util'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { keccak256 } from '../crypto/keccak.js'
+import { HeaderView } from '../store/headerView.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { transactionJson } from '../codecs/transaction.js'
 import { RLP } from '@ethereumjs/rlp'
@@ -29,6 +32,31 @@ export interface ValidatedTx {
   json: string
   /** A blob transaction's sidecar, its shape checked: its KZG proofs are checked next, on the KZG thread. */
   sidecar?: UncheckedSidecar
+}
+
+/**
+ * The signer of a transaction this node signed itself (the dev wallet's eth_sendTransaction): its address and public
+ * key are known, and its signature, made a moment ago with its key, is not recovered again.
+ */
+export interface KnownSigner {
+  address: Uint8Array
+  /** 64 bytes, as a recovery gives it. */
+  publicKey: Uint8Array
+}
+
+/** Each key's signer, derived once (a point multiplication and a hash): the dev wallet's few keys, all public. */
+const signers = new Map<string, KnownSigner>()
+
+/** The account a key signs for, as a recovery of its signatures gives it. */
+export function knownSigner(key: Uint8Array): KnownSigner {
+  const id = bytesToHex(key)
+  let signer = signers.get(id)
+  if (signer === undefined) {
+    const publicKey = secp256k1.getPublicKey(key, false).subarray(1)
+    signer = { address: keccak256(publicKey).subarray(12), publicKey }
+    signers.set(id, signer)
+  }
+  return signer
 }
 
 /** A blob transaction's sidecar before its KZG check (crypto/kzgSidecar.ts), with what the pool makes of it. */
@@ -92,12 +120,13 @@ export async function validateRawTx(
   evmConfig: EvmConfig,
   raw: Uint8Array,
   headHash: Uint8Array,
+  signer?: KnownSigner,
 ): Promise<ValidatedTx> {
-  const head = readHeader(spec, store, headHash)
+  const head = HeaderView.read(store, headHash)
   if (head === undefined) throw new Error('head block missing')
   // The transaction is validated against the rules of the next block, and the head's gas limit (as geth's pool).
   const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
-  const { tx, sender, decoded } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required')
+  const { tx, sender, decoded } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required', signer?.address)
   const account = evmConfig.stateAt(head.stateRoot).account(bytesToWord(sender))
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
   checkTxAgainstState(tx, sender, account, { baseFeePerGas: undefined }, false)
@@ -105,14 +134,14 @@ export async function validateRawTx(
   return {
     hash: bytesToHex(tx.hash()),
     sender: bytesToHex(sender),
-    senderKey: tx.getSenderPublicKey(),
+    senderKey: signer?.publicKey ?? tx.getSenderPublicKey(),
     nonce: `0x${tx.nonce.toString(16)}`,
     gasLimit: `0x${tx.gasLimit.toString(16)}`,
     maxFee: `0x${maxFeeOf(tx).toString(16)}`,
     maxPriorityFee: `0x${effectiveTipAt(tx, undefined).toString(16)}`,
     type: tx.type,
     stateNonce: `0x${(account?.nonce ?? 0n).toString(16)}`,
-    json: transactionJson(tx, tx.getSenderAddress(), undefined),
+    json: transactionJson(tx, new Address(sender), undefined),
     ...(wrapped === undefined || !isBlob4844Tx(tx)
       ? {}
       : {

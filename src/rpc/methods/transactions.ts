@@ -2,6 +2,7 @@ import { type NodeContext, nodePart } from '../context.js'
 import { hexToBytes } from '../../util/hex.js'
 import type { Hash32 } from '../../wire/primitives.js'
 import type { RawTxParams } from '../../wire/ethParams.js'
+import type { KnownSigner } from '../../txrules/txValidation.js'
 
 export const sendRawTransaction = ([raw]: RawTxParams, ctx: NodeContext): Promise<Hash32> => submitted(ctx, hexToBytes(raw))
 
@@ -15,8 +16,11 @@ export async function submitted(ctx: NodeContext, raw: Uint8Array): Promise<stri
   return minedOnDemand(ctx, await pooled(ctx, raw))
 }
 
-/** Pools a transaction (validated against the head, admitted) and answers its hash, without waiting for a block. */
-export const pooled = (ctx: NodeContext, raw: Uint8Array): Promise<string> => nodePart(ctx.txs).submit(raw, ctx.pool)
+/**
+ * Pools a transaction (validated against the head, admitted) and answers its hash, without waiting for a block.
+ * `signer`: the dev wallet's account that signed it.
+ */
+export const pooled = (ctx: NodeContext, raw: Uint8Array, signer?: KnownSigner): Promise<string> => nodePart(ctx.txs).submit(raw, ctx.pool, signer)
 
 /** A pooled transaction's hash, answered once its block is made on a dev chain that mines on demand (see submitted). */
 export async function minedOnDemand(ctx: NodeContext, hash: string): Promise<string> {

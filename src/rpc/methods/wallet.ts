@@ -7,6 +7,7 @@ import { InvalidParamsError, ServerError } from '../errors.js'
 import type { PersonalSignParams, SendTransactionParams, SignParams, SignTypedDataParams } from '../../wire/ethParams.js'
 import type { Bytes, Hash32 } from '../../wire/primitives.js'
 import { fillRequest, unsignedTx } from './fill.js'
+import { knownSigner } from '../../txrules/txValidation.js'
 import { type TypedData, typedDataDigest } from './typedData.js'
 
 // The dev chain's wallet, as anvil has it: eth_sendTransaction, eth_sign and personal_sign for the ten dev accounts
@@ -68,7 +69,7 @@ export async function sendTransaction([tx]: SendTransactionParams, ctx: NodeCont
   if (tx.blobVersionedHashes !== undefined || tx.maxFeePerBlobGas !== undefined) throw new ServerError('signing blob transactions not supported')
   const fillSignPool = async (): Promise<string> => {
     const signed = unsignedTx(await fillRequest(tx, ctx), ctx).sign(key)
-    return pooled(ctx, signed.serialize())
+    return pooled(ctx, signed.serialize(), knownSigner(key))
   }
   // A nonce given is the client's to keep apart, as geth leaves it: no lock then.
   const hash = tx.nonce === undefined ? await nodePart(ctx.nonceLock).run(tx.from.toLowerCase(), fillSignPool) : await fillSignPool()
