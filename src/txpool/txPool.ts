@@ -152,7 +152,7 @@ export class TxPool {
 
   /**
    * The pooled transaction `hash` holds a version-0 sidecar where cell proofs are due: `make` gives it them
-   * (withCellProofs), once they are wanted (cellProofsMade). Pooled meanwhile with its blob proofs, it is served as
+   * (withCellProofs), once they are wanted (cellProofsMade); it settles, never rejects (a failure it reports itself). Pooled meanwhile with its blob proofs, it is served as
    * such nowhere that wants cell proofs: those wait for them.
    */
   needsCellProofs(hash: string, make: () => Promise<void>): void {

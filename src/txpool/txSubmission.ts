@@ -124,17 +124,15 @@ export class TxSubmission {
    * debug_getRawTransaction wait for it.
    */
   private convertLater(tx: PooledTx, sidecar: UncheckedSidecar): void {
-    const make = () =>
-      this.kzg.convert.cellProofs(sidecar.blobs).then(
-        (cellProofs) => {
-          const pooled = pooledSidecar(sidecar, cellProofs)
-          this.txPool.withCellProofs(tx, pooled.converted!, pooled.blobs)
-        },
-        (e: unknown) => {
-          // The thread gone (it is started again on the next call): the transaction waits for the next want.
-          this.log.warn('blob transaction not given its cell proofs', { hash: tx.hash, error: e instanceof Error ? e.message : String(e) })
-        },
-      )
+    const make = async (): Promise<void> => {
+      try {
+        const pooled = pooledSidecar(sidecar, await this.kzg.convert.cellProofs(sidecar.blobs))
+        this.txPool.withCellProofs(tx, pooled.converted!, pooled.blobs)
+      } catch (e) {
+        // The thread gone (it is started again on the next call): the transaction waits for the next want.
+        this.log.warn('blob transaction not given its cell proofs', { hash: tx.hash, error: e instanceof Error ? e.message : String(e) })
+      }
+    }
     this.txPool.needsCellProofs(tx.hash, make)
     if (this.opts.cellProofsWhenWanted !== true) void this.txPool.cellProofsMade(tx.hash)
   }
