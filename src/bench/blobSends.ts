@@ -14,8 +14,8 @@ import { rpcClient } from './chainGen.js'
 // bench:load's blob sends (issue 31 item 7): on a fresh dev node (a block per transaction, as `npm start`) and on
 // anvil (automine), same genesis, SENDS blob transactions of one blob each, one after another: the time to the
 // eth_sendRawTransaction answer and to the receipt (polled), the first send apart from the later ones. Sidecars
-// of version 0 (one blob proof per blob: what most tools still send, converted to cell proofs at submission, as
-// geth does) and of version 1 (cell proofs), each on its own fresh node: once with the first send as soon as the node
+// of version 0 (one blob proof per blob: what most tools still send; geth converts them to cell proofs at submission,
+// Sponge after it, in the background) and of version 1 (cell proofs), each on its own fresh node: once with the first send as soon as the node
 // answers (the worst case: the node's start-up work still under way), once with it 10 s later (a user's script run
 // after the node printed its accounts). The transactions are signed before the node starts.
 // Run alone: node dist/bench/blobSends.js [--cli <main.js>]

@@ -13,22 +13,20 @@ export interface SidecarProofs {
   proofs: Uint8Array[]
 }
 
-/** The outcome of a sidecar's KZG check: the cell proofs made for a version-0 sidecar when asked for. */
-export type SidecarCheck = { ok: true; cellProofs?: Uint8Array[] } | { ok: false; why: string }
+/** The outcome of a sidecar's KZG check. */
+export type SidecarCheck = { ok: true } | { ok: false; why: string }
 
 /**
- * The sidecar's proofs checked against its blobs and commitments (the counts are the caller's to have checked).
- * `toCellProofs`: a version-0 sidecar's blobs are also given their cell proofs, once the blob proofs hold: made from
- * the blobs, they hold against commitments the blob proofs tied to them (geth's ToV1 computes them without checking
- * them again). A refusal's `why` is geth's "KZG verification error" with the reason.
+ * The sidecar's proofs checked against its blobs and commitments (the counts are the caller's to have checked). A
+ * refusal's `why` is geth's "KZG verification error" with the reason.
  */
-export function checkSidecarProofs(s: SidecarProofs, toCellProofs: boolean): SidecarCheck {
+export function checkSidecarProofs(s: SidecarProofs): SidecarCheck {
   const kzg = nativeKzg()
   nativeCalls.enter()
   try {
     if (s.version === 0) {
       if (!kzg.verifyBlobKzgProofBatch(s.blobs, s.commitments, s.proofs)) return { ok: false, why: 'KZG verification error: invalid blob proof' }
-      return toCellProofs ? { ok: true, cellProofs: s.blobs.flatMap((b) => kzg.computeCellsAndKzgProofs(b)[1]) } : { ok: true }
+      return { ok: true }
     }
     const cells = s.blobs.flatMap((b) => kzg.computeCells(b))
     const commitments = s.commitments.flatMap((c) => Array<Uint8Array>(CELLS_PER_BLOB).fill(c))
@@ -38,6 +36,21 @@ export function checkSidecarProofs(s: SidecarProofs, toCellProofs: boolean): Sid
   } catch (e) {
     // c-kzg refuses bytes that are no field element or curve point by throwing.
     return { ok: false, why: `KZG verification error: ${e instanceof Error ? e.message : String(e)}` }
+  } finally {
+    nativeCalls.leave()
+  }
+}
+
+/**
+ * The blobs' cell proofs, 128 a blob in blob order: a version-0 sidecar's conversion (geth's ToV1, which computes
+ * them without checking them again: made from blobs whose blob proofs held, they hold against their commitments).
+ * About a third of a second a blob.
+ */
+export function blobCellProofs(blobs: Uint8Array[]): Uint8Array[] {
+  const kzg = nativeKzg()
+  nativeCalls.enter()
+  try {
+    return blobs.flatMap((b) => kzg.computeCellsAndKzgProofs(b)[1])
   } finally {
     nativeCalls.leave()
   }

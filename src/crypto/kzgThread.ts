@@ -1,22 +1,31 @@
 import { Worker } from 'node:worker_threads'
 import type { SidecarCheck, SidecarProofs } from './kzgSidecar.js'
 
-export type KzgRequest = { stop: true } | { stop?: undefined; id: number; sidecar: SidecarProofs; toCellProofs: boolean }
-export type KzgReply = { ready: number } | { id: number; check: SidecarCheck }
+export type KzgRequest =
+  | { stop: true }
+  | { stop?: undefined; id: number; sidecar: SidecarProofs }
+  | { stop?: undefined; id: number; cellProofsOf: Uint8Array[] }
+export type KzgReply =
+  | { ready: number }
+  | { id: number; check: SidecarCheck }
+  | { id: number; cellProofs: Uint8Array[] }
+  | { id: number; failed: string }
 
 // Resolves to dist/crypto/kzgWorker.js from both src/crypto (tests) and dist/crypto (the built node).
 const WORKER_FILE = new URL('../../dist/crypto/kzgWorker.js', import.meta.url)
 
 /**
- * One thread for the pool's KZG work (a blob transaction's sidecar checked, and given cell proofs): c-kzg's trusted
- * setup takes seconds to load, once per thread, and a blob's cell proofs ~0.5 s. Started with `sponge node` (else by
- * the first blob transaction), it loads the setup once and stays: the public lane's threads come and go
- * (workers/pool.ts), and each would load it again. It holds ~8-13 MiB (its isolate and the setup).
+ * A thread for the pool's KZG work: c-kzg's trusted setup takes seconds to load, once per thread. The node has two:
+ * one checks sidecars as they are sent (milliseconds a blob; started with `sponge node`, else by the first blob
+ * transaction), the other gives version-0 sidecars their cell proofs in the background (~0.3 s a blob; started by
+ * the first one), so that a send's check never waits behind a conversion. Each loads the setup once and stays: the
+ * public lane's threads come and go (workers/pool.ts), and each would load it again. Each holds ~8-13 MiB (its
+ * isolate and the setup).
  */
 export class KzgThread {
   private worker: Worker | undefined
   private nextId = 0
-  private readonly waiting = new Map<number, { resolve: (c: SidecarCheck) => void; reject: (e: Error) => void }>()
+  private readonly waiting = new Map<number, { resolve: (r: KzgReply) => void; reject: (e: Error) => void }>()
   private loaded: (ms: number) => void = () => {}
   /** Resolves with the setup's load time, ms, once the thread has it. */
   readonly ready = new Promise<number>((resolve) => {
@@ -33,7 +42,7 @@ export class KzgThread {
       if ('ready' in m) return this.loaded(m.ready)
       const w = this.waiting.get(m.id)
       this.waiting.delete(m.id)
-      w?.resolve(m.check)
+      w?.resolve(m)
     })
     const gone = (why: Error) => {
       if (this.worker !== worker) return
@@ -47,12 +56,25 @@ export class KzgThread {
   }
 
   /** `checkSidecarProofs` (kzgSidecar.ts) on the thread; a thread gone since is started again. */
-  check(sidecar: SidecarProofs, toCellProofs: boolean): Promise<SidecarCheck> {
+  async check(sidecar: SidecarProofs): Promise<SidecarCheck> {
+    const reply = await this.call((id) => ({ id, sidecar }))
+    if ('check' in reply) return reply.check
+    throw new Error(`the KZG thread did not check the sidecar: ${'failed' in reply ? reply.failed : 'no answer'}`)
+  }
+
+  /** `blobCellProofs` (kzgSidecar.ts) on the thread. */
+  async cellProofs(blobs: Uint8Array[]): Promise<Uint8Array[]> {
+    const reply = await this.call((id) => ({ id, cellProofsOf: blobs }))
+    if ('cellProofs' in reply) return reply.cellProofs
+    throw new Error(`the KZG thread made no cell proofs: ${'failed' in reply ? reply.failed : 'no answer'}`)
+  }
+
+  private call(request: (id: number) => KzgRequest): Promise<KzgReply> {
     this.start()
     const id = ++this.nextId
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
-      this.worker!.postMessage({ id, sidecar, toCellProofs } satisfies KzgRequest)
+      this.worker!.postMessage(request(id))
     })
   }
 

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import { nativeKzg } from './kzg.js'
-import { checkSidecarProofs } from './kzgSidecar.js'
+import { blobCellProofs, checkSidecarProofs } from './kzgSidecar.js'
 import type { KzgReply, KzgRequest } from './kzgThread.js'
 
 // The KZG thread (kzgThread.ts): the trusted setup is loaded first thing, before any message is read, so requests
@@ -12,5 +12,14 @@ parentPort?.postMessage({ ready: performance.now() - start } satisfies KzgReply)
 parentPort?.on('message', (m: KzgRequest) => {
   // Leaving between calls: a thread stopped inside a c-kzg call aborts the process (nativeCalls.ts).
   if (m.stop) process.exit(0)
-  parentPort?.postMessage({ id: m.id, check: checkSidecarProofs(m.sidecar, m.toCellProofs) } satisfies KzgReply)
+  if ('sidecar' in m) {
+    parentPort?.postMessage({ id: m.id, check: checkSidecarProofs(m.sidecar) } satisfies KzgReply)
+    return
+  }
+  try {
+    parentPort?.postMessage({ id: m.id, cellProofs: blobCellProofs(m.cellProofsOf) } satisfies KzgReply)
+  } catch (e) {
+    // c-kzg throws on a blob that is no list of field elements (the blob proofs' check would have refused it first).
+    parentPort?.postMessage({ id: m.id, failed: e instanceof Error ? e.message : String(e) } satisfies KzgReply)
+  }
 })

@@ -83,25 +83,36 @@ export class EngineService {
   }
 
   /**
-   * engine_getBlobsV1 (cancun.md; -38005 once Osaka is active) and engine_getBlobsV2 (osaka.md): sidecars of pooled
-   * blob transactions by versioned hash. V1 answers null per missing blob and serves blob proofs; V2 answers null as
-   * a whole when any blob is missing or has no cell proofs (and before Osaka).
+   * engine_getBlobsV1 (cancun.md; -38005 once Osaka is active): sidecars of pooled blob transactions by versioned
+   * hash, null per missing blob, with their blob proofs.
    */
-  getBlobs(hashes: string[], version: 1 | 2): (object | null)[] | null {
-    if (hashes.length > MAX_BLOBS_REQUEST) throw new EngineError('tooLargeRequest', `requested ${hashes.length} blobs, limit ${MAX_BLOBS_REQUEST}`)
-    const head = HeaderView.read(this.store, this.chain.head().hash)!
-    const osaka = this.spec.isActive('osaka', head.number, head.timestamp)
-    if (version === 1) {
-      if (osaka || !this.spec.isActive('cancun', head.number, head.timestamp)) throw new EngineError('unsupportedFork', 'Unsupported fork')
-      return hashes.map((h) => {
-        const b = this.txPool.blob(h)
-        return b === undefined || b.cellProofs ? null : { blob: bytesToHex(b.blob), proof: bytesToHex(b.proofs[0]!) }
-      })
-    }
-    if (!osaka) return null
+  getBlobsV1(hashes: string[]): (object | null)[] {
+    const head = this.blobsHead(hashes)
+    if (head.osaka || !head.cancun) throw new EngineError('unsupportedFork', 'Unsupported fork')
+    return hashes.map((h) => {
+      const b = this.txPool.blob(h)
+      return b === undefined || b.cellProofs ? null : { blob: bytesToHex(b.blob), proof: bytesToHex(b.proofs[0]!) }
+    })
+  }
+
+  /**
+   * engine_getBlobsV2 (osaka.md): the same with each blob's cell proofs; null as a whole when any blob is missing or
+   * has no cell proofs (and before Osaka). A blob whose version-0 sidecar is being given its cell proofs
+   * (txpool/txSubmission.ts) is answered once it has them.
+   */
+  async getBlobsV2(hashes: string[]): Promise<object[] | null> {
+    if (!this.blobsHead(hashes).osaka) return null
+    await this.txPool.blobsWithCellProofs(hashes)
     const found = hashes.map((h) => this.txPool.blob(h))
     if (found.some((b) => b === undefined || !b.cellProofs)) return null
     return found.map((b) => ({ blob: bytesToHex(b!.blob), proofs: b!.proofs.map((p) => bytesToHex(p)) }))
+  }
+
+  /** getBlobs' request bound (-38004), and the forks active at the head. */
+  private blobsHead(hashes: string[]): { cancun: boolean; osaka: boolean } {
+    if (hashes.length > MAX_BLOBS_REQUEST) throw new EngineError('tooLargeRequest', `requested ${hashes.length} blobs, limit ${MAX_BLOBS_REQUEST}`)
+    const head = HeaderView.read(this.store, this.chain.head().hash)!
+    return { cancun: this.spec.isActive('cancun', head.number, head.timestamp), osaka: this.spec.isActive('osaka', head.number, head.timestamp) }
   }
 
   /**

@@ -18,6 +18,8 @@ export interface BuildOptions {
    * few transactions.
    */
   buildHere?: (input: BuildInput) => Promise<BuiltPayload>
+  /** Dev mode: the builds forkchoiceUpdated starts are the node's own, their blobs bundles unread (BuildInput.bundleUnread). */
+  bundleUnread?: boolean
 }
 
 const ZERO32 = `0x${'00'.repeat(32)}`
@@ -75,6 +77,7 @@ export class PayloadBuilds {
         extraData: this.opts.extraData,
         gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
         persist: true,
+        ...(this.opts.bundleUnread === true ? { bundleUnread: true } : {}),
       }),
       version,
     )

@@ -207,6 +207,8 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   })
   const kzg = new KzgThread()
   void kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
+  // Started by the first version-0 sidecar after Osaka (txpool/txSubmission.ts convertLater).
+  const kzgConversions = new KzgThread()
   // Dev mode validates sends and builds its blocks on this thread, on one EVM state reader.
   const devHere = opts.dev === undefined ? undefined : await devWork(spec, store)
   const txs = new TxSubmission(
@@ -217,15 +219,16 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     opts.log,
     {
       allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
-      ...(devHere === undefined ? {} : { validateHere: devHere.validate }),
+      ...(devHere === undefined ? {} : { validateHere: devHere.validate, cellProofsWhenWanted: true }),
     },
-    kzg,
+    { check: kzg, convert: kzgConversions },
   )
   const builds = new PayloadBuilds(spec, store, chain, lanes, txPool, {
     gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
     extraData: EXTRA_DATA,
     // Where each send waits for its block; with --dev.period none does, and a block of a period's sends is built aside.
     ...(devHere === undefined || !minesOnDemand(opts.dev?.period) ? {} : { buildHere: devHere.build }),
+    ...(opts.dev === undefined ? {} : { bundleUnread: true }),
   })
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
   const filters = new FilterRegistry()
@@ -315,7 +318,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       devDriver?.stop()
       await drainWithin(servers, opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, opts.log)
       await devDriver?.idle()
-      await Promise.all([lanes.engine.close(), lanes.public.close(), kzg.close()])
+      await Promise.all([lanes.engine.close(), lanes.public.close(), kzg.close(), kzgConversions.close()])
       metricsServer?.close()
       await store.close()
       heartbeat.stop()

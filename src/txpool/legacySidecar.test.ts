@@ -5,8 +5,9 @@ import { type TestNode, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 
 // Issue 10's report: after Osaka, a blob transaction sent with the pre-Osaka sidecar (one blob proof per blob) was
-// accepted, then skipped by the builder without a word, pending forever. It is converted to cell proofs at admission
-// (as geth does), so it is mined, and engine_getBlobsV2 serves its cells' proofs.
+// accepted, then skipped by the builder without a word, pending forever. The pool gives it cell proofs after admission
+// (geth converts at admission; here in the background: v0SidecarConversion.test.ts), a dev block takes it meanwhile, so
+// it is mined, and engine_getBlobsV2 serves its cells' proofs.
 
 let n: TestNode
 beforeAll(async () => {

@@ -55,6 +55,11 @@ export class TxPool {
   private readonly admitted: ((hash: string) => void)[] = []
   /** The sidecars of pooled blob transactions, by versioned hash (engine_getBlobs). */
   private readonly blobIndex = new Map<string, PooledBlob>()
+  /**
+   * Pooled transactions whose version-0 sidecars are to be given cell proofs (txSubmission.ts), by hash: how, and the
+   * conversion under way once one is.
+   */
+  private readonly unconverted = new Map<string, { make: () => Promise<void>; making?: Promise<void> }>()
 
   constructor(private readonly opts: TxPoolOptions) {}
 
@@ -99,6 +104,7 @@ export class TxPool {
         throw new TxPoolRejectedError('replacement transaction underpriced', 'replacementUnderpriced')
       }
       this.byHash.delete(existing.hash)
+      this.unconverted.delete(existing.hash)
     } else {
       if (this.byHash.size >= this.opts.maxSize) throw new TxPoolRejectedError('txpool is full', 'poolFull')
       if ((slots?.size ?? 0) >= (this.opts.accountSlots ?? DEFAULT_ACCOUNT_SLOTS)) {
@@ -142,6 +148,54 @@ export class TxPool {
   /** The pooled sidecar entry of a blob, by versioned hash. */
   blob(versionedHash: string): PooledBlob | undefined {
     return this.blobIndex.get(versionedHash)
+  }
+
+  /**
+   * The pooled transaction `hash` holds a version-0 sidecar where cell proofs are due: `make` gives it them
+   * (withCellProofs), once they are wanted (cellProofsMade); it settles, never rejects (a failure it reports itself). Pooled meanwhile with its blob proofs, it is served as
+   * such nowhere that wants cell proofs: those wait for them.
+   */
+  needsCellProofs(hash: string, make: () => Promise<void>): void {
+    if (this.byHash.has(hash)) this.unconverted.set(hash, { make })
+  }
+
+  /**
+   * Settles once the pooled transaction `hash` has the cell proofs it was waiting for (at once if it was waiting for
+   * none, or has left the pool), starting their making if none is under way. A making that failed leaves the
+   * transaction waiting: the next want makes them again.
+   */
+  cellProofsMade(hash: string): Promise<void> {
+    const u = this.unconverted.get(hash)
+    if (u === undefined) return Promise.resolve()
+    u.making ??= u.make().finally(() => {
+      if (this.unconverted.get(hash) !== u) return
+      if (this.byHash.get(hash)?.blobs?.[0]?.cellProofs === true) this.unconverted.delete(hash)
+      else u.making = undefined
+    })
+    return u.making
+  }
+
+  /** cellProofsMade for each pooled transaction holding one of these blobs (engine_getBlobsV2). */
+  async blobsWithCellProofs(versionedHashes: string[]): Promise<void> {
+    if (this.unconverted.size === 0) return
+    const wanted = new Set(versionedHashes)
+    const waits: Promise<void>[] = []
+    for (const hash of this.unconverted.keys()) {
+      if (this.byHash.get(hash)?.blobs?.some((b) => wanted.has(b.versionedHash)) === true) waits.push(this.cellProofsMade(hash))
+    }
+    await Promise.all(waits)
+  }
+
+  /**
+   * `tx`'s sidecar, once its cell proofs are made: `raw` is its version-1 network wrapper, `blobs` carry the cell
+   * proofs. Nothing if it left the pool (or was replaced) meanwhile.
+   */
+  withCellProofs(tx: PooledTx, raw: Uint8Array, blobs: PooledBlob[]): void {
+    if (this.byHash.get(tx.hash) !== tx) return
+    this.unindexBlobs(tx)
+    tx.raw = raw
+    tx.blobs = blobs
+    for (const b of blobs) this.blobIndex.set(b.versionedHash, b)
   }
 
   private unindexBlobs(tx: PooledTx): void {
@@ -245,6 +299,7 @@ export class TxPool {
         if (n < floor) {
           slots.delete(n)
           this.byHash.delete(p.hash)
+          this.unconverted.delete(p.hash)
           this.unindexBlobs(p)
         }
       }
@@ -261,6 +316,7 @@ export class TxPool {
     const tx = this.byHash.get(hash)
     if (tx === undefined) return
     this.byHash.delete(hash)
+    this.unconverted.delete(hash)
     this.unindexBlobs(tx)
     const slots = this.bySender.get(tx.sender)!
     slots.delete(tx.nonce)

@@ -3,11 +3,10 @@ import { bodyTransactions } from '../store/blockCodec.js'
 import type { ChainStore } from '../store/chainStore.js'
 import type { Lane, WorkerPool } from '../workers/pool.js'
 import type { Logger } from '../util/logger.js'
-import type { TxPool } from './txPool.js'
+import type { PooledTx, TxPool } from './txPool.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { type KnownSigner, type PooledBlob, type ValidatedTx, pooledSidecar } from '../txrules/txValidation.js'
+import { type KnownSigner, type UncheckedSidecar, type ValidatedTx, pooledSidecar } from '../txrules/txValidation.js'
 import type { KzgThread } from '../crypto/kzgThread.js'
-import type { SidecarCheck } from '../crypto/kzgSidecar.js'
 import { TxRejectedError } from '../exec/errors.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 import { setBounded } from '../util/boundedMap.js'
@@ -32,6 +31,12 @@ export interface TxSubmissionOptions {
    * costs more than the validation itself (decoding, one native sender recovery, one account read: ~0.1 ms).
    */
   readonly validateHere?: (raw: Uint8Array, headHash: Uint8Array, signer: KnownSigner | undefined) => Promise<ValidatedTx>
+  /**
+   * A version-0 sidecar pooled after Osaka is given its cell proofs only once something wants them (engine_getBlobsV2,
+   * debug_getRawTransaction), not at once: dev mode, whose own blocks take it as it is (BuildInput.bundleUnread) and
+   * mostly include it within milliseconds.
+   */
+  readonly cellProofsWhenWanted?: boolean
 }
 
 /** Included blob transactions whose sidecars are kept for reorgs (a few blocks' worth at Osaka's maximum). */
@@ -56,8 +61,8 @@ export class TxSubmission {
     private readonly lanes: { public: WorkerPool; engine: WorkerPool },
     private readonly log: Logger,
     private readonly opts: TxSubmissionOptions,
-    /** A blob transaction's sidecar is checked (and converted) there. */
-    private readonly kzg: KzgThread,
+    /** KZG threads: `check` checks a blob transaction's sidecar as it is sent, `convert` gives a version-0 one cell proofs. */
+    private readonly kzg: { check: KzgThread; convert: KzgThread },
   ) {}
 
   /**
@@ -80,43 +85,57 @@ export class TxSubmission {
     const limit = raw[0] === 3 ? BLOB_TX_MAX_SIZE : TX_MAX_SIZE
     if (raw.length > limit) throw new TxPoolRejectedError(`oversized data: transaction size ${raw.length}, limit ${limit}`, 'oversizedData')
     let v: ValidatedTx
-    let check: SidecarCheck | undefined
+    let checked = false
     for (let attempt = 1; ; attempt++) {
       const head = this.chain.head()
       const here = raw[0] === 3 ? undefined : this.opts.validateHere
       v = here === undefined ? await lane.run({ op: 'validateTx', raw, headHash: head.hash }) : await here(raw, head.hash, signer)
-      // A blob transaction's sidecar, its shape checked by the worker: its proofs on the KZG thread, once (again only
-      // if a head past Osaka's start now wants the cell proofs the first check did not make).
-      const s = v.sidecar
-      if (s !== undefined && (check === undefined || (check.ok && s.toCellProofs && check.cellProofs === undefined))) {
-        check = await this.kzg.check(s, s.toCellProofs)
+      // A blob transaction's sidecar, its shape checked by the worker: its proofs on the KZG thread, once. A version-0
+      // sidecar after Osaka is not given its cell proofs here (a third of a second a blob): pooled with its blob
+      // proofs, it is converted in the background (convertLater).
+      if (v.sidecar !== undefined && !checked) {
+        const check = await this.kzg.check.check(v.sidecar)
+        if (!check.ok) throw new TxRejectedError(check.why, 'invalidTransaction')
+        checked = true
       }
-      if (check?.ok === false) throw new TxRejectedError(check.why, 'invalidTransaction')
       // The sender's nonce is the pool's floor only if read at the head the pool is at now: a block that landed
       // meanwhile may have raised it (a floor read too low hides the transaction as queued).
       if (attempt === MAX_VALIDATIONS || equalBytes(this.chain.head().hash, head.hash)) break
     }
-    let blobs: PooledBlob[] | undefined
-    if (v.sidecar !== undefined && check?.ok === true) {
-      const pooled = pooledSidecar(v.sidecar, check.cellProofs)
-      blobs = pooled.blobs
-      raw = pooled.converted ?? raw
+    const tx: PooledTx = {
+      hash: v.hash,
+      raw,
+      sender: v.sender,
+      senderKey: v.senderKey,
+      nonce: BigInt(v.nonce),
+      maxFee: BigInt(v.maxFee),
+      maxPriorityFee: BigInt(v.maxPriorityFee),
+      json: v.json,
+      ...(v.sidecar === undefined ? {} : { blobs: pooledSidecar(v.sidecar, undefined).blobs }),
     }
-    this.txPool.add(
-      {
-        hash: v.hash,
-        raw,
-        sender: v.sender,
-        senderKey: v.senderKey,
-        nonce: BigInt(v.nonce),
-        maxFee: BigInt(v.maxFee),
-        maxPriorityFee: BigInt(v.maxPriorityFee),
-        json: v.json,
-        ...(blobs === undefined ? {} : { blobs }),
-      },
-      BigInt(v.stateNonce),
-    )
+    this.txPool.add(tx, BigInt(v.stateNonce))
+    if (v.sidecar?.toCellProofs === true) this.convertLater(tx, v.sidecar)
     return v.hash
+  }
+
+  /**
+   * A pooled version-0 sidecar's conversion to cell proofs (geth's ToV1) on the conversion thread, started now unless
+   * cellProofsWhenWanted. Until it is done the pool serves the transaction nowhere cell proofs are wanted: a consensus
+   * client's build leaves it out (as geth's miner takes only sidecars of the fork's version), engine_getBlobsV2 and
+   * debug_getRawTransaction wait for it.
+   */
+  private convertLater(tx: PooledTx, sidecar: UncheckedSidecar): void {
+    const make = async (): Promise<void> => {
+      try {
+        const pooled = pooledSidecar(sidecar, await this.kzg.convert.cellProofs(sidecar.blobs))
+        this.txPool.withCellProofs(tx, pooled.converted!, pooled.blobs)
+      } catch (e) {
+        // The thread gone (it is started again on the next call): the transaction waits for the next want.
+        this.log.warn('blob transaction not given its cell proofs', { hash: tx.hash, error: e instanceof Error ? e.message : String(e) })
+      }
+    }
+    this.txPool.needsCellProofs(tx.hash, make)
+    if (this.opts.cellProofsWhenWanted !== true) void this.txPool.cellProofsMade(tx.hash)
   }
 
   /** Raw network wrappers of recently included blob transactions, oldest first (bounded). */

@@ -73,12 +73,14 @@ function checkSignature(d: DecodedTx, common: Common): void {
  * type's fork, EIP-3860's init code size, EIP-7825's gas cap, the block's gas limit, fee sizes, tip within the fee
  * cap, the sender (chain id and signature), the nonce's maximum, intrinsic gas and EIP-7623's floor. `sidecar`:
  * whether a blob transaction must come in its network wrapper (the pool's admission) or may come without (a block
- * built from given transactions). Throws TxRejectedError with geth's message.
+ * built from given transactions); 'optionalAnyVersion' also takes a version-0 sidecar where cell proofs are due (a dev
+ * block, whose bundle nobody reads, built while the pool gives it cell proofs: BuildInput.bundleUnread). Throws
+ * TxRejectedError with geth's message.
  */
 export function validTx(
   raw: Uint8Array,
   next: NextBlock,
-  sidecar: 'required' | 'optional',
+  sidecar: 'required' | 'optional' | 'optionalAnyVersion',
   /**
    * The sender already recovered from these very bytes (the pool's, at admission), or the dev wallet's account that
    * signed them: the signature is not recovered again.
@@ -111,8 +113,8 @@ export function validTx(
   if (d.type === 3) {
     if (d.sidecarVersion === undefined && sidecar === 'required')
       throw new TxRejectedError('missing sidecar in blob transaction', 'invalidTransaction')
-    // A version-0 sidecar where cell proofs are due is converted by the pool (txValidation.ts), as geth converts it
-    // at submission; a block is never built with one.
+    // A version-0 sidecar where cell proofs are due is converted by the pool (txpool/txSubmission.ts), as geth
+    // converts it at submission; only a dev block, which serves no consensus client, is built with one.
     if (d.sidecarVersion === 0 && sidecar === 'optional' && common.isActivatedEIP(7594)) {
       throw new TxRejectedError('unexpected sidecar version, want: 1, got: 0', 'invalidTransaction')
     }

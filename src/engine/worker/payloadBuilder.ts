@@ -49,6 +49,12 @@ export interface BuildInput {
   gasLimitTarget: string
   /** Store the built block (not canonical), so a later newPayload of it answers at once. */
   persist: boolean
+  /**
+   * No consensus client reads this build's blobs bundle (dev mode's own blocks): a version-0 sidecar after Osaka,
+   * pooled while its cell proofs are made in the background (txpool/txSubmission.ts), is built in as it is, its blob
+   * proofs in the bundle, instead of being left out until converted as a consensus client's build leaves it.
+   */
+  bundleUnread?: boolean
 }
 
 export interface BlobsBundle {
@@ -126,16 +132,24 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     let sidecar: SidecarProofs | undefined
     try {
       // A blob transaction may come without its sidecar only to an exact build.
-      const valid = validTx(raw, { common, gasLimit: header.gasLimit }, 'optional', input.senders?.[i])
+      const valid = validTx(
+        raw,
+        { common, gasLimit: header.gasLimit },
+        input.bundleUnread === true ? 'optionalAnyVersion' : 'optional',
+        input.senders?.[i],
+      )
       tx = valid.tx
       sidecar = valid.decoded.wrapped?.sidecar
       // The pool checked its transactions' KZG proofs as it took them in; given ones are checked here.
       if (sidecar !== undefined && input.mode === 'exact') {
-        const check = checkSidecarProofs(sidecar, false)
+        const check = checkSidecarProofs(sidecar)
         if (!check.ok) throw new TxRejectedError(check.why, 'invalidTransaction')
       }
       checkTxAgainstState(tx, valid.sender, run.state.get(bytesToWord(valid.sender)), { baseFeePerGas: header.baseFee }, true)
-      checkBlockRoom(run, tx, sidecar?.version, header.gasLimit, maxBlobGas, input.mode === 'exact', common.isActivatedEIP(7594))
+      const cellProofs = common.isActivatedEIP(7594)
+      // A version-0 sidecar where cell proofs are due passes for the version-1 one it is turning into (bundleUnread).
+      const version = sidecar?.version === 0 && cellProofs && input.bundleUnread === true ? 1 : sidecar?.version
+      checkBlockRoom(run, tx, version, header.gasLimit, maxBlobGas, input.mode === 'exact', cellProofs)
       run.apply(evmTransactionOf(tx, valid.sender))
       senders.push(valid.sender)
     } catch (e) {

@@ -38,14 +38,24 @@ export function rawReceipts([block]: BlockReceiptsParams, ctx: Ctx): Bytes[] {
   return out
 }
 
-/** The transaction's bytes as broadcast (typed: type byte then RLP); null when unknown. */
-export function rawTransaction([hash]: ByHashParams, ctx: Pick<NodeContext, 'store' | 'txPool'>): Bytes | null {
-  const loc = ctx.store.getTxLocation(hexToBytes(hash))
-  if (loc !== undefined) {
+/**
+ * The transaction's bytes as broadcast (typed: type byte then RLP); null when unknown. A pooled blob transaction whose
+ * version-0 sidecar is being given its cell proofs is answered in the version-1 wrapper the pool then holds, as geth's
+ * pool, which converts before it pools, holds only that one.
+ */
+export async function rawTransaction([hash]: ByHashParams, ctx: Pick<NodeContext, 'store' | 'txPool'>): Promise<Bytes | null> {
+  const stored = (): Bytes | undefined => {
+    const loc = ctx.store.getTxLocation(hexToBytes(hash))
+    if (loc === undefined) return undefined
     const body = ctx.store.getBodyRlp(loc.blockHash)
     const raw = body === undefined ? undefined : bodyTransactions(body)[loc.index]
-    if (raw !== undefined) return bytesToHex(raw)
+    return raw === undefined ? undefined : bytesToHex(raw)
   }
-  const pooled = ctx.txPool?.get(hash)
-  return pooled === undefined ? null : bytesToHex(pooled.raw)
+  const pool = ctx.txPool
+  const found = stored()
+  if (found !== undefined || pool === undefined || pool.get(hash) === undefined) return found ?? null
+  await pool.cellProofsMade(hash)
+  // Included meanwhile, it is answered from its block.
+  const pooled = pool.get(hash)
+  return pooled === undefined ? (stored() ?? null) : bytesToHex(pooled.raw)
 }

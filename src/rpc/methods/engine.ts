@@ -58,9 +58,9 @@ export const getPayloadV5 = ([id]: GetPayloadParams, ctx: Ctx): Promise<GetPaylo
   nodePart(ctx.engine).getPayload(id, 5) as Promise<unknown> as Promise<GetPayloadV4Result>
 
 export const getBlobsV1 = ([hashes]: HashListParams, ctx: Ctx): (BlobAndProofV1Result | null)[] =>
-  nodePart(ctx.engine).getBlobs(hashes, 1) as (BlobAndProofV1Result | null)[]
-export const getBlobsV2 = ([hashes]: HashListParams, ctx: Ctx): BlobAndProofV2Result[] | null =>
-  nodePart(ctx.engine).getBlobs(hashes, 2) as BlobAndProofV2Result[] | null
+  nodePart(ctx.engine).getBlobsV1(hashes) as (BlobAndProofV1Result | null)[]
+export const getBlobsV2 = ([hashes]: HashListParams, ctx: Ctx): Promise<BlobAndProofV2Result[] | null> =>
+  nodePart(ctx.engine).getBlobsV2(hashes) as Promise<BlobAndProofV2Result[] | null>
 
 // Store reads of a few microseconds a body: served on the serving thread (at most MAX_PAYLOAD_BODIES a call).
 export const payloadBodiesByHashV1 = ([hashes]: HashListParams, ctx: Pick<NodeContext, 'spec' | 'store'>): (PayloadBodyResult | null)[] =>
