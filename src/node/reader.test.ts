@@ -82,6 +82,11 @@ describe('sponge rpc', () => {
       hash: deploy,
       blockHash: null,
     })
+    // Its raw bytes too, from the reader, the threaded reader and the node's own serving threads (all answered null:
+    // a serving thread has no pool, and debug_getRawTransaction was not handed on).
+    for (const url of [reader.httpUrl, threaded.httpUrl, node.httpUrl]) {
+      expect((await rpc<string>(url, 'debug_getRawTransaction', [deploy])).result, url).toMatch(/^0x02[0-9a-f]+$/)
+    }
     expect((await rpc(reader.httpUrl, 'eth_getTransactionCount', [alice, 'pending'])).result).toBe('0x1')
     expect((await rpc(reader.httpUrl, 'eth_getTransactionCount', [alice, 'latest'])).result).toBe('0x0')
     expect((await rpc(reader.httpUrl, 'txpool_status')).result).toEqual({ pending: '0x1', queued: '0x0' })

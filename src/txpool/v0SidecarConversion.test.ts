@@ -19,8 +19,7 @@ let n: TestNode
 let txs: TxSubmission
 let pool: TxPool
 beforeAll(async () => {
-  // One serving thread: debug_getRawTransaction finds pooled transactions only on the main thread.
-  n = await startTestNode({ apis: ['eth', 'net', 'web3', 'debug'], httpThreads: 1 })
+  n = await startTestNode({ apis: ['eth', 'net', 'web3', 'debug'] })
   txs = n.node.context.txs!
   pool = n.node.context.txPool!
 })

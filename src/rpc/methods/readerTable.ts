@@ -29,6 +29,9 @@ const FORWARDED: ReadonlySet<string> = new Set([
   'evm_setNextBlockTimestamp',
 ])
 
+/** Reads by transaction hash that find a pooled transaction too: answered from the node's pool when not mined. */
+const POOLED_BY_HASH = ['eth_getTransactionByHash', 'debug_getRawTransaction']
+
 export interface ReaderTableOptions {
   /** eth_syncing: the reader's own answer (it is behind while it has not taken in the node's newest head). */
   syncing(): SyncingResult
@@ -59,14 +62,16 @@ export function readerMethods(base: MethodTable, opts: ReaderTableOptions): Meth
         params[1] === 'pending' && ctx.upstream !== undefined ? forward(ctx, 'eth_getTransactionCount', params) : count.handle(params as never, ctx),
     })
   }
-  const byHash = base.get('eth_getTransactionByHash')
-  // A transaction not mined yet is in the node's pool.
-  if (byHash !== undefined) {
-    table.set('eth_getTransactionByHash', {
-      ...byHash,
+  // A transaction not mined yet is in the node's pool: asked by hash, what the store does not hold is asked there.
+  for (const name of POOLED_BY_HASH) {
+    const def = base.get(name)
+    if (def === undefined) continue
+    table.set(name, {
+      ...def,
       handle: (params: unknown, ctx) => {
-        const mined = byHash.handle(params as never, ctx)
-        return mined === null && ctx.upstream !== undefined ? forward(ctx, 'eth_getTransactionByHash', params) : mined
+        const orPooled = (mined: Reply) => (mined === null && ctx.upstream !== undefined ? forward(ctx, name, params) : mined)
+        const mined = def.handle(params as never, ctx)
+        return mined instanceof Promise ? mined.then(orPooled) : orPooled(mined)
       },
     })
   }
