@@ -43,7 +43,7 @@ describe('a second writer', () => {
     expect(r.refusals).toBeGreaterThanOrEqual(1)
     expect(r.receiptsChecked).toBe(seen.size)
     expect(r.head).toBeGreaterThanOrEqual(seen.size)
-  })
+  }, 180_000)
 })
 
 describe('dev-wallet bursts from one account', () => {
@@ -52,7 +52,7 @@ describe('dev-wallet bursts from one account', () => {
     // Sends fired together share blocks: the head says little of their count.
     expect(r.acknowledged).toBeGreaterThanOrEqual(5)
     expect(r.receiptsChecked).toBe(r.acknowledged)
-  })
+  }, 180_000)
 })
 
 const noSmallFs = smallFsUnavailable()
@@ -69,5 +69,5 @@ describe.skipIf(noSmallFs !== undefined)(`a full disk${noSmallFs === undefined ?
     } finally {
       fs.unmount()
     }
-  })
+  }, 180_000)
 })
