@@ -3,11 +3,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { createBlob4844Tx } from '@ethereumjs/tx'
-import { devAccounts, devGenesis } from '../chain/dev.js'
+import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
+import { devBlobTx } from '../testing/blobTx.js'
 import { spawnNode } from '../testing/spawnNode.js'
-import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { bytesToHex } from '../util/hex.js'
 import { startAnvil } from './anvil.js'
 import { rpcClient } from './chainGen.js'
 
@@ -39,28 +39,10 @@ export interface BlobSendRow {
 }
 
 function signedBlobTxs(sidecar: 0 | 1, fromIndex: number): string[] {
-  const spec = new ChainSpec(devGenesis())
-  const common = spec.commonAt(0n, 0n).copy()
+  const common = new ChainSpec(devGenesis()).commonAt(0n, 0n).copy()
   if (sidecar === 0) common.setHardfork('prague')
-  const sender = devAccounts()[fromIndex]!
   return Array.from({ length: SENDS }, (_, nonce) =>
-    bytesToHex(
-      createBlob4844Tx(
-        {
-          chainId: spec.chainId,
-          nonce: BigInt(nonce),
-          maxFeePerGas: 10n ** 11n,
-          maxPriorityFeePerGas: 10n ** 9n,
-          maxFeePerBlobGas: 10n ** 10n,
-          gasLimit: 21_000n,
-          to: devAccounts()[1]!.address as `0x${string}`,
-          blobsData: [`blob ${nonce} of sidecar ${sidecar}`],
-        },
-        { common },
-      )
-        .sign(hexToBytes(sender.privateKey))
-        .serializeNetworkWrapper(),
-    ),
+    bytesToHex(devBlobTx(common, fromIndex, `blob ${nonce} of sidecar ${sidecar}`, BigInt(nonce)).serializeNetworkWrapper()),
   )
 }
 

@@ -1,8 +1,8 @@
-import { createBlob4844Tx } from '@ethereumjs/tx'
+import { devBlobTx } from '../testing/blobTx.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devAccounts, devGenesis } from '../chain/dev.js'
+import { devGenesis } from '../chain/dev.js'
 import { type TestNode, ZERO32, errorCode as code, startTestNode } from '../testing/testNode.js'
-import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { bytesToHex } from '../util/hex.js'
 
 // Every Engine API version on one chain that passes through every fork: Paris until 1000, Shanghai from 1000,
 // Cancun from 2000, Prague from 3000, Osaka from 4000 (timestamps). Each version's fork checks and member checks.
@@ -163,19 +163,7 @@ describe('Engine API versions through Paris, Shanghai, Cancun, Prague and Osaka'
     expect(code(await n.engine('engine_getBlobsV2', [Array.from({ length: 129 }, () => ZERO32)]))).toBe(-38004)
     // A blob transaction in the pool: its blob and 128 cell proofs are served by versioned hash.
     const common = n.spec.commonAt(10n, BigInt(OSAKA + 100))
-    const tx = createBlob4844Tx(
-      {
-        chainId: n.spec.chainId,
-        nonce: 0n,
-        maxFeePerGas: 10n ** 11n,
-        maxPriorityFeePerGas: 10n ** 9n,
-        maxFeePerBlobGas: 10n ** 10n,
-        gasLimit: 21_000n,
-        to: devAccounts()[1]!.address as `0x${string}`,
-        blobsData: ['hello blobs'],
-      },
-      { common },
-    ).sign(hexToBytes(devAccounts()[6]!.privateKey))
+    const tx = devBlobTx(common, 6, 'hello blobs')
     const sent = await n.http<string>('eth_sendRawTransaction', [bytesToHex(tx.serializeNetworkWrapper())])
     expect(sent.error).toBeUndefined()
     const versioned = tx.blobVersionedHashes[0]!.toLowerCase()

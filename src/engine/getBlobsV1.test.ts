@@ -1,8 +1,8 @@
-import { createBlob4844Tx } from '@ethereumjs/tx'
+import { devBlobTx } from '../testing/blobTx.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devAccounts, devGenesis } from '../chain/dev.js'
+import { devGenesis } from '../chain/dev.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
-import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { bytesToHex } from '../util/hex.js'
 
 // engine_getBlobsV1 on a Cancun chain: a pooled blob transaction's blob and its KZG proof by versioned hash.
 
@@ -20,19 +20,7 @@ afterAll(async () => {
 describe('engine_getBlobsV1', () => {
   it('serves pooled blobs with their proofs, null for unknown hashes, and refuses over 128', async () => {
     const common = n.spec.commonAt(1n, 100n)
-    const tx = createBlob4844Tx(
-      {
-        chainId: n.spec.chainId,
-        nonce: 0n,
-        maxFeePerGas: 10n ** 11n,
-        maxPriorityFeePerGas: 10n ** 9n,
-        maxFeePerBlobGas: 10n ** 10n,
-        gasLimit: 21_000n,
-        to: devAccounts()[1]!.address as `0x${string}`,
-        blobsData: ['cancun blob'],
-      },
-      { common },
-    ).sign(hexToBytes(devAccounts()[7]!.privateKey))
+    const tx = devBlobTx(common, 7, 'cancun blob')
     expect((await n.http('eth_sendRawTransaction', [bytesToHex(tx.serializeNetworkWrapper())])).error).toBeUndefined()
     const versioned = tx.blobVersionedHashes[0]!.toLowerCase()
     const r = (await n.engine<({ blob: string; proof: string } | null)[]>('engine_getBlobsV1', [[ZERO32, versioned]])).result!

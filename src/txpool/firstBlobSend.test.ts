@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs'
 import { RLP } from '@ethereumjs/rlp'
-import { createBlob4844Tx } from '@ethereumjs/tx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devAccounts, devGenesis } from '../chain/dev.js'
+import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
+import { devBlobTx } from '../testing/blobTx.js'
 import { BUILT_CLI, tempDatadir } from '../testing/paths.js'
 import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { bytesToHex, concatBytes, hexToBytes } from '../util/hex.js'
@@ -47,19 +47,7 @@ function blobTx(nonce: bigint, sidecar: 0 | 1): string {
   const common = spec.commonAt(0n, 0n).copy()
   // A Prague common makes the version-0 wrapper (blob proofs) that most tools still send; the node converts it.
   if (sidecar === 0) common.setHardfork('prague')
-  const tx = createBlob4844Tx(
-    {
-      chainId: spec.chainId,
-      nonce,
-      maxFeePerGas: 10n ** 11n,
-      maxPriorityFeePerGas: 10n ** 9n,
-      maxFeePerBlobGas: 10n ** 10n,
-      gasLimit: 21_000n,
-      to: devAccounts()[1]!.address as `0x${string}`,
-      blobsData: [`first blob send ${nonce}`],
-    },
-    { common },
-  ).sign(hexToBytes(devAccounts()[6]!.privateKey))
+  const tx = devBlobTx(common, 6, `first blob send ${nonce}`, nonce)
   return bytesToHex(tx.serializeNetworkWrapper())
 }
 

@@ -1,8 +1,8 @@
-import { createBlob4844Tx } from '@ethereumjs/tx'
+import { devBlobTx } from '../testing/blobTx.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
 import { type TestNode, startTestNode } from '../testing/testNode.js'
-import { bytesToHex, hexToBytes } from '../util/hex.js'
+import { bytesToHex } from '../util/hex.js'
 
 // Issue 10's report: after Osaka, a blob transaction sent with the pre-Osaka sidecar (one blob proof per blob) was
 // accepted, then skipped by the builder without a word, pending forever. The pool gives it cell proofs after admission
@@ -23,19 +23,7 @@ describe('a pre-Osaka blob sidecar after Osaka', () => {
     const prague = n.spec.commonAt(0n, 0n).copy()
     prague.setHardfork('prague')
     const sender = devAccounts()[8]!
-    const tx = createBlob4844Tx(
-      {
-        chainId: n.spec.chainId,
-        nonce: 0n,
-        maxFeePerGas: 10n ** 11n,
-        maxPriorityFeePerGas: 10n ** 9n,
-        maxFeePerBlobGas: 10n ** 10n,
-        gasLimit: 21_000n,
-        to: devAccounts()[1]!.address as `0x${string}`,
-        blobsData: ['an old sidecar'],
-      },
-      { common: prague },
-    ).sign(hexToBytes(sender.privateKey))
+    const tx = devBlobTx(prague, 8, 'an old sidecar')
     expect(tx.kzgProofs).toHaveLength(1)
     const sent = await n.http<string>('eth_sendRawTransaction', [bytesToHex(tx.serializeNetworkWrapper())])
     expect(sent.error).toBeUndefined()

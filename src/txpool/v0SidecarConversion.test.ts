@@ -1,7 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
-import { createBlob4844Tx } from '@ethereumjs/tx'
+import { devBlobTx } from '../testing/blobTx.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devAccounts } from '../chain/dev.js'
 import { nativeKzg } from '../crypto/kzg.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
 import type { TxPool } from './txPool.js'
@@ -31,19 +30,7 @@ afterAll(async () => {
 function v0BlobTx(from: number, text: string): { raw: Uint8Array; blob: Uint8Array; versioned: string } {
   const prague = n.spec.commonAt(0n, 0n).copy()
   prague.setHardfork('prague')
-  const tx = createBlob4844Tx(
-    {
-      chainId: n.spec.chainId,
-      nonce: 0n,
-      maxFeePerGas: 10n ** 11n,
-      maxPriorityFeePerGas: 10n ** 9n,
-      maxFeePerBlobGas: 10n ** 10n,
-      gasLimit: 21_000n,
-      to: devAccounts()[1]!.address as `0x${string}`,
-      blobsData: [text],
-    },
-    { common: prague },
-  ).sign(hexToBytes(devAccounts()[from]!.privateKey))
+  const tx = devBlobTx(prague, from, text)
   expect(tx.kzgProofs).toHaveLength(1)
   return { raw: tx.serializeNetworkWrapper(), blob: hexToBytes(tx.blobs![0]!), versioned: tx.blobVersionedHashes[0]!.toLowerCase() }
 }
