@@ -3,6 +3,7 @@ import { TxRejectedError } from '../exec/errors.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import type { CallInput, CallOutcome } from './callInput.js'
 import { type PreparedCall, prepareCall } from './callRunner.js'
+import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 /** What eth_estimateGas answers: the gas, or the outcome that made the call fail even with all the gas allowed. */
 export type EstimateOutcome = { status: 'estimated'; gas: bigint } | Exclude<CallOutcome, { status: 'success' }> | { status: 'capped'; cap: bigint }
@@ -13,7 +14,6 @@ const CALL_STIPEND = 2_300n
 const MAX_TX_GAS = 16_777_216n
 /** geth stops the search once the interval is within 1.5% of the upper bound. */
 const ERROR_RATIO = 0.015
-const GAS_PER_BLOB = 131_072n
 
 /**
  * eth_estimateGas as geth's gasestimator: the highest limit from the call's gas (else the block's), EIP-7825's cap,

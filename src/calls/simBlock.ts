@@ -33,6 +33,7 @@ import { simBlockJsonPrefix } from './simBlockJson.js'
 import type { SimBlockResult, SimCallResult, SimWithdrawal } from './simulateInput.js'
 import { bodyItem, simTransactionJson } from './simTransaction.js'
 import { SimLogTracer } from './transferLogs.js'
+import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 // One simulated block built as a real one on the one before, as geth's simulator builds it (processBlock, makeHeaders):
 // the header's fields from the overrides and the parent, the state overrides and precompile moves applied, the
@@ -76,7 +77,6 @@ export interface SimParent {
 const ZERO32 = new Uint8Array(32)
 const ZERO_NONCE = new Uint8Array(8)
 const NO_BYTES = new Uint8Array()
-const GAS_PER_BLOB = 131_072n
 /** What ethash pays a pre-merge block's coinbase: 5 ether, 3 from Byzantium (EIP-649), 2 from Constantinople (EIP-1234). */
 function blockReward(fork: Fork): bigint {
   return fork >= Fork.constantinople ? 2_000_000_000_000_000_000n : fork >= Fork.byzantium ? 3_000_000_000_000_000_000n : 5_000_000_000_000_000_000n

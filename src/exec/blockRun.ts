@@ -1,3 +1,4 @@
+import { GAS_PER_BLOB } from '../chain/blobFee.js'
 import { Fork } from '../chain/evmFork.js'
 import type { RawLog } from '../codecs/receipt.js'
 import { Status } from '../evm/frame.js'
@@ -22,8 +23,6 @@ import { blockPhases, Phase } from '../util/blockPhases.js'
 // One block being made on Sponge's EVM, what executing a given block (evmBlock.ts) and building one (the payload
 // builder) share: the start-of-block system calls, each transaction with its receipt, logs bloom and gas, the
 // withdrawals and EIP-7685's requests at the end, and the commit of the state.
-
-const GAS_PER_BLOB = 131_072n
 
 export interface Withdrawn {
   address: Uint8Array

@@ -5,6 +5,7 @@ import { JsonWriter } from '../codecs/jsonWriter.js'
 import { type RawLog, type ReceiptFacts, writeLogJson, writeReceiptJson } from '../codecs/receipt.js'
 import type { LogEntry } from '../store/blockLogs.js'
 import { effectiveGasPrice, writeTransactionJson } from '../codecs/transaction.js'
+import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 /** A transaction's receipt as its block's execution leaves it (BlockRun), before the replies are made from it. */
 export interface BlockReceipt {
@@ -84,7 +85,7 @@ export function materializeTransactions(block: Block, receipts: readonly BlockRe
       logsBloom: r.bloom,
       logs: r.logs,
       firstLogIndex: logIndex,
-      blobGasUsed: blob ? BigInt(tx.blobVersionedHashes.length) * 131072n : undefined,
+      blobGasUsed: blob ? BigInt(tx.blobVersionedHashes.length) * GAS_PER_BLOB : undefined,
       blobGasPrice: blob ? blobGasPrice : undefined,
     }
     receiptAt[2 * index] = w.mark()

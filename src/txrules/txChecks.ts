@@ -3,11 +3,12 @@ import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { type Account, toChecksumAddress } from '@ethereumjs/util'
 import { TxRejectedError } from '../exec/errors.js'
 import { maxFeeOf } from '../exec/fees.js'
+import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 /** gas * fee cap + value (+ blob gas * blob fee cap): what the sender must hold, as geth checks it. */
 export function upfrontCost(tx: TypedTransaction): bigint {
   let cost = tx.gasLimit * maxFeeOf(tx) + tx.value
-  if (isBlob4844Tx(tx)) cost += BigInt(tx.blobVersionedHashes.length) * 131072n * tx.maxFeePerBlobGas
+  if (isBlob4844Tx(tx)) cost += BigInt(tx.blobVersionedHashes.length) * GAS_PER_BLOB * tx.maxFeePerBlobGas
   return cost
 }
 

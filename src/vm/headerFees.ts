@@ -1,4 +1,4 @@
-import { blobBaseFee } from '../chain/blobFee.js'
+import { GAS_PER_BLOB, blobBaseFee } from '../chain/blobFee.js'
 import type { BlobParams } from '../chain/forks.js'
 
 // What a child header's fee fields are, from its parent's: EIP-1559's base fee and EIP-4844's excess blob gas with
@@ -8,7 +8,6 @@ const ELASTICITY = 2n
 const CHANGE_DENOMINATOR = 8n
 /** A London block's base fee when its parent had none. */
 export const INITIAL_BASE_FEE = 1_000_000_000n
-const GAS_PER_BLOB = 131_072n
 /** EIP-7918's BLOB_BASE_COST. */
 const BLOB_BASE_COST = 8192n
 

@@ -2,6 +2,7 @@ import { Block, createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, createWithdrawal } from '@ethereumjs/util'
+import { GAS_PER_BLOB } from '../../chain/blobFee.js'
 import { Fork } from '../../chain/evmFork.js'
 import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
 import { executionPayloadJson } from '../../codecs/payload.js'
@@ -75,7 +76,6 @@ export interface BuiltPayload {
 
 const ZERO32 = new Uint8Array(32)
 const ZERO_NONCE = new Uint8Array(8)
-const GAS_PER_BLOB = 131_072n
 
 /**
  * Builds a block on a stored parent on Sponge's EVM, through the block executor's run (the start-of-block system
