@@ -108,6 +108,12 @@ export interface NodeOptions {
    */
   kzgAtStart?: boolean
   /**
+   * The engine's workers build and import blocks of their own before the Engine API opens, so that a consensus
+   * client's first payloads run on a compiled block path (engine/worker/blockWarmUp.ts: ~1 s of a worker's CPU).
+   * `sponge node` does; in-process nodes (tests, eest:blockchain's node per case) save the CPU.
+   */
+  warmUpBlocks?: boolean
+  /**
    * Each thread collects its garbage when quiet (settle.ts): the main thread with the engine's workers, and each
    * serving thread; a thread's young generation otherwise stays at its start-up size (`sponge node` does: issue 29's
    * idle memory; tests need not).
@@ -185,13 +191,14 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   // The serving threads and the public lanes' workers run at a higher nice than this thread (the Engine API, the
   // writer) and the engine's workers: under a public flood the engine's threads get a core first.
   const nice = publicNice()
+  // Blocks of their own before any payload comes, where payloads come (the Engine API).
+  const warmsBlocks = opts.warmUpBlocks === true && opts.authrpc !== undefined
   const lanes: Lanes = {
     engine: new WorkerPool(
       {
         ...init,
         executesBlocks: true,
-        // Blocks of their own before any payload comes, where payloads come (the Engine API).
-        warmsBlocks: opts.authrpc !== undefined,
+        warmsBlocks: warmsBlocks,
         ...(phases === undefined ? {} : { blockPhases: phases }),
       },
       { name: 'engine', threads: opts.engineWorkers ?? NODE_DEFAULTS.engineWorkers },
@@ -382,7 +389,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
       const authContext: NodeContext = { ...context, pool: lanes.engine }
       // The Engine API opens once an engine worker has run its warm-up blocks (workers/worker.ts): a consensus
       // client's first payloads then run compiled, not ~3x slower while V8 compiles the block path.
-      await lanes.engine.run({ op: 'ping' })
+      if (warmsBlocks) await lanes.engine.run({ op: 'ping' })
       const auth = await startEndpoint({
         host: opts.authrpc.host,
         port: opts.authrpc.port,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { tempDatadir } from '../../testing/paths.js'
-import { startTestNode } from '../../testing/testNode.js'
+import { spawnNode } from '../../testing/spawnNode.js'
 import { warmUpBlocks } from './blockWarmUp.js'
 
 const parent = tempDatadir('warm-up')
@@ -19,15 +19,19 @@ describe("an engine worker's block warm-up", () => {
     expect(existsSync(dir)).toBe(false)
   })
 
-  it("leaves nothing in a started node's datadir, and the node's own chain untouched", async () => {
+  it("sponge node: done before the Engine API opens, nothing left in the datadir, the node's own chain untouched", async () => {
     const datadir = join(parent, 'node')
-    mkdirSync(datadir)
-    const t = await startTestNode({ datadir })
+    const node = await spawnNode(['--chain', 'dev', '--datadir', datadir])
     try {
       expect(readdirSync(datadir).filter((n) => n.startsWith('warm-up'))).toEqual([])
-      expect((await t.http('eth_blockNumber')).result).toBe('0x0')
+      const res = await fetch(node.httpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      })
+      expect(((await res.json()) as { result: string }).result).toBe('0x0')
     } finally {
-      await t.close()
+      await node.stop()
     }
   })
 })
