@@ -3,9 +3,6 @@ import type { SidecarCheck, SidecarProofs } from './kzgSidecar.js'
 
 export type KzgRequest = { stop: true } | { stop?: undefined; id: number; sidecar: SidecarProofs; toCellProofs: boolean }
 export type KzgReply = { ready: number } | { id: number; check: SidecarCheck }
-export interface KzgInit {
-  nice: number | undefined
-}
 
 // Resolves to dist/crypto/kzgWorker.js from both src/crypto (tests) and dist/crypto (the built node).
 const WORKER_FILE = new URL('../../dist/crypto/kzgWorker.js', import.meta.url)
@@ -21,12 +18,6 @@ export class KzgThread {
   private nextId = 0
   private readonly waiting = new Map<number, { resolve: (c: SidecarCheck) => void; reject: (e: Error) => void }>()
   private loaded: (ms: number) => void = () => {}
-  /**
-   * `nice`: the thread's, as the public side's (util/threadRole.ts): its work is the pool's, and its seconds of
-   * loading at start ran beside a consensus client's first payloads at the engine's priority.
-   */
-  constructor(private readonly nice?: number) {}
-
   /** Resolves with the setup's load time, ms, once the thread has it. */
   readonly ready = new Promise<number>((resolve) => {
     this.loaded = resolve
@@ -35,7 +26,7 @@ export class KzgThread {
   /** Starts the thread now; it loads the setup in the background. */
   start(): void {
     if (this.worker !== undefined) return
-    const worker = new Worker(WORKER_FILE, { workerData: { nice: this.nice } satisfies KzgInit })
+    const worker = new Worker(WORKER_FILE)
     // The node's lifetime is its servers'; a thread left loading never keeps the process up.
     worker.unref()
     worker.on('message', (m: KzgReply) => {

@@ -1,12 +1,10 @@
-import { parentPort, workerData } from 'node:worker_threads'
-import { takeRole } from '../util/threadRole.js'
+import { parentPort } from 'node:worker_threads'
 import { nativeKzg } from './kzg.js'
 import { checkSidecarProofs } from './kzgSidecar.js'
-import type { KzgInit, KzgReply, KzgRequest } from './kzgThread.js'
+import type { KzgReply, KzgRequest } from './kzgThread.js'
 
 // The KZG thread (kzgThread.ts): the trusted setup is loaded first thing, before any message is read, so requests
 // sent meanwhile wait in the port's queue, not for a load of their own.
-takeRole('kzg', (workerData as KzgInit | undefined)?.nice)
 const start = performance.now()
 nativeKzg()
 parentPort?.postMessage({ ready: performance.now() - start } satisfies KzgReply)

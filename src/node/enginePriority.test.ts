@@ -2,15 +2,14 @@ import { rmSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
 import { tempDatadir } from '../testing/paths.js'
-import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
+import { spawnNode } from '../testing/spawnNode.js'
 import { type ThreadSeen, threadsSeen } from '../testing/threadsSeen.js'
 import { WsClient } from '../testing/wsClient.js'
 import { PUBLIC_NICE_STEPS } from '../util/threadRole.js'
 
-// The engine's threads come first (issue 31 item 3; docs/design.md): a node's serving threads, public lane workers
-// and KZG thread (the pool's blob checks; its trusted setup's seconds of loading ran beside the first payloads) run at
-// a higher nice than its main thread (the Engine API, the writer) and its engine lane, so that under a public flood
-// the scheduler gives the engine a core first. Read from /proc of the built node: Linux only.
+// The engine's threads come first (issue 31 item 3; docs/design.md): a node's serving threads and public lane
+// workers run at a higher nice than its main thread (the Engine API, the writer) and its engine lane, so that under
+// a public flood the scheduler gives the engine a core first. Read from /proc of the built node: Linux only.
 
 async function call(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, {
@@ -19,21 +18,6 @@ async function call(url: string, method: string, params: unknown[]): Promise<unk
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   return res.json()
-}
-
-/** Resolves once the node has printed `pattern` (spawnNode's own listener keeps its log before this one runs). */
-function printed(node: SpawnedNode, pattern: RegExp): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!pattern.test(node.log())) return
-      node.process.stdout?.off('data', check)
-      node.process.stderr?.off('data', check)
-      resolve()
-    }
-    node.process.stdout?.on('data', check)
-    node.process.stderr?.on('data', check)
-    check()
-  })
 }
 
 /** The threads of `pid` that carry `name`. */
@@ -61,8 +45,6 @@ describe.runIf(process.platform === 'linux')('the public side runs at a higher n
         // eth_simulateV1 always runs in a public lane, whose worker starts for it.
         const answer = await call(node.httpUrl, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [] }] }, 'latest'])
         expect(answer, JSON.stringify(answer)).toHaveProperty('result')
-        // The KZG thread takes its role before it loads the setup.
-        await printed(node, /KZG trusted setup loaded/)
         const seen = threadsSeen(pid)
         const engineNice = seen.find((t) => t.tid === pid)!.nice
         const publicNice = Math.min(19, engineNice + PUBLIC_NICE_STEPS)
@@ -72,9 +54,8 @@ describe.runIf(process.platform === 'linux')('the public side runs at a higher n
         const publicWorkers = named(seen, 'public lane')
         expect(publicWorkers.length).toBeGreaterThan(0)
         for (const t of publicWorkers) expect(t.nice).toBe(publicNice)
-        expect(named(seen, 'kzg').map((t) => t.nice)).toEqual([publicNice])
         // Nothing else was reniced: a thread started by a reniced one would inherit its nice (libuv's pool, say).
-        const others = seen.filter((t) => t.name !== 'serving thread' && t.name !== 'public lane' && t.name !== 'kzg')
+        const others = seen.filter((t) => t.name !== 'serving thread' && t.name !== 'public lane')
         for (const t of others) expect(t, t.name).toMatchObject({ nice: engineNice })
       } finally {
         ws.ws.close()

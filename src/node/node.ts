@@ -218,7 +218,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     priceBumpPercent: 10,
     accountSlots: opts.txPoolAccountSlots ?? NODE_DEFAULTS.txPoolAccountSlots,
   })
-  const kzg = new KzgThread(nice)
+  const kzg = new KzgThread()
   void kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
   // Dev mode validates sends and builds its blocks on this thread, on one EVM state reader.
   const devHere = opts.dev === undefined ? undefined : await devWork(spec, store)
