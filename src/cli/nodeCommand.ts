@@ -55,6 +55,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     log,
     showProgress: !flag(args, 'no-progress'),
     kzgAtStart: true,
+    warmUpBlocks: true,
     settleWhenQuiet: true,
   }
 }

@@ -25,6 +25,11 @@ export interface WorkerInit {
    * makes one only if it is asked to build a block: testing_buildBlockV1).
    */
   executesBlocks?: boolean
+  /**
+   * An engine worker of a node with an Engine API: before it takes tasks, it builds and imports a few blocks of its
+   * own on a throwaway chain, so that its first payloads run compiled (engine/worker/blockWarmUp.ts).
+   */
+  warmsBlocks?: boolean
   /** The lane's deadline board (deadlines.ts); the pool adds it. */
   deadlines?: SharedArrayBuffer
   /** The thread's name and nice (util/threadRole.ts: the public lanes' run above the engine's); the pool adds it. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
@@ -7,6 +8,7 @@ import { createAccessList } from '../calls/accessList.js'
 import { runCall } from '../calls/callRunner.js'
 import { estimateGas } from '../calls/estimate.js'
 import { warmUpCalls } from '../calls/warmUp.js'
+import { warmUpBlocks } from '../engine/worker/blockWarmUp.js'
 import { EvmAbortedError } from '../evm/interpreter.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { traceBlock, traceCall } from '../calls/traceRunner.js'
@@ -41,6 +43,8 @@ let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true 
 const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store, evmConfig))
 await executor
 const decoder = new TextDecoder()
+/** How long an engine worker's block warm-up goes on after its first two blocks (none: two are enough, measured). */
+const BLOCK_WARM_UP_MS = 0
 /** A full collection, made on the first `settle`: most workers never get one. */
 let collect: (() => void) | undefined
 /** The running call's deadline as performance.now() (0: none): Sponge's EVM stops itself there. */
@@ -99,6 +103,17 @@ async function newPayload(input: NewPayloadInput): Promise<PayloadStatus> {
   const status = await importPayload(spec, store, exec, input)
   phases.finish(performance.now() - started)
   return status
+}
+
+// An engine worker's block path is compiled before the first newPayload needs it: blocks of its own, on a throwaway
+// chain in a directory of the datadir deleted after (engine/worker/blockWarmUp.ts). Before the message below: the
+// warm-up writes to LMDB, and a thread stopped inside a write could take the process down.
+if (init.warmsBlocks === true) {
+  try {
+    await warmUpBlocks(join(init.datadir, `warm-up-${threadId}`), BLOCK_WARM_UP_MS)
+  } catch {
+    // Only a head start: a warm-up that could not run (a full disk) leaves the first blocks to compile the path.
+  }
 }
 
 // Every module is loaded (the native bindings' start-up among them): the lane may stop this thread from now on.
