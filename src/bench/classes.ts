@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http'
 import { devAccounts } from '../chain/dev.js'
-import { assemble } from '../testing/asm.js'
+import { assemble, countDown } from '../testing/asm.js'
 import { runWrk, writeBodiesScript } from './wrk.js'
 
 // bench:load's admission by cost (issue 21, item 3): the goodput of each class of work alone and under a flood of the
@@ -25,12 +25,7 @@ const READ_FLOOD_CONNECTIONS = 16
 const HEAVY = assemble([
   `0x${HEAVY_TURNS.toString(16).padStart(6, '0')}`,
   { label: 'top' },
-  '0x01',
-  'SWAP1',
-  'SUB',
-  'DUP1',
-  { target: 'top' },
-  'JUMPI',
+  ...countDown('top'),
   '0x00',
   'MSTORE',
   '0x20',

@@ -160,6 +160,11 @@ function size(it: Item): number {
   return it.startsWith('0x') ? 1 + (it.length - 2) / 2 : 1
 }
 
+/** A loop's tail: the counter on top of the stack less one, and back to `label` while it is not zero (left on the stack). */
+export function countDown(label: string): Item[] {
+  return ['0x01', 'SWAP1', 'SUB', 'DUP1', { target: label }, 'JUMPI']
+}
+
 /**
  * `count` (1-255) times LOG1(`topic`) of `bytes` (a multiple of 32) of memory, the block number in its first word:
  * the chains that log queries and their benches read.
@@ -176,12 +181,7 @@ export function logEmitter(count: number, topic: `0x${string}`, bytes: number): 
     push(bytes),
     '0x00',
     'LOG1',
-    '0x01',
-    'SWAP1',
-    'SUB',
-    'DUP1',
-    { target: 'top' },
-    'JUMPI',
+    ...countDown('top'),
     'STOP',
   ])
 }
@@ -207,12 +207,7 @@ export function keccakMemoryLoop(turns: number): Item[] {
     '0x40',
     'ADD',
     'MSTORE',
-    '0x01',
-    'SWAP1',
-    'SUB',
-    'DUP1',
-    { target: 'top' },
-    'JUMPI',
+    ...countDown('top'),
   ]
 }
 
