@@ -195,6 +195,11 @@ export const FLAGS = {
     kind: 'boolean',
     help: 'no dev mode: blocks come through the Engine API only',
   },
+  'no-warmup': {
+    commands: NODE,
+    kind: 'boolean',
+    help: 'open the Engine API without first running blocks of its own to compile the block path (~1 s of CPU)',
+  },
   'txpool.size': {
     commands: NODE,
     kind: 'int',

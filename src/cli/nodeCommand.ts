@@ -55,7 +55,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     log,
     showProgress: !flag(args, 'no-progress'),
     kzgAtStart: true,
-    warmUpBlocks: true,
+    warmUpBlocks: !flag(args, 'no-warmup'),
     settleWhenQuiet: true,
   }
 }

@@ -64,7 +64,8 @@ export async function genesisVerdict(n: CaseClient, chainId: bigint, genesisHash
 
 async function runCase(dir: string): Promise<string | undefined> {
   const c = JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as EngineCase
-  const n = await startCaseNode(join(dir, 'genesis.json'))
+  // A fresh node per case, each a handful of blocks: the warm-up's second of CPU would outweigh the case.
+  const n = await startCaseNode(join(dir, 'genesis.json'), ['--no-warmup'])
   try {
     return await runEngineCase(c, n)
   } finally {

@@ -36,6 +36,8 @@ export async function runConvertedCase(genesis: GethGenesisFile, c: EngineCase, 
         '1',
         '--http.threads',
         '1',
+        // A handful of blocks a case: the warm-up's second of CPU would outweigh it.
+        '--no-warmup',
       ])
       try {
         return await runEngineCase(c, httpCaseClient(node.httpUrl, node.authUrl!, secret))
