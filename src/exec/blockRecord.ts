@@ -3,7 +3,7 @@ import { blockJsonPrefix } from '../codecs/block.js'
 import { blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import type { BlockRecord } from '../store/chainStore.js'
-import { knownTransactionBytes } from './blockRoots.js'
+import type { BlockTx } from '../codecs/blockTx.js'
 import { type BlockReceipt, materializeTransactions } from './receipts.js'
 
 /**
@@ -12,14 +12,18 @@ import { type BlockReceipt, materializeTransactions } from './receipts.js'
  */
 export function blockRecord(
   block: Block,
+  txs: readonly BlockTx[],
   receipts: readonly BlockReceipt[],
   trieNodes: Map<string, Uint8Array>,
   stateChanges: Uint8Array,
-  senders?: readonly Uint8Array[],
+  senders: readonly Uint8Array[],
 ): BlockRecord {
-  const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, receipts, senders)
+  const { txJson, receiptJson, txHashes, logs } = materializeTransactions(block, txs, receipts, senders)
   const headerRlp = block.header.serialize()
-  const body = bodyRlp(block, knownTransactionBytes(block))
+  const body = bodyRlp(
+    block,
+    txs.map((t) => t.raw),
+  )
   return {
     hash: block.hash(),
     number: block.header.number,

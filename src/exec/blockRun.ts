@@ -14,7 +14,7 @@ import { applyWithdrawals, blockRequests } from '../vm/blockEnd.js'
 import { applyBlockStart } from '../vm/blockStart.js'
 import { applyDaoFork, isDaoForkBlock } from '../vm/daoFork.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
-import { encodeReceipt, logsBloom } from '../vm/receiptCodec.js'
+import { BlockReceiptsEncoder, rawLogsBloom } from '../vm/receiptCodec.js'
 import { stateRootAfter } from '../vm/stateRoot.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import type { BlockReceipt } from './receipts.js'
@@ -37,7 +37,7 @@ export class BlockRun {
   /** What the stored replies are made from (receipts.ts). */
   readonly receipts: BlockReceipt[] = []
   /** The receipts' consensus encodings, for the receipts root. */
-  private readonly encoded: Uint8Array[] = []
+  private readonly encoded = new BlockReceiptsEncoder()
   readonly bloom = new Uint8Array(256)
   private readonly logs: Log[] = []
   gasUsed = 0n
@@ -80,9 +80,10 @@ export class BlockRun {
     const m = phases?.mark()
     const logs = outcome.logs
     for (const l of logs) this.logs.push(l)
-    const bloom = logsBloom(logs)
-    for (let b = 0; b < 256; b++) this.bloom[b]! |= bloom[b]!
+    // Each log's address and topics as bytes once, for the bloom, the encoding and the replies.
     const rawLogs = logs.map((l): RawLog => [addressToBytes(l.address), l.topics.map(wordToBytes), l.data])
+    const bloom = rawLogsBloom(rawLogs, this.encoded.newBloom())
+    for (let b = 0; b < 256; b++) this.bloom[b]! |= bloom[b]!
     if (this.fork < Fork.byzantium) {
       // Before Byzantium a receipt carries the state root after its transaction (EIP-658 replaced it with a status).
       const root = stateRootAfter(
@@ -92,11 +93,11 @@ export class BlockRun {
         (x) => this.config.store.getTrieNode(x),
       )
       this.receipts.push({ stateRoot: root, cumulativeGasUsed: this.gasUsed, bloom, logs: rawLogs })
-      this.encoded.push(encodeReceipt(tx.type, root, this.gasUsed, bloom, logs))
+      this.encoded.add(tx.type, root, this.gasUsed, bloom, rawLogs)
     } else {
       const success = outcome.status === Status.success
       this.receipts.push({ status: success ? 1 : 0, cumulativeGasUsed: this.gasUsed, bloom, logs: rawLogs })
-      this.encoded.push(encodeReceipt(tx.type, success, this.gasUsed, bloom, logs))
+      this.encoded.add(tx.type, success, this.gasUsed, bloom, rawLogs)
     }
     if (m !== undefined) phases!.end(Phase.receipts, m)
     return outcome
@@ -124,7 +125,7 @@ export class BlockRun {
   }
 
   receiptsRoot(): Uint8Array {
-    return orderedTrieRoot(this.encoded)
+    return orderedTrieRoot(this.encoded.encodings())
   }
 
   commit(): BlockCommit {

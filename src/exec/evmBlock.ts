@@ -1,6 +1,5 @@
 import type { Block } from '@ethereumjs/block'
 import { Fork } from '../chain/evmFork.js'
-import { keccak256 } from '../crypto/keccak.js'
 import { TxRejectedError } from '../evm/errors.js'
 import { bytesToWord } from '../evm/words.js'
 import { HeaderView } from '../store/headerView.js'
@@ -8,7 +7,8 @@ import { bytesToHex, equalBytes } from '../util/hex.js'
 import type { BlockCommit } from '../vm/blockCommit.js'
 import { InvalidRequestsError } from '../vm/blockEnd.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
-import { evmTransactionOf } from '../vm/evmTransaction.js'
+import { evmTransactionOfBlockTx } from '../vm/evmTransaction.js'
+import { type SignedTx, senderOf } from './blockTx.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import { BlockRun } from './blockRun.js'
 import type { BlockReceipt } from './receipts.js'
@@ -36,16 +36,22 @@ function blockReward(fork: Fork): bigint {
 }
 
 /**
- * Runs `block` on `source`, the state with root `parentRoot`. The header's fields that execution does not decide
- * (number, time, gas limit, base fee, excess blob gas) were checked against its parent before, and the transactions'
- * signatures and the body's roots. Throws InvalidBlockError.
+ * Runs `block`, whose transactions are `txs`, on `source`, the state with root `parentRoot`. The header's fields that
+ * execution does not decide (number, time, gas limit, base fee, excess blob gas) were checked against its parent
+ * before, and the transactions' signature values and the body's roots. Throws InvalidBlockError.
  */
-export function executeBlockOnEvm(config: EvmConfig, block: Block, source: StoredStateSource, parentRoot: Uint8Array): EvmBlockResult {
+export function executeBlockOnEvm(
+  config: EvmConfig,
+  block: Block,
+  txs: readonly SignedTx[],
+  source: StoredStateSource,
+  parentRoot: Uint8Array,
+): EvmBlockResult {
   const h = block.header
-  const txs = block.transactions
   const phases = blockPhases
   let m = phases?.mark()
-  const senders = sendersOf(txs)
+  // Each sender recovered alongside (senderRecovery.ts) or here; undefined where the signature recovers no key.
+  const senders = txs.map(senderOf)
   if (m !== undefined) {
     phases!.end(Phase.senders, m)
     m = phases!.mark()
@@ -54,12 +60,13 @@ export function executeBlockOnEvm(config: EvmConfig, block: Block, source: Store
   for (let i = 0; i < txs.length; i++) {
     const tx = txs[i]!
     if (h.gasLimit < tx.gasLimit + run.gasUsed) throw new InvalidBlockError('tx has a higher gas limit than the block')
-    // A signature that recovers no key fails here, in the transaction's turn, as EthereumJS would report it.
-    const sender = (senders[i] ??= keccak256(tx.getSenderPublicKey()).subarray(12))
+    // A signature that recovers no key fails here, in the transaction's turn, as geth's state processor reports it.
+    const sender = senders[i]
+    if (sender === undefined) throw new InvalidBlockError(`could not apply tx ${i} [${bytesToHex(tx.hash)}]: ${INVALID_SIG}`)
     try {
-      run.apply(evmTransactionOf(tx, sender))
+      run.apply(evmTransactionOfBlockTx(tx, sender))
     } catch (e) {
-      if (e instanceof TxRejectedError) throw new InvalidBlockError(`could not apply tx ${i} [${bytesToHex(tx.hash())}]: ${e.message}`)
+      if (e instanceof TxRejectedError) throw new InvalidBlockError(`could not apply tx ${i} [${bytesToHex(tx.hash)}]: ${e.message}`)
       throw e
     }
   }
@@ -104,17 +111,4 @@ export function executeBlockOnEvm(config: EvmConfig, block: Block, source: Store
   return { receipts: run.receipts, requests, commit, senders: senders as Uint8Array[] }
 }
 
-/**
- * Each transaction's sender address, from the key recovered alongside (senderRecovery.ts) or recovered here, hashed
- * with the native keccak (EthereumJS's getSenderAddress hashes in JS each time). Undefined where the signature
- * recovers no key: the transaction's turn in the block reports it.
- */
-function sendersOf(txs: Block['transactions']): (Uint8Array | undefined)[] {
-  return txs.map((tx) => {
-    try {
-      return keccak256(tx.getSenderPublicKey()).subarray(12)
-    } catch {
-      return undefined
-    }
-  })
-}
+const INVALID_SIG = 'invalid sender: invalid transaction v, r, s values'

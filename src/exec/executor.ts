@@ -13,7 +13,8 @@ import { blockPhases, Phase } from '../util/blockPhases.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import { validateBody } from './blockRoots.js'
 import { blockRecord } from './blockRecord.js'
-import { InvalidBlockError, StateUnavailableError } from './errors.js'
+import { decodeBlockTx, type SignedTx, signingRulesOf } from './blockTx.js'
+import { InvalidBlockError, StateUnavailableError, TxRejectedError } from './errors.js'
 import { executeBlockOnEvm } from './evmBlock.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
 
@@ -47,21 +48,26 @@ export class BlockExecutor {
     return Promise.resolve(new BlockExecutor(spec, config ?? new EvmConfig(spec, store)))
   }
 
-  /** Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. */
-  async execute(block: Block, parent: BlockHeader): Promise<ExecutedBlock> {
+  /**
+   * Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. `txs`: its
+   * transactions decoded from the bytes it was made of (a payload's, blockTx.ts), in place of `block.transactions`;
+   * without them, those are decoded the same way from their encodings.
+   */
+  async execute(block: Block, parent: BlockHeader, txs?: readonly SignedTx[]): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
     const header = block.header
     try {
       if (header.gasLimit >= MAX_GAS_LIMIT) throw new InvalidBlockError('Invalid block with gas limit greater than (2^63 - 1)')
-      validateBody(block)
+      const blockTxs = txs ?? decodeBlockTxs(block)
+      validateBody(block, blockTxs)
       // From here on synchronous: the store's snapshot, which the source reads, does not move under the block.
       this.config.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
       const source = this.warm.at(parent.stateRoot, this.storeSource(parent.stateRoot))
-      const run = executeBlockOnEvm(this.config, block, source, parent.stateRoot)
+      const run = executeBlockOnEvm(this.config, block, blockTxs, source, parent.stateRoot)
       this.warm.advance(header.stateRoot, run.commit.accounts)
       const phases = blockPhases
       const m = phases?.mark()
-      const record = blockRecord(block, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders)
+      const record = blockRecord(block, blockTxs, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders)
       if (m !== undefined) phases!.end(Phase.record, m)
       return { block, record, requests: run.requests }
     } catch (e) {
@@ -89,6 +95,19 @@ export class BlockExecutor {
   builtBlockStored(stateRoot: Uint8Array, commit: BlockCommit): void {
     this.warm.advance(stateRoot, commit.accounts)
   }
+}
+
+/** A block's EthereumJS transactions in the block path's form, checked as a payload's are. */
+function decodeBlockTxs(block: Block): SignedTx[] {
+  const rules = signingRulesOf(block.common)
+  return block.transactions.map((tx, i) => {
+    try {
+      return decodeBlockTx(tx.serialize(), rules)
+    } catch (e) {
+      if (e instanceof TxRejectedError) throw new InvalidBlockError(`invalid transaction ${i}: ${e.message}`)
+      throw e
+    }
+  })
 }
 
 /**

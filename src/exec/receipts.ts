@@ -1,10 +1,10 @@
 import type { Block } from '@ethereumjs/block'
-import { isBlob4844Tx } from '@ethereumjs/tx'
 import { generateAddress } from '@ethereumjs/util'
 import { JsonWriter } from '../codecs/jsonWriter.js'
 import { type RawLog, type ReceiptFacts, writeLogJson, writeReceiptJson } from '../codecs/receipt.js'
 import type { LogEntry } from '../store/blockLogs.js'
 import { effectiveGasPrice, writeTransactionJson } from '../codecs/transaction.js'
+import type { BlockTx } from '../codecs/blockTx.js'
 import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 /** A transaction's receipt as its block's execution leaves it (BlockRun), before the replies are made from it. */
@@ -32,10 +32,15 @@ export interface BlockReplies {
  * (difference of cumulative gas), effective gas price, sender, created address and global log indexes. Written as
  * bytes into one buffer, each log once: its receipt and the block's log records share its bytes.
  */
-export function materializeTransactions(block: Block, receipts: readonly BlockReceipt[], senders?: readonly Uint8Array[]): BlockReplies {
+export function materializeTransactions(
+  block: Block,
+  txs: readonly BlockTx[],
+  receipts: readonly BlockReceipt[],
+  senders: readonly Uint8Array[],
+): BlockReplies {
   const hd = block.header
   const blockHash = block.hash()
-  const txCount = block.transactions.length
+  const txCount = txs.length
   // About what a token transfer's replies take: one growth at most for most blocks.
   const w = new JsonWriter(256 + 1800 * txCount)
   /** Offsets: each transaction's JSON, then its receipt's, [start, end) each. */
@@ -47,13 +52,11 @@ export function materializeTransactions(block: Block, receipts: readonly BlockRe
   let prevCumulative = 0n
   let logIndex = 0
   const blobGasPrice = hd.excessBlobGas !== undefined ? hd.getBlobGasPrice() : undefined
-  const txs = block.transactions
   for (let index = 0; index < txCount; index++) {
     const tx = txs[index]!
     const r = receipts[index]!
-    // EthereumJS derives an address from the key with its JS keccak at every ask: the executor's is passed in.
-    const from = senders === undefined ? tx.getSenderAddress().bytes : senders[index]!
-    const txHash = tx.hash()
+    const from = senders[index]!
+    const txHash = tx.hash
     txHashes.push(txHash)
     const ctx = {
       blockHash,
@@ -65,7 +68,7 @@ export function materializeTransactions(block: Block, receipts: readonly BlockRe
     txAt[2 * index] = w.mark()
     writeTransactionJson(w, tx, from, ctx)
     txAt[2 * index + 1] = w.mark()
-    const blob = isBlob4844Tx(tx)
+    const blob = tx.type === 3
     const facts: ReceiptFacts = {
       blockHash,
       blockNumber: hd.number,
@@ -74,7 +77,7 @@ export function materializeTransactions(block: Block, receipts: readonly BlockRe
       index,
       type: tx.type,
       from,
-      to: tx.to?.bytes,
+      to: tx.to,
       // Like geth: a creation reports the address derived from sender and nonce, whether or not it succeeded.
       contractAddress: tx.to === undefined ? generateAddress(from, bigintBytes(tx.nonce)) : undefined,
       cumulativeGasUsed: r.cumulativeGasUsed,

@@ -1,10 +1,8 @@
 import type { Common } from '@ethereumjs/common'
-import { type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx'
-import { SPEC_PARAMS } from '../chain/spec.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import { blockPhases, Phase } from '../util/blockPhases.js'
-import { rawSenderKey } from './rawSender.js'
+import { addressOfKey, decodeBlockTx, recoverSenderKey, type SignedTx, signingRulesOf } from './blockTx.js'
 
 // Sender recovery of a payload's transactions, shared between the engine worker that executes the payload and a
 // public worker that helps it. Both claim chunks of transactions from one counter in shared memory and write each
@@ -19,6 +17,8 @@ const DONE = 1
 const FAILED = 2
 const CHUNK = 16
 const KEY_BYTES = 64
+/** What a recovery that found no key writes: the transaction is marked failed. */
+const NO_KEY = new Uint8Array(0)
 /** How long the engine worker waits for a transaction the helper claimed, once, before recovering the rest itself. */
 const HELPER_WAIT_MS = 2000
 
@@ -73,28 +73,27 @@ export function recoverSenders(slots: SharedArrayBuffer, recover: (index: number
 }
 
 /**
- * The engine worker's side: recovers what the helper has not claimed — from `raws`, the transactions' bytes, as the
- * helper does (rawSender.ts), else through EthereumJS, which caches each key on the transaction — then gives each
- * transaction the key the helper or the pool found for it. Returns how many it was given.
+ * The engine worker's side: recovers what the helper has not claimed, from each transaction's signing hash
+ * (blockTx.ts), then gives each transaction the sender whose key the helper or the pool found for it. Returns how
+ * many it was given.
  */
-export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[], raws?: Uint8Array[]): number {
+export function takeSenders(slots: SharedArrayBuffer, txs: readonly SignedTx[]): number {
   const phases = blockPhases
   const m = phases?.mark()
-  const chainId = txs[0]?.common.chainId() ?? 0n
-  recoverSenders(slots, (i) => (raws === undefined ? undefined : rawSenderKey(raws[i]!, chainId)) ?? txs[i]!.getSenderPublicKey())
+  recoverSenders(slots, (i) => recoverSenderKey(txs[i]!) ?? NO_KEY)
   const { control, keys } = view(slots)
   let helped = 0
   let waiting = true
   for (let i = 0; i < txs.length; i++) {
     const tx = txs[i]!
-    if (tx.cache.senderPubKey !== undefined) continue
+    if (tx.sender !== undefined) continue
     // A chunk the helper claimed and is still working on: a short wait. A helper that died mid-chunk: one timeout,
-    // then EthereumJS recovers whatever is left when it is first asked.
+    // then the block's run recovers whatever is left.
     while (waiting && Atomics.load(control, 1 + i) === PENDING) {
       if (Atomics.wait(control, 1 + i, PENDING, HELPER_WAIT_MS) === 'timed-out') waiting = false
     }
     if (Atomics.load(control, 1 + i) !== DONE) continue
-    tx.cache.senderPubKey = keys.slice(i * KEY_BYTES, (i + 1) * KEY_BYTES)
+    tx.sender = addressOfKey(keys.slice(i * KEY_BYTES, (i + 1) * KEY_BYTES))
     helped++
   }
   if (m !== undefined) phases!.end(Phase.senders, m)
@@ -102,13 +101,11 @@ export function takeSenders(slots: SharedArrayBuffer, txs: TypedTransaction[], r
 }
 
 /**
- * The helper's side: recovers the senders of the payload's raw transactions it claims from their bytes
- * (rawSender.ts), or, for what that does not answer, from EthereumJS's decoding.
+ * The helper's side: recovers the senders of the payload's raw transactions it claims, decoded as the engine worker
+ * decodes them (blockTx.ts); one that does not decode or recover is marked failed, and the block's run gives its
+ * verdict.
  */
 export function recoverRawSenders(slots: SharedArrayBuffer, transactions: string[], common: Common): void {
-  const chainId = common.chainId()
-  recoverSenders(slots, (i) => {
-    const raw = hexToBytes(transactions[i]!)
-    return rawSenderKey(raw, chainId) ?? createTxFromRLP(raw, { common, params: SPEC_PARAMS }).getSenderPublicKey()
-  })
+  const rules = signingRulesOf(common)
+  recoverSenders(slots, (i) => recoverSenderKey(decodeBlockTx(hexToBytes(transactions[i]!), rules)) ?? NO_KEY)
 }

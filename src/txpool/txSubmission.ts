@@ -11,7 +11,7 @@ import { TxRejectedError } from '../exec/errors.js'
 import { bytesToHex, equalBytes } from '../util/hex.js'
 import { setBounded } from '../util/boundedMap.js'
 import { DomainError } from '../util/errors.js'
-import { decodeTx } from '../txrules/txDecode.js'
+import { decodeTx } from '../exec/txDecode.js'
 import { TxPoolRejectedError } from './errors.js'
 
 /** Validations of one submission while blocks keep landing; the last one's nonce is used even if stale. */

@@ -1,6 +1,5 @@
-import { type Common, Hardfork } from '@ethereumjs/common'
+import type { Common } from '@ethereumjs/common'
 import { type TypedTransaction, createTxFromRLP, isBlob4844Tx } from '@ethereumjs/tx'
-import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { forkOfHardfork } from '../chain/evmFork.js'
 import { SPEC_PARAMS } from '../chain/spec.js'
 import { intrinsicGas } from '../evm/transaction.js'
@@ -10,7 +9,8 @@ import { txRejectionOf } from '../exec/ethereumjsErrors.js'
 import { CELLS_PER_BLOB, type SidecarProofs } from '../crypto/kzgSidecar.js'
 import { sha256 } from '../crypto/sha256.js'
 import { bytesToHex } from '../util/hex.js'
-import { type DecodedTx, decodeTx } from './txDecode.js'
+import { type DecodedTx, decodeTx } from '../exec/txDecode.js'
+import { signatureRecoveryId, signingRulesOf } from '../exec/blockTx.js'
 
 // The rules a transaction must meet to go into a block, checked in geth's order (core/txpool/validation.go
 // ValidateTransaction) with geth's messages: the ONE validation that the pool's admission (txValidation.ts) and the
@@ -46,26 +46,9 @@ function typeNotYet(type: number, common: Common): string | undefined {
   return undefined
 }
 
-/**
- * geth's sender check before recovery: the chain id the signature commits to, then the signature values
- * (crypto.ValidateSignatureValues: r and s in [1, n), s at most n/2 from Homestead, a recovery id of 0 or 1).
- */
+/** geth's sender check before recovery (exec/blockTx.ts, the block path's own). */
 function checkSignature(d: DecodedTx, common: Common): void {
-  const chainId = common.chainId()
-  if (d.protected && d.type === 0 && !common.gteHardfork(Hardfork.SpuriousDragon)) throw new TxRejectedError(INVALID_SIG, 'invalidSender')
-  if (d.protected && d.chainId !== chainId) {
-    throw new TxRejectedError(`invalid sender: invalid chain id for signer: have ${d.chainId} want ${chainId}`, 'invalidSender')
-  }
-  const recovery = d.type !== 0 ? d.v : d.protected ? d.v - chainId * 2n - 8n - 27n : d.v - 27n
-  const homestead = common.gteHardfork(Hardfork.Homestead)
-  const valid =
-    (recovery === 0n || recovery === 1n) &&
-    d.r >= 1n &&
-    d.r < SECP256K1_ORDER &&
-    d.s >= 1n &&
-    d.s < SECP256K1_ORDER &&
-    (!homestead || d.s <= SECP256K1_ORDER_DIV_2)
-  if (!valid) throw new TxRejectedError(INVALID_SIG, 'invalidSender')
+  signatureRecoveryId(d, signingRulesOf(common))
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
+import type { BlockTx } from '../codecs/blockTx.js'
 import type { EvmTransaction } from '../evm/transaction.js'
 import { bytesToWord } from '../evm/words.js'
 
@@ -38,6 +39,35 @@ export function evmTransactionOf(tx: TypedTransaction, sender: Uint8Array): EvmT
       yParity: bytesToWord(yParity!),
       r: bytesToWord(r!),
       s: bytesToWord(s!),
+    })),
+  }
+}
+
+const NO_WORDS: bigint[] = []
+
+/** A block's transaction in the domain's form (codecs/blockTx.ts) as the EVM takes it, its sender recovered. */
+export function evmTransactionOfBlockTx(tx: BlockTx, sender: Uint8Array): EvmTransaction {
+  return {
+    type: tx.type,
+    sender: bytesToWord(sender),
+    to: tx.to === undefined ? undefined : bytesToWord(tx.to),
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    data: tx.data,
+    gasPrice: tx.gasPrice ?? tx.maxFeePerGas,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+    accessList: tx.accessList.map(({ address, storageKeys }) => ({ address: bytesToWord(address), storageKeys: storageKeys.map(bytesToWord) })),
+    maxFeePerBlobGas: tx.maxFeePerBlobGas,
+    blobHashes: tx.blobVersionedHashes.length === 0 ? NO_WORDS : tx.blobVersionedHashes.map(bytesToWord),
+    authorizations: tx.authorizationList.map((a) => ({
+      chainId: a.chainId,
+      address: bytesToWord(a.address),
+      nonce: a.nonce,
+      yParity: a.yParity,
+      r: a.r,
+      s: a.s,
     })),
   }
 }

@@ -1,11 +1,11 @@
 import { Block, createBlockHeader } from '@ethereumjs/block'
-import { createTxFromRLP } from '@ethereumjs/tx'
 import { createWithdrawal } from '@ethereumjs/util'
 import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
-import { keccak256 } from '../../crypto/keccak.js'
 import { orderedTrieRoot } from '../../trie/orderedTrie.js'
 import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { rememberRoots, withdrawalsRoot } from '../../exec/blockRoots.js'
+import { decodeBlockTx, type SignedTx, signingRulesOf } from '../../exec/blockTx.js'
+import { TxRejectedError } from '../../exec/errors.js'
 import { requestsHash } from '../../exec/requests.js'
 
 // An execution payload (engine_newPayloadV1…V4's input) as the block it describes: the consensus side of newPayload.
@@ -45,24 +45,29 @@ export interface NewPayloadInput {
 /** The payload's blockHash is not the hash of the block it describes. */
 export class BlockHashMismatchError extends Error {}
 
+/** A payload's block: its header and withdrawals as EthereumJS's Block (with no transaction objects), its transactions. */
+export interface PayloadBlock {
+  block: Block
+  txs: SignedTx[]
+}
+
 /**
- * The block a payload describes, with its hash recomputed from the payload, beacon root and requests hash. Throws
- * when a transaction does not decode or the hash differs from the payload's blockHash.
+ * The block a payload describes, with its hash recomputed from the payload, beacon root and requests hash, and its
+ * transactions decoded from their bytes (exec/blockTx.ts). Throws when a transaction does not decode or the hash
+ * differs from the payload's blockHash.
  */
-export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): Promise<Block> {
+export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): Promise<PayloadBlock> {
   const p = input.payload
   const common = spec.commonAt(BigInt(p.blockNumber), BigInt(p.timestamp))
+  const rules = signingRulesOf(common)
   const raws = p.transactions.map(hexToBytes)
-  const transactions = raws.map((raw, i) => {
-    let tx: ReturnType<typeof createTxFromRLP>
+  const txs = raws.map((raw, i) => {
     try {
-      tx = createTxFromRLP(raw, { common, params: SPEC_PARAMS })
+      return decodeBlockTx(raw, rules)
     } catch (e) {
-      throw new Error(`invalid transaction ${i}: ${(e as Error).message}`)
+      if (e instanceof TxRejectedError) throw new Error(`invalid transaction ${i}: ${e.message}`)
+      throw e
     }
-    // The hash of the bytes we were given: EthereumJS would re-serialize the transaction to hash it.
-    tx.cache.hash = keccak256(raw)
-    return tx
   })
   const txRoot = orderedTrieRoot(raws)
   const withdrawals = p.withdrawals?.map((w) =>
@@ -100,10 +105,10 @@ export async function payloadToBlock(spec: ChainSpec, input: NewPayloadInput): P
     },
     { common, params: SPEC_PARAMS },
   )
-  // Not createBlock: it would build every transaction object a second time from the ones decoded above.
-  const block = new Block(header, transactions, [], withdrawals, { common })
-  rememberRoots(block, { txRoot, txBytes: raws, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
+  // Its transactions are `txs`: EthereumJS's objects of them would cost their decoding again.
+  const block = new Block(header, [], [], withdrawals, { common })
+  rememberRoots(block, { txRoot, ...(wRoot === undefined ? {} : { withdrawalsRoot: wRoot }) })
   const hash = bytesToHex(block.hash())
   if (hash !== p.blockHash) throw new BlockHashMismatchError(`Invalid blockHash, expected: ${p.blockHash}, received: ${hash}`)
-  return block
+  return { block, txs }
 }

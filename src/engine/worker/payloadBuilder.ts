@@ -6,6 +6,7 @@ import { GAS_PER_BLOB } from '../../chain/blobFee.js'
 import { Fork } from '../../chain/evmFork.js'
 import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
 import { executionPayloadJson } from '../../codecs/payload.js'
+import { blockTxOf } from '../../codecs/transaction.js'
 import { bytesToWord } from '../../evm/words.js'
 import type { ChainStore } from '../../store/chainStore.js'
 import { HeaderView } from '../../store/headerView.js'
@@ -197,7 +198,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     { common },
   )
   if (input.persist) {
-    store.putBlockSync(blockRecord(block, run.receipts, commit.trieNodes, commit.stateChanges, senders))
+    store.putBlockSync(blockRecord(block, included.map(blockTxOf), run.receipts, commit.trieNodes, commit.stateChanges, senders))
     executor.builtBlockStored(commit.stateRoot, commit)
   }
   return {

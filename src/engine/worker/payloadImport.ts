@@ -1,14 +1,12 @@
-import type { Block } from '@ethereumjs/block'
-import { isBlob4844Tx } from '@ethereumjs/tx'
+import type { SignedTx } from '../../exec/blockTx.js'
 import type { ChainSpec } from '../../chain/spec.js'
 import { readHeader } from '../../store/blockCodec.js'
 import type { ChainStore } from '../../store/chainStore.js'
 import { bytesToHex } from '../../util/hex.js'
 import type { BlockExecutor } from '../../exec/executor.js'
 import { InvalidBlockError } from '../../exec/errors.js'
-import { BlockHashMismatchError, type NewPayloadInput, payloadToBlock } from './payloadBlock.js'
+import { BlockHashMismatchError, type NewPayloadInput, type PayloadBlock, payloadToBlock } from './payloadBlock.js'
 import { takeSenders } from '../../exec/senderRecovery.js'
-import { knownTransactionBytes } from '../../exec/blockRoots.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED' | 'INVALID_BLOCK_HASH'
 
@@ -24,11 +22,11 @@ const invalid = (latestValidHash: string | null, why: string): PayloadStatus => 
   validationError: why,
 })
 
-function versionedHashesMatch(block: Block, expected: string[] | undefined): boolean {
-  // Before V3 there are none to compare with (and no blob transactions decode before Cancun)
+function versionedHashesMatch(txs: readonly SignedTx[], expected: string[] | undefined): boolean {
+  // Before V3 there are none to compare with (and no blob transactions run before Cancun)
   if (expected === undefined) return true
-  const actual = block.transactions.flatMap((tx) => (isBlob4844Tx(tx) ? tx.blobVersionedHashes : []))
-  return actual.length === expected.length && actual.every((h, i) => h.toLowerCase() === expected[i])
+  const actual = txs.flatMap((tx) => tx.blobVersionedHashes)
+  return actual.length === expected.length && actual.every((h, i) => bytesToHex(h) === expected[i])
 }
 
 /**
@@ -36,9 +34,9 @@ function versionedHashesMatch(block: Block, expected: string[] | undefined): boo
  * parent and store it (not canonical). Invalid blocks are remembered with their latest valid ancestor.
  */
 export async function importPayload(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: NewPayloadInput): Promise<PayloadStatus> {
-  let block: Block
+  let decoded: PayloadBlock
   try {
-    block = await payloadToBlock(spec, input)
+    decoded = await payloadToBlock(spec, input)
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e)
     // V1 tells a wrong block hash apart; from V2 on INVALID supplants INVALID_BLOCK_HASH (shanghai.md).
@@ -47,7 +45,8 @@ export async function importPayload(spec: ChainSpec, store: ChainStore, executor
     }
     return invalid(null, why)
   }
-  if (!versionedHashesMatch(block, input.versionedHashes)) {
+  const { block, txs } = decoded
+  if (!versionedHashesMatch(txs, input.versionedHashes)) {
     return invalid(null, "blob versioned hashes do not match the block's blob transactions")
   }
   const hash = block.hash()
@@ -63,9 +62,9 @@ export async function importPayload(spec: ChainSpec, store: ChainStore, executor
   }
   const parent = readHeader(spec, store, block.header.parentHash)
   if (parent === undefined) return { status: 'SYNCING', latestValidHash: null, validationError: null }
-  if (input.senders !== undefined) takeSenders(input.senders, block.transactions, knownTransactionBytes(block))
+  if (input.senders !== undefined) takeSenders(input.senders, txs)
   try {
-    const { record } = await executor.execute(block, parent)
+    const { record } = await executor.execute(block, parent, txs)
     store.putBlockSync(record)
   } catch (e) {
     if (!(e instanceof InvalidBlockError)) throw e

@@ -1,4 +1,4 @@
-import { TxRejectedError } from '../exec/errors.js'
+import { TxRejectedError } from './errors.js'
 import type { SidecarProofs } from '../crypto/kzgSidecar.js'
 
 // A transaction's bytes decoded as geth decodes them (core/types Transaction.UnmarshalBinary over rlp.DecodeBytes),
@@ -542,14 +542,33 @@ function decodeBlobTx(body: Uint8Array): { tx: Record<string, unknown>; sidecarV
 }
 
 /** geth's isProtectedV: v of 0, 1, 27 or 28 signs for every chain. */
-function protectedV(v: bigint): boolean {
+export function protectedV(v: bigint): boolean {
   return v > 255n || (v !== 27n && v !== 28n && v !== 1n && v !== 0n)
 }
 
 /** geth's deriveChainId (a uint64 v below 35 wraps, as geth's does). */
-function legacyChainId(v: bigint): bigint {
+export function legacyChainId(v: bigint): bigint {
   if (v === 27n || v === 28n) return 0n
   return v < 2n ** 64n ? BigInt.asUintN(64, v - 35n) / 2n : (v - 35n) / 2n
+}
+
+/** A transaction's fields by geth's names (Nonce, GasFeeCap, AccessList, …), as decoded: what the block path reads. */
+export interface TxFields {
+  readonly type: number
+  readonly fields: Readonly<Record<string, unknown>>
+  /** A blob transaction in its network wrapper: the sidecar's version (0 blob proofs, 1 cell proofs). */
+  readonly sidecarVersion: number | undefined
+  readonly wrapped: WrappedBlobTx | undefined
+}
+
+/** geth's errors as TxRejectedError: 'invalidTransaction' for bytes that do not decode. */
+function rejecting<T>(decodeIt: () => T): T {
+  try {
+    return decodeIt()
+  } catch (e) {
+    if (e instanceof TxRejectedError) throw e
+    throw new TxRejectedError(messageOf(e), 'invalidTransaction')
+  }
 }
 
 /**
@@ -558,17 +577,37 @@ function legacyChainId(v: bigint): bigint {
  * 'txTypeNotSupported' for an unknown type.
  */
 export function decodeTx(raw: Uint8Array): DecodedTx {
-  try {
-    return decode(raw)
-  } catch (e) {
-    if (e instanceof TxRejectedError) throw e
-    throw new TxRejectedError(messageOf(e), 'invalidTransaction')
+  return decodedTxOf(rejecting(() => decodeFields(raw)))
+}
+
+/** decodeTx's fields themselves, by geth's names, for a reader that needs all of them (exec/blockTx.ts). */
+export function decodeTxFields(raw: Uint8Array): TxFields {
+  return rejecting(() => decodeFields(raw))
+}
+
+function decodeFields(raw: Uint8Array): TxFields {
+  if (raw.length > 0 && raw[0]! > 0x7f) return { type: 0, fields: decodeBytes(raw, LEGACY), sidecarVersion: undefined, wrapped: undefined }
+  if (raw.length <= 1) throw new PlainError('typed transaction too short')
+  const type = raw[0]!
+  const body = raw.subarray(1)
+  switch (type) {
+    case 1:
+      return { type, fields: decodeBytes(body, ACCESS_LIST_TX), sidecarVersion: undefined, wrapped: undefined }
+    case 2:
+      return { type, fields: decodeBytes(body, DYNAMIC_FEE_TX), sidecarVersion: undefined, wrapped: undefined }
+    case 3: {
+      const { tx, sidecarVersion, wrapped } = decodeBlobTx(body)
+      return { type, fields: tx, sidecarVersion, wrapped }
+    }
+    case 4:
+      return { type, fields: decodeBytes(body, SET_CODE_TX), sidecarVersion: undefined, wrapped: undefined }
+    default:
+      throw new TxRejectedError('transaction type not supported', 'txTypeNotSupported')
   }
 }
 
-function decode(raw: Uint8Array): DecodedTx {
-  if (raw.length > 0 && raw[0]! > 0x7f) {
-    const f = decodeBytes(raw, LEGACY)
+function decodedTxOf({ type, fields: f, sidecarVersion, wrapped }: TxFields): DecodedTx {
+  if (type === 0) {
     const v = f.V as bigint
     const isProtected = protectedV(v)
     return {
@@ -589,28 +628,6 @@ function decode(raw: Uint8Array): DecodedTx {
       blobHashes: 0,
       sidecarVersion: undefined,
     }
-  }
-  if (raw.length <= 1) throw new PlainError('typed transaction too short')
-  const type = raw[0]!
-  const body = raw.subarray(1)
-  let f: Record<string, unknown>
-  let sidecarVersion: number | undefined
-  let wrapped: WrappedBlobTx | undefined
-  switch (type) {
-    case 1:
-      f = decodeBytes(body, ACCESS_LIST_TX)
-      break
-    case 2:
-      f = decodeBytes(body, DYNAMIC_FEE_TX)
-      break
-    case 3:
-      ;({ tx: f, sidecarVersion, wrapped } = decodeBlobTx(body))
-      break
-    case 4:
-      f = decodeBytes(body, SET_CODE_TX)
-      break
-    default:
-      throw new TxRejectedError('transaction type not supported', 'txTypeNotSupported')
   }
   const gasPrice = f.GasPrice as bigint | undefined
   return {
