@@ -33,6 +33,7 @@ import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { Op } from './opcodeNames.js'
 import { type OpTable, opTable } from './opcodes.js'
 import { precompileAt } from './precompiles/index.js'
+import { primeInterpreter } from './prime.js'
 import type { Precompile } from './precompiles/types.js'
 import { Halt, haltMessage } from './halts.js'
 import type { Account, WorldState } from './state.js'
@@ -40,7 +41,9 @@ import type { EvmTracer } from './tracer.js'
 import { ADDRESS_MASK, addressToBytes, bitLength, bytesToWord, fromSigned, MAX_UINT256, readWord, SMALL, toSigned, writeWord } from './words.js'
 
 // The interpreter: one synchronous loop over a frame's code, a switch with a case per opcode by name (`Op`), gas as a
-// number charged by the rules of gas.ts, words as BigInts.
+// number charged by the rules of gas.ts, words as BigInts. The loop's switch holds the opcodes that work on the stack,
+// memory and the frame; those that reach the state, call, create, copy or log are cases of `outlined`'s switch, the
+// loop's default: V8 compiles the loop as one function, and its compile time grew with every case in it (prime.ts).
 // A CALL or CREATE does not recurse: the frame records the message and returns to `run`, which keeps the frames in an
 // array, runs the callee, and resumes the caller with the result — so 1,024 nested calls use no JavaScript stack.
 
@@ -55,6 +58,8 @@ const MAX_INITCODE_SIZE_BIG = BigInt(MAX_INITCODE_SIZE)
 
 /** What the loop returns: a frame's end, or that it asked for a call. */
 const SUSPEND = 3
+/** What `outlined` returns when the frame goes on. */
+const NEXT = -1
 /** Gas a frame spends between looks at the deadline (at its jumps): about a millisecond of the slowest opcodes. */
 const DEADLINE_CHECK_GAS = 100_000
 /**
@@ -138,6 +143,8 @@ export class Evm {
     // EIP-161 (Spurious Dragon): touched empty accounts go at the transaction's end. Set here so that whoever ends the
     // transaction on this state (state.endTransaction()) applies the rules of the fork that ran it.
     o.state.clearsEmptyAccounts = o.fork >= Fork.spuriousDragon
+    // Once a thread, before its first execution: the loop is optimized knowing all its paths (prime.ts).
+    primeInterpreter((fork, block, state) => new Evm({ fork, block, state }))
   }
 
   /** The precompile at an address in this EVM's fork, after any moves. */
@@ -531,31 +538,9 @@ export class Evm {
           st[sp - 1] = SMALL[256 - bitLength(x)]!
           break
         }
-        case Op.KECCAK256: {
-          sp--
-          const offset = st[sp]!
-          const size = st[sp - 1]!
-          gas -= keccakCost(size)
-          if (gas < 0) break outOfGas
-          gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) break outOfGas
-          const o = Number(offset)
-          const n = Number(size)
-          st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
-          break
-        }
         case Op.ADDRESS:
           st[sp++] = msg.to
           break
-        case Op.BALANCE: {
-          const a = st[sp - 1]! & ADDRESS_MASK
-          if (fork >= Fork.berlin) {
-            gas -= accountAccessCost(state.warmAddress(a))
-            if (gas < 0) break outOfGas
-          }
-          st[sp - 1] = state.get(a).balance
-          break
-        }
         case Op.ORIGIN:
           st[sp++] = this.tx.origin
           break
@@ -573,63 +558,15 @@ export class Evm {
         case Op.CALLDATASIZE:
           st[sp++] = inputLen
           break
-        case Op.CALLDATACOPY:
-        case Op.CODECOPY:
-        case Op.RETURNDATACOPY: {
-          sp -= 3
-          const memOffset = st[sp + 2]!
-          const dataOffset = st[sp + 1]!
-          const size = st[sp]!
-          gas -= copyCost(size)
-          if (gas < 0) break outOfGas
-          const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
-          if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
-          gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) break outOfGas
-          if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
-          break
-        }
         case Op.CODESIZE:
           st[sp++] = lenBig
           break
         case Op.GASPRICE:
           st[sp++] = this.tx.gasPrice
           break
-        case Op.EXTCODESIZE: {
-          const a = st[sp - 1]! & ADDRESS_MASK
-          if (fork >= Fork.berlin) {
-            gas -= accountAccessCost(state.warmAddress(a))
-            if (gas < 0) break outOfGas
-          }
-          st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
-          break
-        }
-        case Op.EXTCODECOPY: {
-          sp -= 4
-          const a = st[sp + 3]! & ADDRESS_MASK
-          const memOffset = st[sp + 2]!
-          const codeOffset = st[sp + 1]!
-          const size = st[sp]!
-          gas -= copyCost(size) + (fork >= Fork.berlin ? accountAccessCost(state.warmAddress(a)) : 0)
-          if (gas < 0) break outOfGas
-          gas = chargeMemory(mem, memOffset, size, gas)
-          if (gas < 0) break outOfGas
-          if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
-          break
-        }
         case Op.RETURNDATASIZE:
           st[sp++] = BigInt(f.returnData.length)
           break
-        case Op.EXTCODEHASH: {
-          const a = st[sp - 1]! & ADDRESS_MASK
-          if (fork >= Fork.berlin) {
-            gas -= accountAccessCost(state.warmAddress(a))
-            if (gas < 0) break outOfGas
-          }
-          const acc = state.get(a)
-          st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
-          break
-        }
         case Op.BLOCKHASH: {
           const n = st[sp - 1]!
           st[sp - 1] = n < block.number && n + 256n >= block.number ? block.blockHash(n) : 0n
@@ -694,35 +631,6 @@ export class Evm {
           mem.buf[Number(o)] = Number(st[sp]! & 0xffn)
           break
         }
-        case Op.SLOAD: {
-          const slot = st[sp - 1]!
-          if (fork >= Fork.berlin) {
-            gas -= sloadCost(state.warmSlot(account, slot))
-            if (gas < 0) break outOfGas
-          }
-          st[sp - 1] = state.getStorage(account, slot)
-          break
-        }
-        case Op.SSTORE: {
-          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
-          if (fork >= Fork.istanbul && gasBase === 0n && gas <= SSTORE_SENTRY) break outOfGas
-          sp -= 2
-          const slot = st[sp + 1]!
-          const value = st[sp]!
-          const current = state.getStorage(account, slot)
-          const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
-          const sstore = this.sstore
-          // The value at the transaction's start prices only net metering's writes that change the slot.
-          const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
-          const refund = sstoreRefund(sstore, original, current, value)
-          if (refund > 0) state.addRefund(refund)
-          else if (refund < 0) state.subRefund(-refund)
-          gas -= sstoreCost(sstore, original, current, value, cold)
-          if (gas < 0) break outOfGas
-          if (current !== value) state.setStorage(account, slot, value)
-          break
-        }
         case Op.JUMP: {
           const d = st[--sp]!
           if (d >= lenBig || jumpdests[Number(d)] !== 1) return halt(f, pc, sp, Halt.invalidJump)
@@ -766,197 +674,9 @@ export class Evm {
           sp -= 2
           state.setTransient(account, st[sp + 1]!, st[sp]!)
           break
-        case Op.MCOPY: {
-          sp -= 3
-          const dst = st[sp + 2]!
-          const src = st[sp + 1]!
-          const size = st[sp]!
-          gas -= copyCost(size)
-          if (gas < 0) break outOfGas
-          if (size > 0n) {
-            gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
-            if (gas < 0) break outOfGas
-            const s = Number(src)
-            mem.buf.copyWithin(Number(dst), s, s + Number(size))
-          }
-          break
-        }
         case Op.PUSH0:
           st[sp++] = 0n
           break
-        case Op.RETURN:
-        case Op.REVERT: {
-          sp -= 2
-          const offset = st[sp + 1]!
-          const size = st[sp]!
-          gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) break outOfGas
-          f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
-          f.pc = pc
-          f.sp = sp
-          f.gas = gas
-          return op === Op.RETURN ? Status.success : Status.revert
-        }
-        case Op.CREATE:
-        case Op.CREATE2: {
-          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          const create2 = op === Op.CREATE2
-          sp -= create2 ? 4 : 3
-          const value = st[sp + (create2 ? 3 : 2)]!
-          const offset = st[sp + (create2 ? 2 : 1)]!
-          const size = st[sp + (create2 ? 1 : 0)]!
-          if (fork >= Fork.shanghai && size > MAX_INITCODE_SIZE_BIG) return halt(f, pc, sp, Halt.maxInitCodeSize)
-          gas -= createCost(fork, size, create2)
-          if (gas < 0) break outOfGas
-          gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) break outOfGas
-          const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
-          f.returnData = EMPTY
-          const creator = account
-          if (msg.depth + 1 > MAX_DEPTH || creator.balance < value || creator.nonce >= 0xffffffffffffffffn) {
-            st[sp++] = 0n
-            break
-          }
-          // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
-          let childGas = callGasCap(fork, gas)
-          let childBase = 0n
-          if (gasBase === 0n) gas -= childGas
-          else {
-            const whole = wholeGas(gas, gasBase)
-            const passed = callGasCapWide(fork, whole)
-            const c = splitGas(passed)
-            const p = splitGas(whole - passed)
-            childGas = c.gas
-            childBase = c.base
-            gas = p.gas
-            f.gasBase = p.base
-          }
-          const nonce = creator.nonce
-          state.setNonce(creator, nonce + 1n)
-          const to = create2 ? createAddress2(msg.to, st[sp]!, init) : createAddress(msg.to, nonce)
-          f.pending = {
-            kind: create2 ? CallKind.create2 : CallKind.create,
-            caller: msg.to,
-            to,
-            codeAddress: to,
-            value,
-            apparentValue: value,
-            input: init,
-            gas: childGas,
-            gasBase: childBase,
-            isStatic: false,
-            depth: msg.depth + 1,
-          }
-          f.pc = pc + 1
-          f.sp = sp
-          f.gas = gas
-          return SUSPEND
-        }
-        case Op.CALL:
-        case Op.CALLCODE:
-        case Op.DELEGATECALL:
-        case Op.STATICCALL: {
-          const hasValue = op === Op.CALL || op === Op.CALLCODE
-          sp -= hasValue ? 7 : 6
-          const requested = st[sp + (hasValue ? 6 : 5)]!
-          const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
-          const value = hasValue ? st[sp + 4]! : 0n
-          const inOffset = st[sp + 3]!
-          const inSize = st[sp + 2]!
-          const outOffset = st[sp + 1]!
-          const outSize = st[sp]!
-          if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          gas = chargeMemory(mem, inOffset, inSize, gas)
-          if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
-          if (gas < 0) break outOfGas
-          let cost = fork >= Fork.berlin ? accountAccessCost(state.warmAddress(to)) : 0
-          if (value > 0n) cost += CALL_VALUE
-          if (op === Op.CALL) cost += callNewAccountCost(fork, state, to, value)
-          if (fork >= Fork.prague) {
-            // EIP-7702: a delegated account's code is read from its delegate, paid for as another account read.
-            const target = delegationTarget(state.codeOf(state.get(to)))
-            if (target !== undefined) cost += accountAccessCost(state.warmAddress(target))
-          }
-          gas -= cost
-          if (gas < 0) break outOfGas
-          let childGas: number
-          let childBase = 0n
-          if (gasBase === 0n) {
-            // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
-            const cap = callGasCap(fork, gas)
-            if (requested < BigInt(cap)) childGas = Number(requested)
-            else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
-            else break outOfGas
-            gas -= childGas
-            if (value > 0n) childGas += CALL_STIPEND
-          } else {
-            const whole = wholeGas(gas, gasBase)
-            const cap = callGasCapWide(fork, whole)
-            if (fork < Fork.tangerineWhistle && requested > cap) break outOfGas
-            const child = requested < cap ? requested : cap
-            const p = splitGas(whole - child)
-            gas = p.gas
-            f.gasBase = p.base
-            const c = splitGas(child + (value > 0n ? BigInt(CALL_STIPEND) : 0n))
-            childGas = c.gas
-            childBase = c.base
-          }
-          f.retOffset = outSize === 0n ? 0 : Number(outOffset)
-          f.retSize = Number(outSize)
-          const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
-          f.pending = {
-            kind:
-              op === Op.CALL
-                ? CallKind.call
-                : op === Op.CALLCODE
-                  ? CallKind.callcode
-                  : op === Op.DELEGATECALL
-                    ? CallKind.delegatecall
-                    : CallKind.staticcall,
-            caller: op === Op.DELEGATECALL ? msg.caller : msg.to,
-            to: op === Op.CALL || op === Op.STATICCALL ? to : msg.to,
-            codeAddress: to,
-            value: op === Op.DELEGATECALL ? 0n : value,
-            apparentValue: op === Op.DELEGATECALL ? msg.apparentValue : value,
-            input: inp,
-            gas: childGas,
-            gasBase: childBase,
-            isStatic: msg.isStatic || op === Op.STATICCALL,
-            depth: msg.depth + 1,
-          }
-          f.pc = pc + 1
-          f.sp = sp
-          f.gas = gas
-          return SUSPEND
-        }
-        case Op.SELFDESTRUCT: {
-          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          const beneficiary = st[--sp]! & ADDRESS_MASK
-          const cold = fork >= Fork.berlin && !state.warmAddress(beneficiary)
-          const b = state.get(beneficiary)
-          gas -= selfdestructCost(fork, cold, b, account.balance > 0n)
-          if (gas < 0) break outOfGas
-          const balance = account.balance
-          if (fork >= Fork.cancun) {
-            state.subBalance(account, balance)
-            state.addBalance(b, balance)
-            if (state.createdInTransaction(account)) {
-              // Gone now (burnt when it names itself): a later call in the transaction sees no balance.
-              state.setBalance(account, 0n)
-              state.destruct(account)
-            }
-          } else {
-            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(SELFDESTRUCT_REFUND)
-            state.addBalance(b, balance)
-            state.setBalance(account, 0n)
-            state.destruct(account)
-          }
-          f.output = EMPTY
-          f.pc = pc
-          f.sp = sp
-          f.gas = gas
-          return Status.success
-        }
         case Op.PUSH1:
           st[sp++] = SMALL[pc + 1 < len ? code[pc + 1]! : 0]!
           pc += 2
@@ -1052,34 +772,359 @@ export class Evm {
           st[j] = t
           break
         }
-        case Op.LOG0:
-        case Op.LOG1:
-        case Op.LOG2:
-        case Op.LOG3:
-        case Op.LOG4: {
-          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-          const n = op - Op.LOG0
-          sp -= 2 + n
-          const offset = st[sp + n + 1]!
-          const size = st[sp + n]!
-          gas -= logCost(size)
-          if (gas < 0) break outOfGas
-          gas = chargeMemory(mem, offset, size, gas)
-          if (gas < 0) break outOfGas
-          const topics: bigint[] = []
-          for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
-          const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
-          state.log(log)
-          if (tracer !== undefined) tracer.onLog?.(log, msg)
+        default: {
+          // The opcodes with work beyond the stack and memory (state, calls, creates, copies, logs) run in a method of
+          // their own: V8 compiles this loop as one function, and each case in it adds to its compile time and
+          // weighs on the code of the cheap ones (prime.ts).
+          f.pc = pc
+          f.sp = sp
+          f.gas = gas
+          const end = this.outlined(f, op)
+          if (end !== NEXT) return end
+          sp = f.sp
+          gas = f.gas
           break
         }
-        default:
-          // The static gas table refuses the bytes a fork does not define before the switch: none reaches here.
-          return halt(f, pc, sp, Halt.invalidOpcode)
       }
       pc++
     }
     return halt(f, pc, sp, Halt.outOfGas)
+  }
+
+  /**
+   * An opcode of the loop's `default`: the frame's pc, sp and gas are in `f`. NEXT when the frame goes on at the next
+   * opcode (its sp and gas in `f`), else what the loop returns (a frame's end, or SUSPEND for a call or create).
+   */
+  private outlined(f: Frame, op: number): number {
+    const state = this.state
+    const tracer = this.tracer
+    const fork = this.fork
+    const code = f.code.bytes
+    const st = f.stack
+    const mem = f.memory
+    const msg = f.msg
+    const account = f.account
+    const input = msg.kind === CallKind.create || msg.kind === CallKind.create2 ? EMPTY : msg.input
+    const gasBase = f.gasBase
+    const pc = f.pc
+    let sp = f.sp
+    let gas = f.gas
+    switch (op) {
+      case Op.KECCAK256: {
+        sp--
+        const offset = st[sp]!
+        const size = st[sp - 1]!
+        gas -= keccakCost(size)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        gas = chargeMemory(mem, offset, size, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        const o = Number(offset)
+        const n = Number(size)
+        st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
+        break
+      }
+      case Op.BALANCE: {
+        const a = st[sp - 1]! & ADDRESS_MASK
+        if (fork >= Fork.berlin) {
+          gas -= accountAccessCost(state.warmAddress(a))
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        }
+        st[sp - 1] = state.get(a).balance
+        break
+      }
+      case Op.CALLDATACOPY:
+      case Op.CODECOPY:
+      case Op.RETURNDATACOPY: {
+        sp -= 3
+        const memOffset = st[sp + 2]!
+        const dataOffset = st[sp + 1]!
+        const size = st[sp]!
+        gas -= copyCost(size)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
+        if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
+        gas = chargeMemory(mem, memOffset, size, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
+        break
+      }
+      case Op.EXTCODESIZE: {
+        const a = st[sp - 1]! & ADDRESS_MASK
+        if (fork >= Fork.berlin) {
+          gas -= accountAccessCost(state.warmAddress(a))
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        }
+        st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
+        break
+      }
+      case Op.EXTCODECOPY: {
+        sp -= 4
+        const a = st[sp + 3]! & ADDRESS_MASK
+        const memOffset = st[sp + 2]!
+        const codeOffset = st[sp + 1]!
+        const size = st[sp]!
+        gas -= copyCost(size) + (fork >= Fork.berlin ? accountAccessCost(state.warmAddress(a)) : 0)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        gas = chargeMemory(mem, memOffset, size, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
+        break
+      }
+      case Op.EXTCODEHASH: {
+        const a = st[sp - 1]! & ADDRESS_MASK
+        if (fork >= Fork.berlin) {
+          gas -= accountAccessCost(state.warmAddress(a))
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        }
+        const acc = state.get(a)
+        st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
+        break
+      }
+      case Op.SLOAD: {
+        const slot = st[sp - 1]!
+        if (fork >= Fork.berlin) {
+          gas -= sloadCost(state.warmSlot(account, slot))
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        }
+        st[sp - 1] = state.getStorage(account, slot)
+        break
+      }
+      case Op.SSTORE: {
+        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+        // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
+        if (fork >= Fork.istanbul && gasBase === 0n && gas <= SSTORE_SENTRY) return halt(f, pc, sp, Halt.outOfGas)
+        sp -= 2
+        const slot = st[sp + 1]!
+        const value = st[sp]!
+        const current = state.getStorage(account, slot)
+        const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
+        const sstore = this.sstore
+        // The value at the transaction's start prices only net metering's writes that change the slot.
+        const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
+        const refund = sstoreRefund(sstore, original, current, value)
+        if (refund > 0) state.addRefund(refund)
+        else if (refund < 0) state.subRefund(-refund)
+        gas -= sstoreCost(sstore, original, current, value, cold)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        if (current !== value) state.setStorage(account, slot, value)
+        break
+      }
+      case Op.MCOPY: {
+        sp -= 3
+        const dst = st[sp + 2]!
+        const src = st[sp + 1]!
+        const size = st[sp]!
+        gas -= copyCost(size)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        if (size > 0n) {
+          gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
+          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+          const s = Number(src)
+          mem.buf.copyWithin(Number(dst), s, s + Number(size))
+        }
+        break
+      }
+      case Op.RETURN:
+      case Op.REVERT: {
+        sp -= 2
+        const offset = st[sp + 1]!
+        const size = st[sp]!
+        gas = chargeMemory(mem, offset, size, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
+        f.pc = pc
+        f.sp = sp
+        f.gas = gas
+        return op === Op.RETURN ? Status.success : Status.revert
+      }
+      case Op.CREATE:
+      case Op.CREATE2: {
+        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+        const create2 = op === Op.CREATE2
+        sp -= create2 ? 4 : 3
+        const value = st[sp + (create2 ? 3 : 2)]!
+        const offset = st[sp + (create2 ? 2 : 1)]!
+        const size = st[sp + (create2 ? 1 : 0)]!
+        if (fork >= Fork.shanghai && size > MAX_INITCODE_SIZE_BIG) return halt(f, pc, sp, Halt.maxInitCodeSize)
+        gas -= createCost(fork, size, create2)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        gas = chargeMemory(mem, offset, size, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
+        f.returnData = EMPTY
+        const creator = account
+        if (msg.depth + 1 > MAX_DEPTH || creator.balance < value || creator.nonce >= 0xffffffffffffffffn) {
+          st[sp++] = 0n
+          break
+        }
+        // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
+        let childGas = callGasCap(fork, gas)
+        let childBase = 0n
+        if (gasBase === 0n) gas -= childGas
+        else {
+          const whole = wholeGas(gas, gasBase)
+          const passed = callGasCapWide(fork, whole)
+          const c = splitGas(passed)
+          const p = splitGas(whole - passed)
+          childGas = c.gas
+          childBase = c.base
+          gas = p.gas
+          f.gasBase = p.base
+        }
+        const nonce = creator.nonce
+        state.setNonce(creator, nonce + 1n)
+        const to = create2 ? createAddress2(msg.to, st[sp]!, init) : createAddress(msg.to, nonce)
+        f.pending = {
+          kind: create2 ? CallKind.create2 : CallKind.create,
+          caller: msg.to,
+          to,
+          codeAddress: to,
+          value,
+          apparentValue: value,
+          input: init,
+          gas: childGas,
+          gasBase: childBase,
+          isStatic: false,
+          depth: msg.depth + 1,
+        }
+        f.pc = pc + 1
+        f.sp = sp
+        f.gas = gas
+        return SUSPEND
+      }
+      case Op.CALL:
+      case Op.CALLCODE:
+      case Op.DELEGATECALL:
+      case Op.STATICCALL: {
+        const hasValue = op === Op.CALL || op === Op.CALLCODE
+        sp -= hasValue ? 7 : 6
+        const requested = st[sp + (hasValue ? 6 : 5)]!
+        const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
+        const value = hasValue ? st[sp + 4]! : 0n
+        const inOffset = st[sp + 3]!
+        const inSize = st[sp + 2]!
+        const outOffset = st[sp + 1]!
+        const outSize = st[sp]!
+        if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+        gas = chargeMemory(mem, inOffset, inSize, gas)
+        if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        let cost = fork >= Fork.berlin ? accountAccessCost(state.warmAddress(to)) : 0
+        if (value > 0n) cost += CALL_VALUE
+        if (op === Op.CALL) cost += callNewAccountCost(fork, state, to, value)
+        if (fork >= Fork.prague) {
+          // EIP-7702: a delegated account's code is read from its delegate, paid for as another account read.
+          const target = delegationTarget(state.codeOf(state.get(to)))
+          if (target !== undefined) cost += accountAccessCost(state.warmAddress(target))
+        }
+        gas -= cost
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        let childGas: number
+        let childBase = 0n
+        if (gasBase === 0n) {
+          // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
+          const cap = callGasCap(fork, gas)
+          if (requested < BigInt(cap)) childGas = Number(requested)
+          else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
+          else return halt(f, pc, sp, Halt.outOfGas)
+          gas -= childGas
+          if (value > 0n) childGas += CALL_STIPEND
+        } else {
+          const whole = wholeGas(gas, gasBase)
+          const cap = callGasCapWide(fork, whole)
+          if (fork < Fork.tangerineWhistle && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
+          const child = requested < cap ? requested : cap
+          const p = splitGas(whole - child)
+          gas = p.gas
+          f.gasBase = p.base
+          const c = splitGas(child + (value > 0n ? BigInt(CALL_STIPEND) : 0n))
+          childGas = c.gas
+          childBase = c.base
+        }
+        f.retOffset = outSize === 0n ? 0 : Number(outOffset)
+        f.retSize = Number(outSize)
+        const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
+        f.pending = {
+          kind:
+            op === Op.CALL
+              ? CallKind.call
+              : op === Op.CALLCODE
+                ? CallKind.callcode
+                : op === Op.DELEGATECALL
+                  ? CallKind.delegatecall
+                  : CallKind.staticcall,
+          caller: op === Op.DELEGATECALL ? msg.caller : msg.to,
+          to: op === Op.CALL || op === Op.STATICCALL ? to : msg.to,
+          codeAddress: to,
+          value: op === Op.DELEGATECALL ? 0n : value,
+          apparentValue: op === Op.DELEGATECALL ? msg.apparentValue : value,
+          input: inp,
+          gas: childGas,
+          gasBase: childBase,
+          isStatic: msg.isStatic || op === Op.STATICCALL,
+          depth: msg.depth + 1,
+        }
+        f.pc = pc + 1
+        f.sp = sp
+        f.gas = gas
+        return SUSPEND
+      }
+      case Op.SELFDESTRUCT: {
+        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+        const beneficiary = st[--sp]! & ADDRESS_MASK
+        const cold = fork >= Fork.berlin && !state.warmAddress(beneficiary)
+        const b = state.get(beneficiary)
+        gas -= selfdestructCost(fork, cold, b, account.balance > 0n)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        const balance = account.balance
+        if (fork >= Fork.cancun) {
+          state.subBalance(account, balance)
+          state.addBalance(b, balance)
+          if (state.createdInTransaction(account)) {
+            // Gone now (burnt when it names itself): a later call in the transaction sees no balance.
+            state.setBalance(account, 0n)
+            state.destruct(account)
+          }
+        } else {
+          if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(SELFDESTRUCT_REFUND)
+          state.addBalance(b, balance)
+          state.setBalance(account, 0n)
+          state.destruct(account)
+        }
+        f.output = EMPTY
+        f.pc = pc
+        f.sp = sp
+        f.gas = gas
+        return Status.success
+      }
+      case Op.LOG0:
+      case Op.LOG1:
+      case Op.LOG2:
+      case Op.LOG3:
+      case Op.LOG4: {
+        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+        const n = op - Op.LOG0
+        sp -= 2 + n
+        const offset = st[sp + n + 1]!
+        const size = st[sp + n]!
+        gas -= logCost(size)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        gas = chargeMemory(mem, offset, size, gas)
+        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
+        const topics: bigint[] = []
+        for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
+        const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
+        state.log(log)
+        if (tracer !== undefined) tracer.onLog?.(log, msg)
+        break
+      }
+      default:
+        // The static gas table refuses the bytes a fork does not define before the loop's switch: none reaches here.
+        return halt(f, pc, sp, Halt.invalidOpcode)
+    }
+    f.sp = sp
+    f.gas = gas
+    return NEXT
   }
 }
 
