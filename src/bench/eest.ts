@@ -129,7 +129,7 @@ async function runCase(fixture: string, c: FixtureRun, work: string): Promise<Ro
     if (wrongChain !== undefined) throw new Error(wrongChain)
     // The KZG thread loads its trusted setup once the node serves (seconds of CPU, on one of the machine's cores and in
     // the node's CPU time): the blocks are timed after it, as a node that has been up a while runs them.
-    for (let i = 0; i < 600 && !/KZG trusted setup loaded/.test(n.node.log()); i++) await new Promise((r) => setTimeout(r, 100))
+    await n.node.outputMatches(/KZG trusted setup loaded/, 60_000)
     for (const b of blocks.slice(0, -1)) {
       await expectCall(n, b.newPayload)
       if (b.forkchoiceUpdated !== undefined) await expectCall(n, b.forkchoiceUpdated)

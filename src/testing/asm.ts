@@ -171,19 +171,7 @@ export function countDown(label: string): Item[] {
  */
 export function logEmitter(count: number, topic: `0x${string}`, bytes: number): string {
   const push = (n: number): `0x${string}` => `0x${n.toString(16).padStart(n > 0xff ? 4 : 2, '0')}`
-  return assemble([
-    push(count),
-    { label: 'top' },
-    'NUMBER',
-    '0x00',
-    'MSTORE',
-    topic,
-    push(bytes),
-    '0x00',
-    'LOG1',
-    ...countDown('top'),
-    'STOP',
-  ])
+  return assemble([push(count), { label: 'top' }, 'NUMBER', '0x00', 'MSTORE', topic, push(bytes), '0x00', 'LOG1', ...countDown('top'), 'STOP'])
 }
 
 /**

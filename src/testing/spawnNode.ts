@@ -6,6 +6,8 @@ export interface SpawnedNode {
   authUrl: string | undefined
   process: ChildProcess
   log: () => string
+  /** Resolves once its output (all of it, from the start) matches `pattern`; rejects after `timeoutMs` or its exit. */
+  outputMatches(pattern: RegExp, timeoutMs: number): Promise<void>
   stop(): Promise<void>
 }
 
@@ -35,6 +37,30 @@ function spawnSponge(
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  /** Who waits for a pattern in the output: looked at only while someone waits. */
+  const waiters = new Set<{ pattern: RegExp; done: () => void }>()
+  const outputMatches = (pattern: RegExp, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (pattern.test(output)) return resolve()
+      const waiter = {
+        pattern,
+        done: () => {
+          clearTimeout(timer)
+          child.off('close', onClose)
+          waiters.delete(waiter)
+          resolve()
+        },
+      }
+      const fail = (why: string) => {
+        waiters.delete(waiter)
+        child.off('close', onClose)
+        reject(new Error(`sponge ${command}: ${why} before its output matched ${pattern}`))
+      }
+      const onClose = () => fail('exited')
+      const timer = setTimeout(() => fail(`${timeoutMs} ms passed`), timeoutMs)
+      child.once('close', onClose)
+      waiters.add(waiter)
+    })
   return new Promise((resolve, reject) => {
     let httpUrl: string | undefined
     let authUrl: string | undefined
@@ -46,6 +72,7 @@ function spawnSponge(
     const onData = (d: Buffer) => {
       output += d.toString()
       onOutput?.(output)
+      for (const w of waiters) if (w.pattern.test(output)) w.done()
       // Once it serves, its output is only kept: looking through all of it again at each line (a dev node writes one
       // a block) cost the benches' client CPU that grew with the run, on the machine the node shares.
       if (serving) return
@@ -59,6 +86,7 @@ function spawnSponge(
           authUrl,
           process: child,
           log: () => output,
+          outputMatches,
           stop: () =>
             new Promise((res) => {
               if (child.exitCode !== null || child.signalCode !== null) return res()
