@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { keccak256 } from '../crypto/keccak.js'
 import { type TestNode, receiptNow, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
@@ -27,6 +27,28 @@ describe('dev mode', () => {
     // The dev driver marks its blocks safe and finalized.
     expect((await n.http<{ number: string }>('eth_getBlockByNumber', ['safe', false])).result?.number).toBe('0x1')
     expect((await n.http<{ number: string }>('eth_getBlockByNumber', ['finalized', false])).result?.number).toBe('0x1')
+  })
+
+  it('stores each block with its head, safe and finalized labels and transaction index in one write transaction', async () => {
+    const store = n.node.store
+    const blocks = vi.spyOn(store, 'putBlockSync')
+    const heads = vi.spyOn(store, 'putCanonicalHeadSync')
+    const forkchoices = vi.spyOn(store, 'setCanonicalSync')
+    try {
+      const sent = await n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 8, 0)])
+      expect(sent.error).toBeUndefined()
+      const receipt = await receiptNow(n, sent.result!)
+      // One commit: the forkchoice's, holding the block (a crash after it loses nothing the send's answer reported).
+      expect(blocks).not.toHaveBeenCalled()
+      expect(heads).not.toHaveBeenCalled()
+      expect(forkchoices).toHaveBeenCalledOnce()
+      const [, branch, , labels, newBlock] = forkchoices.mock.calls[0]!
+      expect(bytesToHex(newBlock!.hash)).toBe(receipt.blockHash)
+      expect(branch.map((b) => bytesToHex(b.hash))).toEqual([receipt.blockHash])
+      expect(Object.values(labels).map((h) => bytesToHex(h))).toEqual([receipt.blockHash, receipt.blockHash, receipt.blockHash])
+    } finally {
+      vi.restoreAllMocks()
+    }
   })
 
   it('answers concurrent sends each once the block that holds it is made', async () => {

@@ -2,7 +2,6 @@ import { HeaderView } from '../store/headerView.js'
 import { randomBytes } from 'node:crypto'
 import type { ChainSpec } from '../chain/spec.js'
 import type { EngineService } from '../engine/engineService.js'
-import type { ExecutionPayload } from '../wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { StoreWriteError } from '../store/errors.js'
@@ -19,9 +18,9 @@ export const GAP_WAIT_MS = 2000
 export const minesOnDemand = (periodSeconds: number | undefined): boolean => !(periodSeconds !== undefined && periodSeconds > 0)
 
 /**
- * Dev mode's consensus stand-in: makes blocks through the node's own Engine API path — forkchoiceUpdated with
- * attributes, getPayload (the build stores the block), forkchoiceUpdated — on every newly pending transaction, or
- * every `periodSeconds`.
+ * Dev mode's consensus stand-in: makes blocks through the node's Engine API service (EngineService.makeHead: built
+ * and stored with the forkchoice that makes it head, in one write) on every newly pending transaction, or every
+ * `periodSeconds`.
  */
 export class DevDriver {
   private running: Promise<void> | undefined
@@ -215,40 +214,22 @@ export class DevDriver {
 
   async produce(): Promise<string> {
     const head = this.chain.head()
-    const headHex = bytesToHex(head.hash)
     const headTime = HeaderView.read(this.store, head.hash)!.timestamp
     const now = BigInt(Math.floor(Date.now() / 1000))
     const timestamp = this.nextTimestamp ?? (now > headTime ? now : headTime + 1n)
     this.nextTimestamp = undefined
-    const fc = { headBlockHash: headHex, safeBlockHash: headHex, finalizedBlockHash: headHex }
-    const started = await this.engine.forkchoiceUpdated(
-      fc,
-      {
-        timestamp: toQuantity(timestamp),
-        prevRandao: bytesToHex(randomBytes(32)),
-        suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
-        withdrawals: [],
-        parentBeaconBlockRoot: ZERO32,
-      },
-      3,
-    )
-    if (started.payloadId === null) throw new Error(`forkchoiceUpdated started no build: ${started.payloadStatus.status}`)
-    const version = this.spec.isActive('osaka', head.number + 1n, timestamp) ? 5 : 4
-    const built = (await this.engine.getPayload(started.payloadId, version)) as {
-      executionPayload: ExecutionPayload
+    const attrs = {
+      timestamp: toQuantity(timestamp),
+      prevRandao: bytesToHex(randomBytes(32)),
+      suggestedFeeRecipient: `0x${'00'.repeat(20)}`,
+      withdrawals: [],
+      parentBeaconBlockRoot: ZERO32,
     }
-    // The build stored the block (engine_newPayload of it would find it stored and only re-derive its hash, one more
-    // hop to the engine worker a block): forkchoice makes it head.
-    const payload = built.executionPayload
-    const next = { headBlockHash: payload.blockHash, safeBlockHash: payload.blockHash, finalizedBlockHash: payload.blockHash }
-    const moved = await this.engine.forkchoiceUpdated(next, null, 3)
-    if (moved.payloadStatus.status !== 'VALID') {
-      throw new Error(`own block ${payload.blockHash} not made head: ${moved.payloadStatus.status}`)
-    }
-    const made = { number: Number(BigInt(payload.blockNumber)), hash: payload.blockHash, txs: payload.transactions.length }
+    const block = await this.engine.makeHead(attrs, this.spec.isActive('osaka', head.number + 1n, timestamp) ? 5 : 4)
+    const made = { number: Number(block.number), hash: block.hash, txs: block.txs }
     // After the sends waiting for the block are answered: the line's write to a terminal or a pipe wakes the process
     // reading it, ~0.1 ms on a busy machine that the answers need not wait for.
     setImmediate(() => this.log.info('dev block', made))
-    return payload.blockHash
+    return block.hash
   }
 }

@@ -5,7 +5,7 @@ import type { PayloadData } from './worker/payloadBlock.js'
 import { createSenderSlots, putKnownSenders } from '../exec/senderRecovery.js'
 import type { ExecutionPayload, PayloadAttributesAny } from '../wire/engineParams.js'
 import type { ChainReader } from '../store/chainReader.js'
-import type { ChainStore } from '../store/chainStore.js'
+import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import { StoreWriteError } from '../store/errors.js'
 import { HeaderView } from '../store/headerView.js'
 import { StoreWriteWatch } from '../store/writeFailure.js'
@@ -19,7 +19,7 @@ const MAX_BLOBS_REQUEST = 128
 import { ENGINE_CLIENT, type WorkerPool } from '../workers/pool.js'
 import { EngineError } from './errors.js'
 import { type ForkchoiceState, applyForkchoice } from './forkchoice.js'
-import { type PayloadBuilds, envelopeOf } from './payloadBuilds.js'
+import { type BuildAttributes, type PayloadBuilds, envelopeOf } from './payloadBuilds.js'
 import {
   type ForkchoiceVersion,
   type GetPayloadVersion,
@@ -206,32 +206,8 @@ export class EngineService {
     attrs: PayloadAttributesAny | null | undefined,
     version: ForkchoiceVersion,
   ): Promise<ForkchoiceResult> {
-    // A worker may have stored the head moments ago (newPayload through the other endpoint, or a build).
-    this.store.refreshSnapshot()
-    let outcome: ReturnType<typeof applyForkchoice>
-    try {
-      outcome = applyForkchoice(this.store, state)
-    } catch (e) {
-      this.writeFailed(e)
-      throw e
-    }
-    if (outcome.status === 'SYNCING') {
-      return { payloadStatus: { status: 'SYNCING', latestValidHash: null, validationError: null }, payloadId: null }
-    }
-    if (outcome.status === 'INVALID') {
-      return {
-        payloadStatus: { status: 'INVALID', latestValidHash: outcome.latestValidHash, validationError: outcome.validationError },
-        payloadId: null,
-      }
-    }
-    if (outcome.wrote) {
-      this.writes.succeeded()
-      this.onForkchoiceWritten?.()
-    }
-    this.repooling = this.txs.afterForkchoice(outcome.added, outcome.removed)
-    if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
-    const payloadStatus: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
-    if (attrs === undefined || attrs === null) return { payloadStatus, payloadId: null }
+    const payloadStatus = this.moveLabels(state)
+    if (payloadStatus.status !== 'VALID' || attrs === undefined || attrs === null) return { payloadStatus, payloadId: null }
     const head = this.chain.byHash(hexToBytes(state.headBlockHash))!
     checkAttributes(this.spec, version, head.number + 1n, attrs)
     const headTime = HeaderView.read(this.store, head.hash)!.timestamp
@@ -253,6 +229,63 @@ export class EngineService {
       version,
     )
     return { payloadStatus, payloadId }
+  }
+
+  /**
+   * Moves the labels (and stores `newBlock`, built here, in the same transaction when it is the head), then tells
+   * the pool and the subscribers.
+   */
+  private moveLabels(state: ForkchoiceState, newBlock?: BlockRecord): PayloadStatus {
+    // A worker may have stored the head moments ago (newPayload through the other endpoint, or a build).
+    this.store.refreshSnapshot()
+    let outcome: ReturnType<typeof applyForkchoice>
+    try {
+      outcome = applyForkchoice(this.store, state, newBlock)
+    } catch (e) {
+      this.writeFailed(e)
+      throw e
+    }
+    if (outcome.status === 'SYNCING') return { status: 'SYNCING', latestValidHash: null, validationError: null }
+    if (outcome.status === 'INVALID') {
+      return { status: 'INVALID', latestValidHash: outcome.latestValidHash, validationError: outcome.validationError }
+    }
+    if (outcome.wrote) {
+      this.writes.succeeded()
+      this.onForkchoiceWritten?.()
+    }
+    this.repooling = this.txs.afterForkchoice(outcome.added, outcome.removed)
+    if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
+    return { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }
+  }
+
+  /**
+   * Dev mode's block: built on the head with the pool's pending transactions, then made the head, safe and
+   * finalized. Built on this thread (dev mode without a period), the block is stored by the forkchoice's write: one
+   * commit a block, done before any send waiting for the block is answered. Otherwise as a consensus client makes
+   * one: forkchoiceUpdated with attributes, getPayload (the engine worker builds and stores it), forkchoiceUpdated.
+   */
+  async makeHead(attrs: BuildAttributes, version: 4 | 5): Promise<{ hash: string; number: bigint; txs: number }> {
+    const parent = bytesToHex(this.chain.head().hash)
+    const unstored = this.builds.buildUnstored(parent, attrs)
+    if (unstored !== undefined) {
+      const block = await unstored
+      const hash = bytesToHex(block.record.hash)
+      const moved = this.moveLabels({ headBlockHash: hash, safeBlockHash: hash, finalizedBlockHash: hash }, block.record)
+      if (moved.status !== 'VALID') throw new Error(`own block ${hash} not made head: ${moved.status}`)
+      block.stored()
+      return { hash, number: block.record.number, txs: block.record.txHashes.length }
+    }
+    const fc = { headBlockHash: parent, safeBlockHash: parent, finalizedBlockHash: parent }
+    const started = await this.forkchoiceUpdated(fc, attrs, 3)
+    if (started.payloadId === null) throw new Error(`forkchoiceUpdated started no build: ${started.payloadStatus.status}`)
+    const built = (await this.getPayload(started.payloadId, version)) as { executionPayload: ExecutionPayload }
+    // The build stored the block (engine_newPayload of it would find it stored and only re-derive its hash, one more
+    // hop to the engine worker a block): forkchoice makes it head.
+    const payload = built.executionPayload
+    const hash = payload.blockHash
+    const moved = await this.forkchoiceUpdated({ headBlockHash: hash, safeBlockHash: hash, finalizedBlockHash: hash }, null, 3)
+    if (moved.payloadStatus.status !== 'VALID') throw new Error(`own block ${hash} not made head: ${moved.payloadStatus.status}`)
+    return { hash, number: BigInt(payload.blockNumber), txs: payload.transactions.length }
   }
 
   /**

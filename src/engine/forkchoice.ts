@@ -1,6 +1,6 @@
 import { HeaderView } from '../store/headerView.js'
 import { EngineError } from './errors.js'
-import type { ChainStore } from '../store/chainStore.js'
+import type { BlockRecord, ChainStore } from '../store/chainStore.js'
 import { equalBytes, hexToBytes } from '../util/hex.js'
 
 const ZERO_HASH = `0x${'00'.repeat(32)}`
@@ -23,17 +23,19 @@ export type ForkchoiceOutcome =
       wrote: boolean
     }
 
-function parentOf(store: ChainStore, hash: Uint8Array): Uint8Array {
-  return HeaderView.read(store, hash)!.parentHash
-}
-
 /**
  * engine_forkchoiceUpdated's chain update (main thread, the one writer of labels): checks that safe and finalized
  * lie on the head's chain, then moves head, safe and finalized and re-indexes any reorg in one LMDB transaction.
+ * `newBlock`, a block built here and not yet stored (dev mode), is stored in that transaction when it is the head.
  */
-export function applyForkchoice(store: ChainStore, fc: ForkchoiceState): ForkchoiceOutcome {
+export function applyForkchoice(store: ChainStore, fc: ForkchoiceState, newBlock?: BlockRecord): ForkchoiceOutcome {
   const head = hexToBytes(fc.headBlockHash)
-  const headNumber = store.getNumber(head)
+  const unstored = newBlock !== undefined && equalBytes(newBlock.hash, head) && store.getNumber(head) === undefined ? newBlock : undefined
+  const numberOf = (hash: Uint8Array): bigint | undefined =>
+    unstored !== undefined && equalBytes(hash, unstored.hash) ? unstored.number : store.getNumber(hash)
+  const parentOf = (hash: Uint8Array): Uint8Array =>
+    unstored !== undefined && equalBytes(hash, unstored.hash) ? unstored.parentHash : HeaderView.read(store, hash)!.parentHash
+  const headNumber = numberOf(head)
   if (headNumber === undefined) {
     const bad = store.getInvalid(head)
     if (bad !== undefined) return { status: 'INVALID', latestValidHash: bad.latestValidHash, validationError: bad.reason }
@@ -48,14 +50,14 @@ export function applyForkchoice(store: ChainStore, fc: ForkchoiceState): Forkcho
     if (canonical !== undefined && equalBytes(canonical, h)) break
     branch.push({ number: n, hash: h })
     if (n === 0n) throw new Error('new head does not descend from genesis')
-    h = parentOf(store, h)
+    h = parentOf(h)
     n--
   }
   branch.reverse()
   const forkPoint = n
   const onNewChain = (hashHex: string): boolean => {
     const hash = hexToBytes(hashHex)
-    const num = store.getNumber(hash)
+    const num = numberOf(hash)
     if (num === undefined || num > headNumber) return false
     if (num > forkPoint) return branch.some((b) => equalBytes(b.hash, hash))
     const c = store.getCanonicalHash(num)
@@ -81,6 +83,6 @@ export function applyForkchoice(store: ChainStore, fc: ForkchoiceState): Forkcho
     branch.length === 0 &&
     removed.length === 0 &&
     (['safe', 'finalized'] as const).every((l) => labels[l] === undefined || equalBytes(labels[l], store.getLabel(l) ?? new Uint8Array()))
-  if (!unchanged) store.setCanonicalSync(forkPoint, branch, oldHeadNumber, labels)
+  if (!unchanged) store.setCanonicalSync(forkPoint, branch, oldHeadNumber, labels, unstored)
   return { status: 'VALID', added: branch.map((b) => b.hash), removed, wrote: !unchanged }
 }

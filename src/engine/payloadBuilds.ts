@@ -1,5 +1,5 @@
 import type { ChainSpec } from '../chain/spec.js'
-import type { BuildInput, BuiltPayload } from './worker/payloadBuilder.js'
+import type { BuildInput, BuiltPayload, UnstoredBlock } from './worker/payloadBuilder.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { HeaderView } from '../store/headerView.js'
@@ -18,6 +18,8 @@ export interface BuildOptions {
    * few transactions.
    */
   buildHere?: (input: BuildInput) => Promise<BuiltPayload>
+  /** With buildHere: builds dev mode's own block here without storing it (EngineService.makeHead stores it). */
+  buildUnstoredHere?: (input: BuildInput) => Promise<UnstoredBlock>
   /** Dev mode: the builds forkchoiceUpdated starts are the node's own, their blobs bundles unread (BuildInput.bundleUnread). */
   bundleUnread?: boolean
 }
@@ -63,24 +65,30 @@ export class PayloadBuilds {
   /** Starts building on `parentHash` unless a build of this id exists. */
   start(payloadId: string, parentHash: string, attrs: BuildAttributes, version: BuildEntry['version']): void {
     if (this.table.has(payloadId)) return
-    this.table.set(
-      payloadId,
-      this.build({
-        parentHash,
-        timestamp: attrs.timestamp,
-        prevRandao: attrs.prevRandao,
-        feeRecipient: attrs.suggestedFeeRecipient,
-        withdrawals: attrs.withdrawals,
-        parentBeaconBlockRoot: attrs.parentBeaconBlockRoot,
-        ...this.poolTransactions(hexToBytes(parentHash)),
-        mode: 'best',
-        extraData: this.opts.extraData,
-        gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
-        persist: true,
-        ...(this.opts.bundleUnread === true ? { bundleUnread: true } : {}),
-      }),
-      version,
-    )
+    this.table.set(payloadId, this.build(this.ownInput(parentHash, attrs)), version)
+  }
+
+  /** Dev mode's block built here on `parentHash`, not stored; undefined where builds are not made here. */
+  buildUnstored(parentHash: string, attrs: BuildAttributes): Promise<UnstoredBlock> | undefined {
+    return this.opts.buildUnstoredHere?.(this.ownInput(parentHash, attrs))
+  }
+
+  /** A build of the pool's pending transactions on `parentHash`, to be stored. */
+  private ownInput(parentHash: string, attrs: BuildAttributes): BuildInput {
+    return {
+      parentHash,
+      timestamp: attrs.timestamp,
+      prevRandao: attrs.prevRandao,
+      feeRecipient: attrs.suggestedFeeRecipient,
+      withdrawals: attrs.withdrawals,
+      parentBeaconBlockRoot: attrs.parentBeaconBlockRoot,
+      ...this.poolTransactions(hexToBytes(parentHash)),
+      mode: 'best',
+      extraData: this.opts.extraData,
+      gasLimitTarget: toQuantity(this.opts.gasLimitTarget),
+      persist: true,
+      ...(this.opts.bundleUnread === true ? { bundleUnread: true } : {}),
+    }
   }
 
   /** The build of a payload id (settles when it is built), or undefined when none is known. */

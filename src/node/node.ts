@@ -14,7 +14,7 @@ import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { BlockExecutor } from '../exec/executor.js'
-import { type BuildInput, type BuiltPayload, buildPayload } from '../engine/worker/payloadBuilder.js'
+import { type BuildInput, type BuiltPayload, type UnstoredBlock, buildPayload, buildUnstored } from '../engine/worker/payloadBuilder.js'
 import { type KnownSigner, type ValidatedTx, validateRawTx } from '../txrules/txValidation.js'
 import { checkChainFile } from '../store/chainFileCheck.js'
 import { lockDatadir } from '../store/datadirLock.js'
@@ -241,7 +241,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     gasLimitTarget: opts.minerGasLimit ?? NODE_DEFAULTS.minerGasLimit,
     extraData: EXTRA_DATA,
     // Where each send waits for its block; with --dev.period none does, and a block of a period's sends is built aside.
-    ...(devHere === undefined || !minesOnDemand(opts.dev?.period) ? {} : { buildHere: devHere.build }),
+    ...(devHere === undefined || !minesOnDemand(opts.dev?.period) ? {} : { buildHere: devHere.build, buildUnstoredHere: devHere.buildUnstored }),
     ...(opts.dev === undefined ? {} : { bundleUnread: true }),
   })
   const engine = new EngineService(spec, store, chain, lanes.engine, builds, txs, txPool, opts.log, lanes.public)
@@ -478,6 +478,7 @@ async function devWork(
 ): Promise<{
   validate: (raw: Uint8Array, headHash: Uint8Array, signer: KnownSigner | undefined) => Promise<ValidatedTx>
   build: (input: BuildInput) => Promise<BuiltPayload>
+  buildUnstored: (input: BuildInput) => Promise<UnstoredBlock>
 }> {
   const evm = new EvmConfig(spec, store)
   const executor = await BlockExecutor.create(spec, store, evm)
@@ -487,6 +488,11 @@ async function devWork(
       // Out of the caller's synchronous run (forkchoiceUpdated, started from the pool's admission of a transaction).
       await Promise.resolve()
       return buildPayload(spec, store, executor, input)
+    },
+    buildUnstored: async (input) => {
+      // Out of the caller's synchronous run, as build.
+      await Promise.resolve()
+      return buildUnstored(spec, store, executor, input)
     },
   }
 }

@@ -265,12 +265,14 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       return n
     },
     taken: () => Array.from(taken),
-    // Told to every thread, subscribers or not: a thread's handling of them also ends a snapshot it still holds from
+    // Told to every thread, subscribers or not: a thread's handling of it also ends a snapshot it still holds from
     // its last request (with the messages sent only to threads with subscribers, an idle thread kept one while
-    // blocks were made: snapshots.test failed in one clean-clone run of two). SubscriberCounts is kept for the
-    // gating once that snapshot is ended otherwise.
+    // blocks were made: snapshots.test failed in one clean-clone run of two).
     canonicalChanged: (added, removed) => tellAll({ op: 'canonical', added, removed }),
-    pendingTransaction: (hash) => tellAll({ op: 'pending', hash }),
+    // Only while a thread has a newPendingTransactions subscriber: the message touches no snapshot.
+    pendingTransaction: (hash) => {
+      if (subscribers.any()) tellAll({ op: 'pending', hash })
+    },
     metrics,
     get running() {
       return running.size

@@ -416,22 +416,28 @@ export class ChainStore {
    * chains share) and the transaction index of every block that joins or leaves the canonical chain, then moves the
    * labels — all in one transaction, with the flat table moved to the new head (store/flatState.ts followHead: in
    * the same transaction, so no reader sees the new head with the table elsewhere). `branch` lists the new canonical
-   * blocks above the fork point, ascending.
+   * blocks above the fork point, ascending. `newBlock`, the last of them when given, is stored in the same
+   * transaction (dev mode's block: one commit a block, made before the sends waiting for it are answered).
    */
   setCanonicalSync(
     forkPoint: bigint,
     branch: { number: bigint; hash: Uint8Array }[],
     oldHeadNumber: bigint,
     labels: Partial<Record<ForkchoiceLabel, Uint8Array>>,
+    newBlock?: BlockRecord,
   ): void {
-    this.write('cannot store the forkchoice update', () => {
+    this.write(newBlock === undefined ? 'cannot store the forkchoice update' : `cannot store block ${newBlock.number}`, () => {
+      if (newBlock !== undefined) this.putBlockInTxn(newBlock)
       for (let n = forkPoint + 1n; n <= oldHeadNumber; n++) {
         const old = this.dbs.canonical.getBinary(numberKey(n))
         if (old === undefined) continue
         for (const h of this.getTxHashes(old) ?? []) this.dbs.txIndex.removeSync(h)
         this.dbs.canonical.removeSync(numberKey(n))
       }
-      for (const b of branch) this.indexCanonicalInTxn(b.number, b.hash, this.getTxHashes(b.hash) ?? [])
+      for (const b of branch) {
+        const txHashes = b.number === newBlock?.number ? newBlock.txHashes : (this.getTxHashes(b.hash) ?? [])
+        this.indexCanonicalInTxn(b.number, b.hash, txHashes)
+      }
       for (const [label, hash] of Object.entries(labels)) this.dbs.meta.putSync(metaKey(label), hash)
       if (labels.head !== undefined) followHead(this.flatDbs(), labels.head)
     })

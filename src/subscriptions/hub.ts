@@ -50,45 +50,38 @@ export class SubscriberConnection {
   }
 }
 
-/** Each kind's place in a SubscriberCounts row. */
-const KIND_INDEX: Record<Subscription['kind'], number> = { newHeads: 0, logs: 1, newPendingTransactions: 2 }
-const KINDS = 3
-
 /**
- * How many subscriptions of each kind the serving threads hold, a row per thread in memory they share with the main
- * thread: the main thread tells the threads of a new head or a pending transaction only when one of them has a
- * subscriber for it. Each message woke every thread (two a send on a dev chain that mines on demand, for each
- * thread), and almost no thread has a subscriber. A subscription counts from before its id is answered: an event
- * after that answer reaches it.
+ * How many newPendingTransactions subscriptions each serving thread holds, one count a thread in memory it shares
+ * with the main thread: the main thread tells the threads of a transaction the pool admitted only when one of them
+ * has a subscriber for it. Each message woke every thread (one a send on a dev chain, for each thread), and almost
+ * no thread has a subscriber. A subscription counts from before its id is answered: an event after that answer
+ * reaches it. Canonical changes are told to every thread, subscribers or not: a thread's handling of one also ends a
+ * snapshot it still holds from its last request (docs/design.md, serving threads).
  */
 export class SubscriberCounts {
   private readonly counts: Int32Array
-  private readonly rows: number
 
   constructor(memory: SharedArrayBuffer) {
     this.counts = new Int32Array(memory)
-    this.rows = this.counts.length / KINDS
   }
 
   static shared(threads: number): SharedArrayBuffer {
-    return new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * KINDS * threads)
+    return new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * threads)
   }
 
-  /** A thread's subscriptions change. */
-  add(row: number, kind: Subscription['kind'], delta: number): void {
-    Atomics.add(this.counts, row * KINDS + KIND_INDEX[kind], delta)
+  /** A thread's newPendingTransactions subscriptions change. */
+  add(row: number, delta: number): void {
+    Atomics.add(this.counts, row, delta)
   }
 
   /** A thread ended: its subscriptions went with its connections. */
   clear(row: number): void {
-    for (let k = 0; k < KINDS; k++) Atomics.store(this.counts, row * KINDS + k, 0)
+    Atomics.store(this.counts, row, 0)
   }
 
-  /** Whether any thread holds a subscription of one of `kinds`. */
-  any(...kinds: Subscription['kind'][]): boolean {
-    for (let row = 0; row < this.rows; row++) {
-      for (const kind of kinds) if (Atomics.load(this.counts, row * KINDS + KIND_INDEX[kind]) > 0) return true
-    }
+  /** Whether any thread holds a newPendingTransactions subscription. */
+  any(): boolean {
+    for (let row = 0; row < this.counts.length; row++) if (Atomics.load(this.counts, row) > 0) return true
     return false
   }
 }
@@ -99,7 +92,7 @@ export class SubscriptionHub {
 
   constructor(
     private readonly store: ChainStore,
-    /** A serving thread's: its row of the counts it shares with the main thread. */
+    /** A serving thread's: its place in the counts it shares with the main thread. */
     private readonly shared?: { counts: SubscriberCounts; row: number },
   ) {}
 
@@ -115,7 +108,7 @@ export class SubscriptionHub {
 
   count(kind: Subscription['kind'], delta: number): void {
     this.counts[kind] += delta
-    this.shared?.counts.add(this.shared.row, kind, delta)
+    if (kind === 'newPendingTransactions') this.shared?.counts.add(this.shared.row, delta)
   }
 
   /**

@@ -8,7 +8,7 @@ import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
 import { executionPayloadJson } from '../../codecs/payload.js'
 import { blockTxOf } from '../../codecs/transaction.js'
 import { bytesToWord } from '../../evm/words.js'
-import type { ChainStore } from '../../store/chainStore.js'
+import type { BlockRecord, ChainStore } from '../../store/chainStore.js'
 import { HeaderView } from '../../store/headerView.js'
 import { orderedTrieRoot } from '../../trie/orderedTrie.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
@@ -18,6 +18,7 @@ import { evmTransactionOf } from '../../vm/evmTransaction.js'
 import { EMPTY_UNCLE_HASH, encodeHeader, type HeaderFields } from '../../vm/headerCodec.js'
 import { INITIAL_BASE_FEE, nextBaseFee, nextExcessBlobGas } from '../../vm/headerFees.js'
 import type { BlockRun } from '../../exec/blockRun.js'
+import type { BlockCommit } from '../../vm/blockCommit.js'
 import { blockRecord } from '../../exec/blockRecord.js'
 import type { BlockExecutor } from '../../exec/executor.js'
 import { nextGasLimit } from '../../exec/gasLimit.js'
@@ -86,6 +87,53 @@ const ZERO_NONCE = new Uint8Array(8)
  * leaves it out.
  */
 export async function buildPayload(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): Promise<BuiltPayload> {
+  const b = buildBlock(spec, store, executor, input)
+  if (input.persist) {
+    store.putBlockSync(recordOf(b))
+    executor.builtBlockStored(b.commit.stateRoot, b.commit)
+  }
+  return {
+    blockHash: bytesToHex(b.block.hash()),
+    blockNumber: toQuantity(b.block.header.number),
+    timestamp: toQuantity(b.block.header.timestamp),
+    executionPayload: executionPayloadJson(b.block, 3),
+    blockValue: toQuantity(b.run.minerValue),
+    blobsBundle: b.bundle,
+    executionRequests: b.requests.filter((r) => r.length > 1).map((r) => bytesToHex(r)),
+  }
+}
+
+/** A block built and not yet stored: its record, for a write that also makes it the head (dev mode). */
+export interface UnstoredBlock {
+  record: BlockRecord
+  /** Tells the builder's executor the block is stored: its warm state follows it. */
+  stored(): void
+}
+
+/**
+ * Builds as buildPayload does, without storing the block nor making its payload's JSON: dev mode stores it in the
+ * transaction that makes it the head (engine/forkchoice.ts), and nobody asks for its payload.
+ */
+export function buildUnstored(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): UnstoredBlock {
+  const b = buildBlock(spec, store, executor, input)
+  return { record: recordOf(b), stored: () => executor.builtBlockStored(b.commit.stateRoot, b.commit) }
+}
+
+interface Built {
+  block: Block
+  /** Its transactions, as the block holds them. */
+  included: TypedTransaction[]
+  run: BlockRun
+  commit: BlockCommit
+  senders: Uint8Array[]
+  requests: Uint8Array[]
+  bundle: BlobsBundle
+}
+
+const recordOf = (b: Built): BlockRecord =>
+  blockRecord(b.block, b.included.map(blockTxOf), b.run.receipts, b.commit.trieNodes, b.commit.stateChanges, b.senders)
+
+function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): Built {
   const parentHash = hexToBytes(input.parentHash)
   const parent = HeaderView.read(store, parentHash)
   if (parent === undefined) throw new UnknownParentError(`unknown parent block ${input.parentHash}`)
@@ -197,19 +245,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     ws?.map((w) => createWithdrawal(w)),
     { common },
   )
-  if (input.persist) {
-    store.putBlockSync(blockRecord(block, included.map(blockTxOf), run.receipts, commit.trieNodes, commit.stateChanges, senders))
-    executor.builtBlockStored(commit.stateRoot, commit)
-  }
-  return {
-    blockHash: bytesToHex(block.hash()),
-    blockNumber: toQuantity(number),
-    timestamp: toQuantity(timestamp),
-    executionPayload: executionPayloadJson(block, 3),
-    blockValue: toQuantity(run.minerValue),
-    blobsBundle: bundle,
-    executionRequests: requests.filter((r) => r.length > 1).map((r) => bytesToHex(r)),
-  }
+  return { block, included, run, commit, senders, requests, bundle }
 }
 
 /** The block's own limits on one more transaction: its gas left, and for a blob transaction its sidecar and blob gas. */
