@@ -21,6 +21,10 @@ describe('worker snapshots', () => {
     expect((await n.http('eth_call', [{ from: alice, to: alice }, 'latest'])).error).toBeUndefined()
     expect((await n.http('eth_getBalance', [alice, '0x0'])).error).toBeUndefined()
     for (let i = 0; i < 5; i++) expect((await n.http('evm_mine')).error).toBeUndefined()
+    // evm_mine answers once its block is head; each serving thread takes the new head (ending the snapshot of its last
+    // request) when it handles the block's message, which may come after that answer. A thread answers a metrics
+    // request after every message posted to it before: once all have answered, all have taken the last block.
+    await n.node.servingThreads?.metrics()
     expect(n.node.store.staleReaders()).toBe(0)
   })
 })
