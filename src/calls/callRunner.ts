@@ -7,6 +7,7 @@ import { bytesToWord } from '../evm/words.js'
 import { Status } from '../evm/frame.js'
 import type { BlockContext } from '../vm/blockContext.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
+import { accessListWords, authorizationWords } from '../vm/evmTransaction.js'
 import { TxRejectedError } from '../exec/errors.js'
 import type { CallInput, CallOutcome, CallRequest } from './callInput.js'
 import { checkFieldsActive, movedPrecompiles } from './callRules.js'
@@ -154,16 +155,9 @@ function messageOf(c: CallRequest, fork: Fork, fees: Fees): EvmTransaction {
     gasPrice: fees.gasPrice,
     maxFeePerGas: fees.feeCap,
     maxPriorityFeePerGas: fees.tip,
-    accessList: (c.accessList ?? []).map((e) => ({ address: bytesToWord(e.address), storageKeys: e.storageKeys.map(bytesToWord) })),
+    accessList: accessListWords(c.accessList ?? []),
     maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n,
     blobHashes: (c.blobVersionedHashes ?? []).map(bytesToWord),
-    authorizations: (c.authorizationList ?? []).map((a) => ({
-      chainId: a.chainId,
-      address: bytesToWord(a.address),
-      nonce: a.nonce,
-      yParity: a.yParity,
-      r: a.r,
-      s: a.s,
-    })),
+    authorizations: authorizationWords(c.authorizationList ?? []),
   }
 }

@@ -4,6 +4,7 @@ import { addr, arr, h, obj, q } from '../codecs/json.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { EvmTransaction } from '../evm/transaction.js'
 import { bytesToWord } from '../evm/words.js'
+import { accessListWords, authorizationWords } from '../vm/evmTransaction.js'
 import type { CallRequest } from './callInput.js'
 
 // A simulated call as the transaction geth's simulator puts in its block: TransactionArgs.ToTransaction with the
@@ -192,16 +193,9 @@ export function simMessage(c: CallRequest, tx: SimTransaction, sender: bigint, b
     gasPrice,
     maxFeePerGas: feeCap,
     maxPriorityFeePerGas: tip,
-    accessList: tx.accessList.map((e) => ({ address: bytesToWord(e.address), storageKeys: e.storageKeys.map(bytesToWord) })),
+    accessList: accessListWords(tx.accessList),
     maxFeePerBlobGas: tx.maxFeePerBlobGas,
     blobHashes: tx.blobVersionedHashes.map(bytesToWord),
-    authorizations: tx.authorizationList.map((a) => ({
-      chainId: a.chainId,
-      address: bytesToWord(a.address),
-      nonce: a.nonce,
-      yParity: a.yParity,
-      r: a.r,
-      s: a.s,
-    })),
+    authorizations: authorizationWords(tx.authorizationList),
   }
 }

@@ -58,16 +58,21 @@ export function evmTransactionOfBlockTx(tx: BlockTx, sender: Uint8Array): EvmTra
     gasPrice: tx.gasPrice ?? tx.maxFeePerGas,
     maxFeePerGas: tx.maxFeePerGas,
     maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
-    accessList: tx.accessList.map(({ address, storageKeys }) => ({ address: bytesToWord(address), storageKeys: storageKeys.map(bytesToWord) })),
+    accessList: accessListWords(tx.accessList),
     maxFeePerBlobGas: tx.maxFeePerBlobGas,
     blobHashes: tx.blobVersionedHashes.length === 0 ? NO_WORDS : tx.blobVersionedHashes.map(bytesToWord),
-    authorizations: tx.authorizationList.map((a) => ({
-      chainId: a.chainId,
-      address: bytesToWord(a.address),
-      nonce: a.nonce,
-      yParity: a.yParity,
-      r: a.r,
-      s: a.s,
-    })),
+    authorizations: authorizationWords(tx.authorizationList),
   }
+}
+
+/** An access list of addresses and keys as bytes, as the EVM takes it. */
+export function accessListWords(list: readonly { address: Uint8Array; storageKeys: readonly Uint8Array[] }[]): EvmTransaction['accessList'] {
+  return list.map((e) => ({ address: bytesToWord(e.address), storageKeys: e.storageKeys.map(bytesToWord) }))
+}
+
+/** EIP-7702 authorizations with their addresses as bytes, as the EVM takes them. */
+export function authorizationWords(
+  list: readonly { chainId: bigint; address: Uint8Array; nonce: bigint; yParity: bigint; r: bigint; s: bigint }[],
+): EvmTransaction['authorizations'] {
+  return list.map((a) => ({ chainId: a.chainId, address: bytesToWord(a.address), nonce: a.nonce, yParity: a.yParity, r: a.r, s: a.s }))
 }
