@@ -809,322 +809,328 @@ export class Evm {
     const pc = f.pc
     let sp = f.sp
     let gas = f.gas
-    switch (op) {
-      case Op.KECCAK256: {
-        sp--
-        const offset = st[sp]!
-        const size = st[sp - 1]!
-        gas -= keccakCost(size)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        gas = chargeMemory(mem, offset, size, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        const o = Number(offset)
-        const n = Number(size)
-        st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
-        break
-      }
-      case Op.BALANCE: {
-        const a = st[sp - 1]! & ADDRESS_MASK
-        if (fork >= Fork.berlin) {
-          gas -= accountAccessCost(state.warmAddress(a))
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        }
-        st[sp - 1] = state.get(a).balance
-        break
-      }
-      case Op.CALLDATACOPY:
-      case Op.CODECOPY:
-      case Op.RETURNDATACOPY: {
-        sp -= 3
-        const memOffset = st[sp + 2]!
-        const dataOffset = st[sp + 1]!
-        const size = st[sp]!
-        gas -= copyCost(size)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
-        if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
-        gas = chargeMemory(mem, memOffset, size, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
-        break
-      }
-      case Op.EXTCODESIZE: {
-        const a = st[sp - 1]! & ADDRESS_MASK
-        if (fork >= Fork.berlin) {
-          gas -= accountAccessCost(state.warmAddress(a))
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        }
-        st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
-        break
-      }
-      case Op.EXTCODECOPY: {
-        sp -= 4
-        const a = st[sp + 3]! & ADDRESS_MASK
-        const memOffset = st[sp + 2]!
-        const codeOffset = st[sp + 1]!
-        const size = st[sp]!
-        gas -= copyCost(size) + (fork >= Fork.berlin ? accountAccessCost(state.warmAddress(a)) : 0)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        gas = chargeMemory(mem, memOffset, size, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
-        break
-      }
-      case Op.EXTCODEHASH: {
-        const a = st[sp - 1]! & ADDRESS_MASK
-        if (fork >= Fork.berlin) {
-          gas -= accountAccessCost(state.warmAddress(a))
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        }
-        const acc = state.get(a)
-        st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
-        break
-      }
-      case Op.SLOAD: {
-        const slot = st[sp - 1]!
-        if (fork >= Fork.berlin) {
-          gas -= sloadCost(state.warmSlot(account, slot))
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        }
-        st[sp - 1] = state.getStorage(account, slot)
-        break
-      }
-      case Op.SSTORE: {
-        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-        // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
-        if (fork >= Fork.istanbul && gasBase === 0n && gas <= SSTORE_SENTRY) return halt(f, pc, sp, Halt.outOfGas)
-        sp -= 2
-        const slot = st[sp + 1]!
-        const value = st[sp]!
-        const current = state.getStorage(account, slot)
-        const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
-        const sstore = this.sstore
-        // The value at the transaction's start prices only net metering's writes that change the slot.
-        const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
-        const refund = sstoreRefund(sstore, original, current, value)
-        if (refund > 0) state.addRefund(refund)
-        else if (refund < 0) state.subRefund(-refund)
-        gas -= sstoreCost(sstore, original, current, value, cold)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        if (current !== value) state.setStorage(account, slot, value)
-        break
-      }
-      case Op.MCOPY: {
-        sp -= 3
-        const dst = st[sp + 2]!
-        const src = st[sp + 1]!
-        const size = st[sp]!
-        gas -= copyCost(size)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        if (size > 0n) {
-          gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
-          if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-          const s = Number(src)
-          mem.buf.copyWithin(Number(dst), s, s + Number(size))
-        }
-        break
-      }
-      case Op.RETURN:
-      case Op.REVERT: {
-        sp -= 2
-        const offset = st[sp + 1]!
-        const size = st[sp]!
-        gas = chargeMemory(mem, offset, size, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
-        f.pc = pc
-        f.sp = sp
-        f.gas = gas
-        return op === Op.RETURN ? Status.success : Status.revert
-      }
-      case Op.CREATE:
-      case Op.CREATE2: {
-        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-        const create2 = op === Op.CREATE2
-        sp -= create2 ? 4 : 3
-        const value = st[sp + (create2 ? 3 : 2)]!
-        const offset = st[sp + (create2 ? 2 : 1)]!
-        const size = st[sp + (create2 ? 1 : 0)]!
-        if (fork >= Fork.shanghai && size > MAX_INITCODE_SIZE_BIG) return halt(f, pc, sp, Halt.maxInitCodeSize)
-        gas -= createCost(fork, size, create2)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        gas = chargeMemory(mem, offset, size, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
-        f.returnData = EMPTY
-        const creator = account
-        if (msg.depth + 1 > MAX_DEPTH || creator.balance < value || creator.nonce >= 0xffffffffffffffffn) {
-          st[sp++] = 0n
+    // Charging gas has the loop's shape, `gas -= cost; if (gas < 0) break outOfGas`, and the halt is written once, after
+    // the block, which nothing else leaves but a return.
+    // biome-ignore lint/suspicious/noConfusingLabels: a block's label, so that the halt is written once as in the loop
+    outOfGas: {
+      switch (op) {
+        case Op.KECCAK256: {
+          sp--
+          const offset = st[sp]!
+          const size = st[sp - 1]!
+          gas -= keccakCost(size)
+          if (gas < 0) break outOfGas
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) break outOfGas
+          const o = Number(offset)
+          const n = Number(size)
+          st[sp - 1] = bytesToWord(keccak256(n === 0 ? EMPTY : mem.buf.subarray(o, o + n)))
           break
         }
-        // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
-        let childGas = callGasCap(fork, gas)
-        let childBase = 0n
-        if (gasBase === 0n) gas -= childGas
-        else {
-          const whole = wholeGas(gas, gasBase)
-          const passed = callGasCapWide(fork, whole)
-          const c = splitGas(passed)
-          const p = splitGas(whole - passed)
-          childGas = c.gas
-          childBase = c.base
-          gas = p.gas
-          f.gasBase = p.base
+        case Op.BALANCE: {
+          const a = st[sp - 1]! & ADDRESS_MASK
+          if (fork >= Fork.berlin) {
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
+          }
+          st[sp - 1] = state.get(a).balance
+          break
         }
-        const nonce = creator.nonce
-        state.setNonce(creator, nonce + 1n)
-        const to = create2 ? createAddress2(msg.to, st[sp]!, init) : createAddress(msg.to, nonce)
-        f.pending = {
-          kind: create2 ? CallKind.create2 : CallKind.create,
-          caller: msg.to,
-          to,
-          codeAddress: to,
-          value,
-          apparentValue: value,
-          input: init,
-          gas: childGas,
-          gasBase: childBase,
-          isStatic: false,
-          depth: msg.depth + 1,
+        case Op.CALLDATACOPY:
+        case Op.CODECOPY:
+        case Op.RETURNDATACOPY: {
+          sp -= 3
+          const memOffset = st[sp + 2]!
+          const dataOffset = st[sp + 1]!
+          const size = st[sp]!
+          gas -= copyCost(size)
+          if (gas < 0) break outOfGas
+          const data = op === Op.CALLDATACOPY ? input : op === Op.CODECOPY ? code : f.returnData
+          if (op === Op.RETURNDATACOPY && dataOffset + size > BigInt(data.length)) return halt(f, pc, sp, Halt.returnDataOutOfBounds)
+          gas = chargeMemory(mem, memOffset, size, gas)
+          if (gas < 0) break outOfGas
+          if (size > 0n) copyPadded(mem.buf, Number(memOffset), data, dataOffset, Number(size))
+          break
         }
-        f.pc = pc + 1
-        f.sp = sp
-        f.gas = gas
-        return SUSPEND
-      }
-      case Op.CALL:
-      case Op.CALLCODE:
-      case Op.DELEGATECALL:
-      case Op.STATICCALL: {
-        const hasValue = op === Op.CALL || op === Op.CALLCODE
-        sp -= hasValue ? 7 : 6
-        const requested = st[sp + (hasValue ? 6 : 5)]!
-        const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
-        const value = hasValue ? st[sp + 4]! : 0n
-        const inOffset = st[sp + 3]!
-        const inSize = st[sp + 2]!
-        const outOffset = st[sp + 1]!
-        const outSize = st[sp]!
-        if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-        gas = chargeMemory(mem, inOffset, inSize, gas)
-        if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        let cost = fork >= Fork.berlin ? accountAccessCost(state.warmAddress(to)) : 0
-        if (value > 0n) cost += CALL_VALUE
-        if (op === Op.CALL) cost += callNewAccountCost(fork, state, to, value)
-        if (fork >= Fork.prague) {
-          // EIP-7702: a delegated account's code is read from its delegate, paid for as another account read.
-          const target = delegationTarget(state.codeOf(state.get(to)))
-          if (target !== undefined) cost += accountAccessCost(state.warmAddress(target))
+        case Op.EXTCODESIZE: {
+          const a = st[sp - 1]! & ADDRESS_MASK
+          if (fork >= Fork.berlin) {
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
+          }
+          st[sp - 1] = BigInt(state.codeOf(state.get(a)).length)
+          break
         }
-        gas -= cost
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        let childGas: number
-        let childBase = 0n
-        if (gasBase === 0n) {
-          // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
-          const cap = callGasCap(fork, gas)
-          if (requested < BigInt(cap)) childGas = Number(requested)
-          else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
-          else return halt(f, pc, sp, Halt.outOfGas)
-          gas -= childGas
-          if (value > 0n) childGas += CALL_STIPEND
-        } else {
-          const whole = wholeGas(gas, gasBase)
-          const cap = callGasCapWide(fork, whole)
-          if (fork < Fork.tangerineWhistle && requested > cap) return halt(f, pc, sp, Halt.outOfGas)
-          const child = requested < cap ? requested : cap
-          const p = splitGas(whole - child)
-          gas = p.gas
-          f.gasBase = p.base
-          const c = splitGas(child + (value > 0n ? BigInt(CALL_STIPEND) : 0n))
-          childGas = c.gas
-          childBase = c.base
+        case Op.EXTCODECOPY: {
+          sp -= 4
+          const a = st[sp + 3]! & ADDRESS_MASK
+          const memOffset = st[sp + 2]!
+          const codeOffset = st[sp + 1]!
+          const size = st[sp]!
+          gas -= copyCost(size) + (fork >= Fork.berlin ? accountAccessCost(state.warmAddress(a)) : 0)
+          if (gas < 0) break outOfGas
+          gas = chargeMemory(mem, memOffset, size, gas)
+          if (gas < 0) break outOfGas
+          if (size > 0n) copyPadded(mem.buf, Number(memOffset), state.codeOf(state.get(a)), codeOffset, Number(size))
+          break
         }
-        f.retOffset = outSize === 0n ? 0 : Number(outOffset)
-        f.retSize = Number(outSize)
-        const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
-        f.pending = {
-          kind:
-            op === Op.CALL
-              ? CallKind.call
-              : op === Op.CALLCODE
-                ? CallKind.callcode
-                : op === Op.DELEGATECALL
-                  ? CallKind.delegatecall
-                  : CallKind.staticcall,
-          caller: op === Op.DELEGATECALL ? msg.caller : msg.to,
-          to: op === Op.CALL || op === Op.STATICCALL ? to : msg.to,
-          codeAddress: to,
-          value: op === Op.DELEGATECALL ? 0n : value,
-          apparentValue: op === Op.DELEGATECALL ? msg.apparentValue : value,
-          input: inp,
-          gas: childGas,
-          gasBase: childBase,
-          isStatic: msg.isStatic || op === Op.STATICCALL,
-          depth: msg.depth + 1,
+        case Op.EXTCODEHASH: {
+          const a = st[sp - 1]! & ADDRESS_MASK
+          if (fork >= Fork.berlin) {
+            gas -= accountAccessCost(state.warmAddress(a))
+            if (gas < 0) break outOfGas
+          }
+          const acc = state.get(a)
+          st[sp - 1] = !acc.exists || acc.isEmpty() ? 0n : bytesToWord(acc.codeHash)
+          break
         }
-        f.pc = pc + 1
-        f.sp = sp
-        f.gas = gas
-        return SUSPEND
-      }
-      case Op.SELFDESTRUCT: {
-        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-        const beneficiary = st[--sp]! & ADDRESS_MASK
-        const cold = fork >= Fork.berlin && !state.warmAddress(beneficiary)
-        const b = state.get(beneficiary)
-        gas -= selfdestructCost(fork, cold, b, account.balance > 0n)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        const balance = account.balance
-        if (fork >= Fork.cancun) {
-          state.subBalance(account, balance)
-          state.addBalance(b, balance)
-          if (state.createdInTransaction(account)) {
-            // Gone now (burnt when it names itself): a later call in the transaction sees no balance.
+        case Op.SLOAD: {
+          const slot = st[sp - 1]!
+          if (fork >= Fork.berlin) {
+            gas -= sloadCost(state.warmSlot(account, slot))
+            if (gas < 0) break outOfGas
+          }
+          st[sp - 1] = state.getStorage(account, slot)
+          break
+        }
+        case Op.SSTORE: {
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          // EIP-2200's sentry (Istanbul): no SSTORE on the call stipend.
+          if (fork >= Fork.istanbul && gasBase === 0n && gas <= SSTORE_SENTRY) break outOfGas
+          sp -= 2
+          const slot = st[sp + 1]!
+          const value = st[sp]!
+          const current = state.getStorage(account, slot)
+          const cold = fork >= Fork.berlin && !state.warmSlot(account, slot)
+          const sstore = this.sstore
+          // The value at the transaction's start prices only net metering's writes that change the slot.
+          const original = current === value || !sstore.netMetered ? current : state.committedStorage(account, slot)
+          const refund = sstoreRefund(sstore, original, current, value)
+          if (refund > 0) state.addRefund(refund)
+          else if (refund < 0) state.subRefund(-refund)
+          gas -= sstoreCost(sstore, original, current, value, cold)
+          if (gas < 0) break outOfGas
+          if (current !== value) state.setStorage(account, slot, value)
+          break
+        }
+        case Op.MCOPY: {
+          sp -= 3
+          const dst = st[sp + 2]!
+          const src = st[sp + 1]!
+          const size = st[sp]!
+          gas -= copyCost(size)
+          if (gas < 0) break outOfGas
+          if (size > 0n) {
+            gas = chargeMemory(mem, src > dst ? src : dst, size, gas)
+            if (gas < 0) break outOfGas
+            const s = Number(src)
+            mem.buf.copyWithin(Number(dst), s, s + Number(size))
+          }
+          break
+        }
+        case Op.RETURN:
+        case Op.REVERT: {
+          sp -= 2
+          const offset = st[sp + 1]!
+          const size = st[sp]!
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) break outOfGas
+          f.output = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
+          f.pc = pc
+          f.sp = sp
+          f.gas = gas
+          return op === Op.RETURN ? Status.success : Status.revert
+        }
+        case Op.CREATE:
+        case Op.CREATE2: {
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          const create2 = op === Op.CREATE2
+          sp -= create2 ? 4 : 3
+          const value = st[sp + (create2 ? 3 : 2)]!
+          const offset = st[sp + (create2 ? 2 : 1)]!
+          const size = st[sp + (create2 ? 1 : 0)]!
+          if (fork >= Fork.shanghai && size > MAX_INITCODE_SIZE_BIG) return halt(f, pc, sp, Halt.maxInitCodeSize)
+          gas -= createCost(fork, size, create2)
+          if (gas < 0) break outOfGas
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) break outOfGas
+          const init = size === 0n ? EMPTY : mem.slice(Number(offset), Number(size))
+          f.returnData = EMPTY
+          const creator = account
+          if (msg.depth + 1 > MAX_DEPTH || creator.balance < value || creator.nonce >= 0xffffffffffffffffn) {
+            st[sp++] = 0n
+            break
+          }
+          // EIP-150 keeps a 64th back; before it the create takes all the gas there is.
+          let childGas = callGasCap(fork, gas)
+          let childBase = 0n
+          if (gasBase === 0n) gas -= childGas
+          else {
+            const whole = wholeGas(gas, gasBase)
+            const passed = callGasCapWide(fork, whole)
+            const c = splitGas(passed)
+            const p = splitGas(whole - passed)
+            childGas = c.gas
+            childBase = c.base
+            gas = p.gas
+            f.gasBase = p.base
+          }
+          const nonce = creator.nonce
+          state.setNonce(creator, nonce + 1n)
+          const to = create2 ? createAddress2(msg.to, st[sp]!, init) : createAddress(msg.to, nonce)
+          f.pending = {
+            kind: create2 ? CallKind.create2 : CallKind.create,
+            caller: msg.to,
+            to,
+            codeAddress: to,
+            value,
+            apparentValue: value,
+            input: init,
+            gas: childGas,
+            gasBase: childBase,
+            isStatic: false,
+            depth: msg.depth + 1,
+          }
+          f.pc = pc + 1
+          f.sp = sp
+          f.gas = gas
+          return SUSPEND
+        }
+        case Op.CALL:
+        case Op.CALLCODE:
+        case Op.DELEGATECALL:
+        case Op.STATICCALL: {
+          const hasValue = op === Op.CALL || op === Op.CALLCODE
+          sp -= hasValue ? 7 : 6
+          const requested = st[sp + (hasValue ? 6 : 5)]!
+          const to = st[sp + (hasValue ? 5 : 4)]! & ADDRESS_MASK
+          const value = hasValue ? st[sp + 4]! : 0n
+          const inOffset = st[sp + 3]!
+          const inSize = st[sp + 2]!
+          const outOffset = st[sp + 1]!
+          const outSize = st[sp]!
+          if (op === Op.CALL && value > 0n && msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          gas = chargeMemory(mem, inOffset, inSize, gas)
+          if (gas >= 0) gas = chargeMemory(mem, outOffset, outSize, gas)
+          if (gas < 0) break outOfGas
+          let cost = fork >= Fork.berlin ? accountAccessCost(state.warmAddress(to)) : 0
+          if (value > 0n) cost += CALL_VALUE
+          if (op === Op.CALL) cost += callNewAccountCost(fork, state, to, value)
+          if (fork >= Fork.prague) {
+            // EIP-7702: a delegated account's code is read from its delegate, paid for as another account read.
+            const target = delegationTarget(state.codeOf(state.get(to)))
+            if (target !== undefined) cost += accountAccessCost(state.warmAddress(target))
+          }
+          gas -= cost
+          if (gas < 0) break outOfGas
+          let childGas: number
+          let childBase = 0n
+          if (gasBase === 0n) {
+            // EIP-150: at most all but a 64th of what is left; before it, what was asked, which must all be there.
+            const cap = callGasCap(fork, gas)
+            if (requested < BigInt(cap)) childGas = Number(requested)
+            else if (fork >= Fork.tangerineWhistle || requested === BigInt(cap)) childGas = cap
+            else break outOfGas
+            gas -= childGas
+            if (value > 0n) childGas += CALL_STIPEND
+          } else {
+            const whole = wholeGas(gas, gasBase)
+            const cap = callGasCapWide(fork, whole)
+            if (fork < Fork.tangerineWhistle && requested > cap) break outOfGas
+            const child = requested < cap ? requested : cap
+            const p = splitGas(whole - child)
+            gas = p.gas
+            f.gasBase = p.base
+            const c = splitGas(child + (value > 0n ? BigInt(CALL_STIPEND) : 0n))
+            childGas = c.gas
+            childBase = c.base
+          }
+          f.retOffset = outSize === 0n ? 0 : Number(outOffset)
+          f.retSize = Number(outSize)
+          const inp = inSize === 0n ? EMPTY : mem.slice(Number(inOffset), Number(inSize))
+          f.pending = {
+            kind:
+              op === Op.CALL
+                ? CallKind.call
+                : op === Op.CALLCODE
+                  ? CallKind.callcode
+                  : op === Op.DELEGATECALL
+                    ? CallKind.delegatecall
+                    : CallKind.staticcall,
+            caller: op === Op.DELEGATECALL ? msg.caller : msg.to,
+            to: op === Op.CALL || op === Op.STATICCALL ? to : msg.to,
+            codeAddress: to,
+            value: op === Op.DELEGATECALL ? 0n : value,
+            apparentValue: op === Op.DELEGATECALL ? msg.apparentValue : value,
+            input: inp,
+            gas: childGas,
+            gasBase: childBase,
+            isStatic: msg.isStatic || op === Op.STATICCALL,
+            depth: msg.depth + 1,
+          }
+          f.pc = pc + 1
+          f.sp = sp
+          f.gas = gas
+          return SUSPEND
+        }
+        case Op.SELFDESTRUCT: {
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          const beneficiary = st[--sp]! & ADDRESS_MASK
+          const cold = fork >= Fork.berlin && !state.warmAddress(beneficiary)
+          const b = state.get(beneficiary)
+          gas -= selfdestructCost(fork, cold, b, account.balance > 0n)
+          if (gas < 0) break outOfGas
+          const balance = account.balance
+          if (fork >= Fork.cancun) {
+            state.subBalance(account, balance)
+            state.addBalance(b, balance)
+            if (state.createdInTransaction(account)) {
+              // Gone now (burnt when it names itself): a later call in the transaction sees no balance.
+              state.setBalance(account, 0n)
+              state.destruct(account)
+            }
+          } else {
+            if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(SELFDESTRUCT_REFUND)
+            state.addBalance(b, balance)
             state.setBalance(account, 0n)
             state.destruct(account)
           }
-        } else {
-          if (fork < Fork.london && !state.isDestructed(account)) state.addRefund(SELFDESTRUCT_REFUND)
-          state.addBalance(b, balance)
-          state.setBalance(account, 0n)
-          state.destruct(account)
+          f.output = EMPTY
+          f.pc = pc
+          f.sp = sp
+          f.gas = gas
+          return Status.success
         }
-        f.output = EMPTY
-        f.pc = pc
-        f.sp = sp
-        f.gas = gas
-        return Status.success
+        case Op.LOG0:
+        case Op.LOG1:
+        case Op.LOG2:
+        case Op.LOG3:
+        case Op.LOG4: {
+          if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
+          const n = op - Op.LOG0
+          sp -= 2 + n
+          const offset = st[sp + n + 1]!
+          const size = st[sp + n]!
+          gas -= logCost(size)
+          if (gas < 0) break outOfGas
+          gas = chargeMemory(mem, offset, size, gas)
+          if (gas < 0) break outOfGas
+          const topics: bigint[] = []
+          for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
+          const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
+          state.log(log)
+          if (tracer !== undefined) tracer.onLog?.(log, msg)
+          break
+        }
+        default:
+          // The static gas table refuses the bytes a fork does not define before the loop's switch: none reaches here.
+          return halt(f, pc, sp, Halt.invalidOpcode)
       }
-      case Op.LOG0:
-      case Op.LOG1:
-      case Op.LOG2:
-      case Op.LOG3:
-      case Op.LOG4: {
-        if (msg.isStatic) return halt(f, pc, sp, Halt.writeProtection)
-        const n = op - Op.LOG0
-        sp -= 2 + n
-        const offset = st[sp + n + 1]!
-        const size = st[sp + n]!
-        gas -= logCost(size)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        gas = chargeMemory(mem, offset, size, gas)
-        if (gas < 0) return halt(f, pc, sp, Halt.outOfGas)
-        const topics: bigint[] = []
-        for (let i = n - 1; i >= 0; i--) topics.push(st[sp + i]!)
-        const log = { address: msg.to, topics, data: size === 0n ? EMPTY : mem.slice(Number(offset), Number(size)) }
-        state.log(log)
-        if (tracer !== undefined) tracer.onLog?.(log, msg)
-        break
-      }
-      default:
-        // The static gas table refuses the bytes a fork does not define before the loop's switch: none reaches here.
-        return halt(f, pc, sp, Halt.invalidOpcode)
+      f.sp = sp
+      f.gas = gas
+      return NEXT
     }
-    f.sp = sp
-    f.gas = gas
-    return NEXT
+    return halt(f, pc, sp, Halt.outOfGas)
   }
 }
 
