@@ -6,6 +6,7 @@ import { GAS_PER_BLOB } from '../../chain/blobFee.js'
 import { Fork } from '../../chain/evmFork.js'
 import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
 import { executionPayloadJson } from '../../codecs/payload.js'
+import type { BlockTx } from '../../codecs/blockTx.js'
 import { blockTxOf } from '../../codecs/transaction.js'
 import { bytesToWord } from '../../evm/words.js'
 import type { BlockRecord, ChainStore } from '../../store/chainStore.js'
@@ -121,8 +122,9 @@ export function buildUnstored(spec: ChainSpec, store: ChainStore, executor: Bloc
 
 interface Built {
   block: Block
-  /** Its transactions, as the block holds them. */
+  /** Its transactions, as the block holds them, and in the domain's form (their bytes encoded once). */
   included: TypedTransaction[]
+  txs: BlockTx[]
   run: BlockRun
   commit: BlockCommit
   senders: Uint8Array[]
@@ -130,8 +132,7 @@ interface Built {
   bundle: BlobsBundle
 }
 
-const recordOf = (b: Built): BlockRecord =>
-  blockRecord(b.block, b.included.map(blockTxOf), b.run.receipts, b.commit.trieNodes, b.commit.stateChanges, b.senders)
+const recordOf = (b: Built): BlockRecord => blockRecord(b.block, b.txs, b.run.receipts, b.commit.trieNodes, b.commit.stateChanges, b.senders)
 
 function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): Built {
   const parentHash = hexToBytes(input.parentHash)
@@ -231,7 +232,8 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
   const commit = run.commit()
   const q = bigIntToUnpaddedBytes
   header.stateRoot = commit.stateRoot
-  header.transactionsRoot = orderedTrieRoot(included.map((t) => t.serialize()))
+  const txs = included.map(blockTxOf)
+  header.transactionsRoot = orderedTrieRoot(txs.map((t) => t.raw))
   header.receiptsRoot = run.receiptsRoot()
   header.logsBloom = run.bloom
   header.gasUsed = run.gasUsed
@@ -245,7 +247,7 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
     ws?.map((w) => createWithdrawal(w)),
     { common },
   )
-  return { block, included, run, commit, senders, requests, bundle }
+  return { block, included, txs, run, commit, senders, requests, bundle }
 }
 
 /** The block's own limits on one more transaction: its gas left, and for a blob transaction its sidecar and blob gas. */
