@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { devGenesis } from '../chain/dev.js'
@@ -13,13 +13,15 @@ import { type ReplayResult, describeReplay, replayAgainstPlain, replayTable } fr
 import { WORKLOADS, type Workload, tokensOverState } from './workloads.js'
 import { PHASES } from '../util/blockPhases.js'
 
-// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir> --no-phases]`: for
+// `npm run bench:exec [-- --blocks 3 --mixed-blocks 40 --state 10000,100000 --only <regexp> --save <dir> --from <dir> --cli <main.js> --no-phases]`: for
 // each execution workload (src/bench/workloads), generates full 36 M-gas blocks (the mixed workload: a stream of ~15 M-gas ones) on one
 // Sponge node through the engine, then replays them through engine_newPayloadV4 on a fresh node and through plain
 // EthereumJS runBlock (default crypto) in the same run. Writes bench/results/exec.{json,html}. --save keeps each
 // workload's genesis and payloads (to profile a replay). The replaying node keeps metrics, and where its blocks' time
 // went (senders, execution, state reads, receipts, commit, stored replies, store; util/blockPhases.ts) is read from
-// them and printed per workload; --no-phases runs it without, as a node runs by default.
+// them and printed per workload; --no-phases runs it without, as a node runs by default. --from replays what --save
+// kept instead of generating (the same blocks again, e.g. for two builds), and --cli runs another build's node or
+// dist/bench/profiledCli.js (the replaying node under V8's profiler).
 
 const GAS_LIMIT = 36_000_000
 const args = parseFlags(process.argv.slice(2), {
@@ -28,6 +30,8 @@ const args = parseFlags(process.argv.slice(2), {
   state: 'string',
   only: 'string',
   save: 'string',
+  from: 'string',
+  cli: 'string',
   'no-phases': 'boolean',
 })
 /** The replaying node keeps metrics and its blocks' phases are reported; --no-phases: the node as it runs by default. */
@@ -42,6 +46,8 @@ const stateSizes = (args.flags.get('state') ?? '')
   .filter((s) => s !== '')
   .map(Number)
 const saveDir = args.flags.get('save')
+const fromDir = args.flags.get('from')
+const cli = args.flags.get('cli')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 
 const work = mkdtempSync(join(tmpdir(), 'sponge-exec-'))
@@ -117,11 +123,14 @@ interface Row {
 const rows: Row[] = []
 for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
   if (only !== undefined && !new RegExp(only).test(w.name)) continue
-  const genesis: GethGenesisFile = devGenesis()
-  genesis.alloc = { ...genesis.alloc, ...w.alloc }
+  const saved = fromDir === undefined ? undefined : join(fromDir, w.name)
+  if (saved !== undefined && !existsSync(`${saved}.payloads.json`)) continue
+  const genesis: GethGenesisFile = saved === undefined ? devGenesis() : (JSON.parse(readFileSync(`${saved}.genesis.json`, 'utf8')) as GethGenesisFile)
+  if (saved === undefined) genesis.alloc = { ...genesis.alloc, ...w.alloc }
   const genesisFile = join(work, `${w.name}.json`)
   writeFileSync(genesisFile, JSON.stringify(genesis))
-  const payloads = await generate(w, genesisFile, new ChainSpec(genesis))
+  const payloads =
+    saved === undefined ? await generate(w, genesisFile, new ChainSpec(genesis)) : (JSON.parse(readFileSync(`${saved}.payloads.json`, 'utf8')) as PayloadCall[])
   if (saveDir !== undefined) {
     mkdirSync(saveDir, { recursive: true })
     writeFileSync(join(saveDir, `${w.name}.genesis.json`), JSON.stringify(genesis))
@@ -135,6 +144,7 @@ for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
     log,
     startTimeoutMs: startTimeout(w),
     phases,
+    ...(cli === undefined ? {} : { cli }),
   })
   log(`${w.name}: ${describeReplay(result)}`)
   rows.push({ workload: w.name, description: w.description, result })
