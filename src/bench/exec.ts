@@ -130,7 +130,9 @@ for (const w of [...WORKLOADS, ...stateSizes.map(tokensOverState)]) {
   const genesisFile = join(work, `${w.name}.json`)
   writeFileSync(genesisFile, JSON.stringify(genesis))
   const payloads =
-    saved === undefined ? await generate(w, genesisFile, new ChainSpec(genesis)) : (JSON.parse(readFileSync(`${saved}.payloads.json`, 'utf8')) as PayloadCall[])
+    saved === undefined
+      ? await generate(w, genesisFile, new ChainSpec(genesis))
+      : (JSON.parse(readFileSync(`${saved}.payloads.json`, 'utf8')) as PayloadCall[])
   if (saveDir !== undefined) {
     mkdirSync(saveDir, { recursive: true })
     writeFileSync(join(saveDir, `${w.name}.genesis.json`), JSON.stringify(genesis))

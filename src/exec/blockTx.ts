@@ -149,10 +149,9 @@ function signedMessage(raw: Uint8Array, type: number, v: bigint, r: bigint, s: b
   return out
 }
 
+/** The bytes of a positive integer's minimal big-endian form (a signature's r and s: one string, not 32 shifts). */
 function byteLength(x: bigint): number {
-  let n = 0
-  for (let v = x; v > 0n; v >>= 8n) n++
-  return n
+  return (x.toString(16).length + 1) >> 1
 }
 
 /** The length of an unsigned integer's canonical RLP item. */

@@ -116,7 +116,13 @@ interface Head {
   at: number
 }
 
-const bigOf = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex')}`))
+/** A big-endian integer: up to six bytes (nonces, gas, most fees) as a number first, longer ones through hex. */
+function bigOf(b: Uint8Array): bigint {
+  if (b.length > 6) return BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex')}`)
+  let n = 0
+  for (let i = 0; i < b.length; i++) n = n * 256 + b[i]!
+  return BigInt(n)
+}
 
 /** geth's rlp.Stream over a byte slice: the input's and each open list's limits, and its errors where it meets them. */
 class Stream {

@@ -1,42 +1,43 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
-import { hexPrefix, nibblesOf } from './trieCodec.js'
-
-type Node = Uint8Array | Node[]
+import { type ChildRef, encodeBranch, encodeExtension, encodeLeaf, hexPrefix, nibblesOf } from './trieCodec.js'
 
 /** Where the nodes referenced by hash go, keyed by that hash (as a trie database holds them); none for a root only. */
 export type NodeSink = (hash: Uint8Array, encoded: Uint8Array) => void
 
-/** How a child node is referenced from its parent: inline when its RLP is under 32 bytes, else by hash. */
-function ref(node: Node, sink: NodeSink | undefined): Node {
-  const enc = RLP.encode(node as never)
-  if (enc.length < 32) return node
-  const hash = keccak256(enc)
-  sink?.(hash, enc)
+/** How a parent holds a node (its encoding): inline when under 32 bytes, else by hash. */
+function ref(encoded: Uint8Array, sink: NodeSink | undefined): ChildRef {
+  if (encoded.length < 32) return encoded
+  const hash = keccak256(encoded)
+  sink?.(hash, encoded)
   return hash
 }
 
-function build(keys: Uint8Array[], values: Uint8Array[], lo: number, hi: number, depth: number, sink: NodeSink | undefined): Node {
-  if (hi - lo === 1) return [hexPrefix(keys[lo]!, depth, keys[lo]!.length, true), values[lo]!]
+/** The encoding of the node holding keys[lo, hi), all alike up to `depth` nibbles. */
+function build(keys: Uint8Array[], values: Uint8Array[], lo: number, hi: number, depth: number, sink: NodeSink | undefined): Uint8Array {
+  if (hi - lo === 1) return encodeLeaf(hexPrefix(keys[lo]!, depth, keys[lo]!.length, true), values[lo]!)
   // Keys are sorted: the common prefix of the range is that of its first and last keys.
   const a = keys[lo]!
   const b = keys[hi - 1]!
   let cp = depth
   while (cp < a.length && cp < b.length && a[cp] === b[cp]) cp++
-  if (cp > depth) return [hexPrefix(a, depth, cp, false), ref(build(keys, values, lo, hi, cp, sink), sink)]
-  const branch: Node[] = new Array(17).fill(new Uint8Array())
+  if (cp > depth) return encodeExtension(hexPrefix(a, depth, cp, false), ref(build(keys, values, lo, hi, cp, sink), sink))
+  const children = new Array<ChildRef | undefined>(16)
+  let value = EMPTY
   let i = lo
-  if (keys[i]!.length === depth) branch[16] = values[i++]!
+  if (keys[i]!.length === depth) value = values[i++]!
   while (i < hi) {
     const nib = keys[i]![depth]!
     let j = i + 1
     while (j < hi && keys[j]![depth] === nib) j++
-    branch[nib] = ref(build(keys, values, i, j, depth + 1, sink), sink)
+    children[nib] = ref(build(keys, values, i, j, depth + 1, sink), sink)
     i = j
   }
-  return branch
+  return encodeBranch(children, value)
 }
+
+const EMPTY = new Uint8Array()
 
 function compare(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length)
@@ -65,15 +66,13 @@ export function trieRoot(keys: Uint8Array[], values: Uint8Array[], sink?: NodeSi
   if (keys.length === 0) return KECCAK256_RLP
   const order = keys.map((key, i) => ({ key: nibblesOf(key), value: values[i]! }))
   order.sort((x, y) => compare(x.key, y.key))
-  const root = RLP.encode(
-    build(
-      order.map((o) => o.key),
-      order.map((o) => o.value),
-      0,
-      order.length,
-      0,
-      sink,
-    ) as never,
+  const root = build(
+    order.map((o) => o.key),
+    order.map((o) => o.value),
+    0,
+    order.length,
+    0,
+    sink,
   )
   const hash = keccak256(root)
   sink?.(hash, root)

@@ -3,7 +3,7 @@ import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { concatBytes, equalBytes } from '../util/hex.js'
 import type { NodeSink } from './orderedTrie.js'
-import { fromHexPrefix, hexPrefix, nibblesOf } from './trieCodec.js'
+import { type ChildRef, encodeBranch, encodeExtension, encodeLeaf, fromHexPrefix, hexPrefix, nibblesOf } from './trieCodec.js'
 
 type Raw = Uint8Array | Raw[]
 
@@ -74,7 +74,7 @@ export class TrieBatch {
     const root = this.root
     if (root === undefined) return KECCAK256_RLP
     if (root.kind === 'stored') return root.ref as Uint8Array
-    const encoded = RLP.encode(this.rawOf(root, sink) as never)
+    const encoded = this.encode(root, sink)
     const hash = keccak256(encoded)
     sink(hash, encoded)
     this.root = { kind: 'stored', ref: hash }
@@ -176,27 +176,25 @@ export class TrieBatch {
     return { kind: 'extension', path: nibbles, child: { kind: 'stored', ref: raw[1]! } }
   }
 
-  /** How a parent references `child`: inline when its RLP is under 32 bytes, else by hash (the node to the sink). */
-  private refOf(child: Child, sink: NodeSink): Raw {
-    if (child.kind === 'stored') return child.ref
-    const raw = this.rawOf(child, sink)
-    const encoded = RLP.encode(raw as never)
-    if (encoded.length < 32) return raw
+  /** How a parent references `child`: inline when its encoding is under 32 bytes, else by hash (the node to the sink). */
+  private refOf(child: Child, sink: NodeSink): ChildRef {
+    if (child.kind === 'stored') return child.ref instanceof Uint8Array ? child.ref : RLP.encode(child.ref as never)
+    const encoded = this.encode(child, sink)
+    if (encoded.length < 32) return encoded
     const hash = keccak256(encoded)
     sink(hash, encoded)
     return hash
   }
 
-  private rawOf(node: Node, sink: NodeSink): Raw[] {
-    if (node.kind === 'leaf') return [hexPrefix(node.path, 0, node.path.length, true), node.value]
-    if (node.kind === 'extension') return [hexPrefix(node.path, 0, node.path.length, false), this.refOf(node.child, sink)]
-    const raw = new Array<Raw>(17)
+  private encode(node: Node, sink: NodeSink): Uint8Array {
+    if (node.kind === 'leaf') return encodeLeaf(hexPrefix(node.path, 0, node.path.length, true), node.value)
+    if (node.kind === 'extension') return encodeExtension(hexPrefix(node.path, 0, node.path.length, false), this.refOf(node.child, sink))
+    const refs = new Array<ChildRef | undefined>(16)
     for (let i = 0; i < 16; i++) {
       const c = node.children[i]
-      raw[i] = c === undefined ? EMPTY : this.refOf(c, sink)
+      refs[i] = c === undefined ? undefined : this.refOf(c, sink)
     }
-    raw[16] = node.value ?? EMPTY
-    return raw
+    return encodeBranch(refs, node.value ?? EMPTY)
   }
 }
 

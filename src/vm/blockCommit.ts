@@ -1,13 +1,11 @@
-import { RLP } from '@ethereumjs/rlp'
-import { keccak256 } from '../crypto/keccak.js'
 import type { AccountChange } from '../evm/state.js'
 import { EMPTY_CODE_HASH } from '../evm/state.js'
-import { addressToBytes, wordToBytes } from '../evm/words.js'
+import { addressToBytes } from '../evm/words.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { CODE_PREFIX } from '../store/layout.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
 import { equalBytes } from '../util/hex.js'
-import { minimal, stateRootAfter } from './stateRoot.js'
+import { stateRootAfter } from './stateRoot.js'
 import type { StoredStateSource } from './stateSources.js'
 
 // What a block executed on Sponge's EVM writes to the store, from the EVM's change set: the new trie nodes and the
@@ -76,18 +74,18 @@ export function commitBlockState(
     (a) => source.storageRoot(a),
     (h) => store.getTrieNode(h),
     (hash, encoded) => trieNodes.set(hex(hash), encoded),
-    (c, rlp, storageRoot) => {
+    (c, rlp, storageRoot, slots) => {
       accounts.push({ change: c, storageRoot })
       const address = addressToBytes(c.address)
       // A deleted account, or one whose storage was cleared (destroyed, or created over an old address): its old
       // slots go first, then whatever it holds now.
       if (rlp === undefined || c.storageWiped) out.add(WIPE, address, undefined)
       if (rlp !== undefined) {
-        for (const [slot, value] of c.storage) {
+        for (const { hashedSlot, rlp: value } of slots) {
           const key = new Uint8Array(52)
           key.set(address, 0)
-          key.set(keccak256(wordToBytes(slot)), 20)
-          if (value !== 0n) out.add(SLOT, key, RLP.encode(minimal(value)))
+          key.set(hashedSlot, 20)
+          if (value !== undefined) out.add(SLOT, key, value)
           else if (!c.storageWiped) out.add(SLOT, key, undefined)
         }
         const code = c.account!.code
