@@ -1,4 +1,3 @@
-import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { type ChildRef, encodeBranch, encodeExtension, encodeLeaf, hexPrefix, nibblesOf } from './trieCodec.js'
@@ -45,6 +44,18 @@ function compare(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length
 }
 
+/** RLP of an index (an unsigned integer: its minimal big-endian bytes, 0x80 for zero), the key of its value. */
+function indexKey(i: number): Uint8Array {
+  if (i === 0) return Uint8Array.of(0x80)
+  if (i < 0x80) return Uint8Array.of(i)
+  let n = 0
+  for (let v = i; v > 0; v = Math.floor(v / 256)) n++
+  const out = new Uint8Array(1 + n)
+  out[0] = 0x80 + n
+  for (let k = n, v = i; k > 0; k--, v = Math.floor(v / 256)) out[k] = v % 256
+  return out
+}
+
 /**
  * The root of the trie that maps RLP(index) to each value — transactions, receipts and withdrawals roots — built in
  * one pass over the sorted keys (like geth's StackTrie) instead of EthereumJS's general trie, whose per-insert node
@@ -52,7 +63,7 @@ function compare(a: Uint8Array, b: Uint8Array): number {
  */
 export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
   return trieRoot(
-    values.map((_, i) => RLP.encode(i)),
+    values.map((_, i) => indexKey(i)),
     values,
   )
 }
