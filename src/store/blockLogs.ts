@@ -89,7 +89,7 @@ export function blockIndexKeys(logs: LogEntry[], number: bigint, blockHash: Uint
   const seen = new Set<string>()
   const keys: Uint8Array[] = []
   const add = (kind: number, value: Uint8Array) => {
-    const id = `${kind}${Buffer.from(value).toString('hex')}`
+    const id = `${kind}${Buffer.from(value.buffer, value.byteOffset, value.length).toString('hex')}`
     if (seen.has(id)) return
     seen.add(id)
     keys.push(indexKey(kind, value, number, blockHash))

@@ -62,6 +62,18 @@ export function rawLogsBloom(logs: readonly RawLog[], into: Uint8Array): Uint8Ar
   return into
 }
 
+/** A block's gas so far as minimal big-endian bytes: below 2^53, as every real block's, without a hex string. */
+function gasBytes(v: bigint): Uint8Array {
+  if (v > MAX_SAFE) return bigIntToUnpaddedBytes(v)
+  const n = Number(v)
+  let len = 0
+  for (let x = n; x > 0; x = Math.floor(x / 256)) len++
+  const out = new Uint8Array(len)
+  for (let i = len - 1, x = n; i >= 0; i--, x = Math.floor(x / 256)) out[i] = x % 256
+  return out
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 /** Bytes of an RLP header for `n` bytes of content (the single-byte string case aside). */
 const headerLength = (n: number): number => (n < 56 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 5)
 /** A byte string's item length. */
@@ -96,7 +108,7 @@ export class BlockReceiptsEncoder {
 
   /** Appends a receipt: see encodeReceipt. */
   add(type: number, outcome: boolean | Uint8Array, cumulativeGasUsed: bigint, bloom: Uint8Array, logs: readonly RawLog[]): void {
-    const gas = bigIntToUnpaddedBytes(cumulativeGasUsed)
+    const gas = gasBytes(cumulativeGasUsed)
     let logsPayload = 0
     for (const [address, topics, data] of logs) {
       const topicsPayload = 33 * topics.length
