@@ -57,7 +57,13 @@ async function importAll(b: Build): Promise<number[]> {
     const cpu: number[] = []
     for (const { payload } of payloads) {
       const before = process.cpuUsage()
-      const input: Parameters<Import['importPayload']>[3] = { version: 4, payload, versionedHashes: [], parentBeaconBlockRoot: ZERO32, executionRequests: [] }
+      const input: Parameters<Import['importPayload']>[3] = {
+        version: 4,
+        payload,
+        versionedHashes: [],
+        parentBeaconBlockRoot: ZERO32,
+        executionRequests: [],
+      }
       const status = await b.import.importPayload(spec, store, executor, input)
       const used = process.cpuUsage(before)
       if (status.status !== 'VALID') throw new Error(`${b.dist}: block ${payload.blockNumber} ${status.status} ${status.validationError ?? ''}`)
@@ -86,6 +92,8 @@ for (let r = 0; r < rounds; r++) {
 }
 const txs = payloads[1]?.payload.transactions.length ?? 0
 for (const b of builds) {
-  process.stdout.write(`${b.dist}: ${b.warm.length} warm blocks of ~${txs} transactions, CPU a block mean ${mean(b.warm).toFixed(1)} ms, median ${median(b.warm).toFixed(1)} ms\n`)
+  process.stdout.write(
+    `${b.dist}: ${b.warm.length} warm blocks of ~${txs} transactions, CPU a block mean ${mean(b.warm).toFixed(1)} ms, median ${median(b.warm).toFixed(1)} ms\n`,
+  )
 }
 if (builds.length === 2) process.stdout.write(`this / against, medians: ${(median(builds[0]!.warm) / median(builds[1]!.warm)).toFixed(3)}\n`)
