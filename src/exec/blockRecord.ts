@@ -2,7 +2,7 @@ import type { Block } from '@ethereumjs/block'
 import { blockJsonPrefix } from '../codecs/block.js'
 import { blockIndexKeys, encodeBlockLogs } from '../store/blockLogs.js'
 import { blockSize, bodyRlp } from '../store/blockCodec.js'
-import type { BlockRecord } from '../store/chainStore.js'
+import type { BlockRecord, TrieNodeWrite } from '../store/chainStore.js'
 import type { BlockTx } from '../codecs/blockTx.js'
 import { type BlockReceipt, materializeTransactions } from './receipts.js'
 
@@ -14,7 +14,7 @@ export function blockRecord(
   block: Block,
   txs: readonly BlockTx[],
   receipts: readonly BlockReceipt[],
-  trieNodes: Map<string, Uint8Array>,
+  trieNodes: TrieNodeWrite[],
   stateChanges: Uint8Array,
   senders: readonly Uint8Array[],
 ): BlockRecord {

@@ -2,11 +2,11 @@ import { type Block, createBlock } from '@ethereumjs/block'
 import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
-import type { ChainStore } from '../store/chainStore.js'
+import type { ChainStore, TrieNodeWrite } from '../store/chainStore.js'
 import { ChangeWriter } from '../store/stateChanges.js'
 import { writeGenesisState } from './genesisState.js'
 import { bodyRlp } from '../store/blockCodec.js'
-import { bytesToHex, equalBytes } from '../util/hex.js'
+import { bytesToHex, equalBytes, unprefixedHexToBytes } from '../util/hex.js'
 
 type AllocEntry = [balance: string, code: string | undefined, storage: [string, string][] | undefined, nonce: string]
 
@@ -29,12 +29,12 @@ export function ethereumjsAlloc(g: GethGenesisFile): Record<string, AllocEntry> 
 /** The genesis block of a spec, with its state written to the store if the store is new. */
 export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<Block> {
   const g = spec.genesis
-  const trieNodes = new Map<string, Uint8Array>()
+  const trieNodes: TrieNodeWrite[] = []
   const common = spec.commonAt(0n, spec.genesisTime)
   const existing = store.getLabel('genesis')
   // The flat table's list of the whole state only for a new store: a restart writes nothing.
   const flat = existing === undefined ? new ChangeWriter() : undefined
-  const stateRoot = writeGenesisState(g.alloc, (key, value) => trieNodes.set(key, value), flat)
+  const stateRoot = writeGenesisState(g.alloc, (key, value) => trieNodes.push([unprefixedHexToBytes(key), value]), flat)
   const header: Record<string, unknown> = {
     number: 0n,
     timestamp: spec.genesisTime,

@@ -22,8 +22,11 @@ export interface BlockRecord {
   logs: Uint8Array | undefined
   /** Its keys in the log index (logs/blockLogs.ts). */
   logKeys: Uint8Array[]
-  /** Trie nodes and code written while executing the block, keyed as EthereumJS keys them. */
-  trieNodes: Map<string, Uint8Array>
+  /**
+   * Trie nodes and code written while executing the block, [key, value] as the trie database keys them (a node by
+   * its hash, code by CODE_PREFIX ‖ its hash). A pair may come twice (the same node made twice): put twice, the same.
+   */
+  trieNodes: TrieNodeWrite[]
   parentHash: Uint8Array
   stateRoot: Uint8Array
   /**
@@ -32,6 +35,8 @@ export interface BlockRecord {
    */
   stateChanges: Uint8Array | undefined
 }
+
+export type TrieNodeWrite = [key: Uint8Array, value: Uint8Array]
 
 export interface InvalidRecord {
   /** Hex hash of the latest valid ancestor. */
@@ -363,7 +368,7 @@ export class ChainStore {
   private putBlockInTxn(rec: BlockRecord): void {
     const { hash } = rec
     const d = this.dbs
-    for (const [k, v] of rec.trieNodes) d.trie.putSync(hexKey(k), v)
+    for (const [k, v] of rec.trieNodes) d.trie.putSync(k, v)
     d.headers.putSync(hash, rec.headerRlp)
     d.bodies.putSync(hash, rec.bodyRlp)
     d.numbers.putSync(hash, numberKey(rec.number))
@@ -478,6 +483,3 @@ function view(v: Uint8Array | undefined): Uint8Array | undefined {
   return v === undefined ? undefined : v.subarray(0, v.length)
 }
 
-function hexKey(k: string): Uint8Array {
-  return Buffer.from(k, 'hex')
-}

@@ -1,7 +1,7 @@
 import type { AccountChange } from '../evm/state.js'
 import { EMPTY_CODE_HASH } from '../evm/state.js'
 import { addressToBytes } from '../evm/words.js'
-import type { ChainStore } from '../store/chainStore.js'
+import type { ChainStore, TrieNodeWrite } from '../store/chainStore.js'
 import { CODE_PREFIX } from '../store/layout.js'
 import { ACCOUNT, ChangeWriter, SLOT, WIPE } from '../store/stateChanges.js'
 import { equalBytes } from '../util/hex.js'
@@ -9,12 +9,12 @@ import { stateRootAfter } from './stateRoot.js'
 import type { StoredStateSource } from './stateSources.js'
 
 // What a block executed on Sponge's EVM writes to the store, from the EVM's change set: the new trie nodes and the
-// code it deployed (keyed as the store's `trie` database keys them: hex of the node hash, hex of CODE_PREFIX ‖ code
-// hash), the flat table's change list (store/stateChanges.ts), and the state root they make.
+// code it deployed (keyed as the store's `trie` database keys them: the node's hash, CODE_PREFIX ‖ the code's hash),
+// the flat table's change list (store/stateChanges.ts), and the state root they make.
 
 export interface BlockCommit {
   stateRoot: Uint8Array
-  trieNodes: Map<string, Uint8Array>
+  trieNodes: TrieNodeWrite[]
   stateChanges: Uint8Array
   /** Each changed account as it now is, with its storage root: what the next block's warm state starts from. */
   accounts: CommittedAccount[]
@@ -55,15 +55,13 @@ function changed(changes: readonly AccountChange[], source: StoredStateSource): 
   return out
 }
 
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
-
 export function commitBlockState(
   parentRoot: Uint8Array,
   changes: readonly AccountChange[],
   source: StoredStateSource,
   store: Pick<ChainStore, 'getTrieNode'>,
 ): BlockCommit {
-  const trieNodes = new Map<string, Uint8Array>()
+  const trieNodes: TrieNodeWrite[] = []
   const out = new ChangeWriter()
   const accounts: CommittedAccount[] = []
   const codeKey = new Uint8Array(CODE_PREFIX.length + 32)
@@ -73,7 +71,7 @@ export function commitBlockState(
     changed(changes, source),
     (a) => source.storageRoot(a),
     (h) => store.getTrieNode(h),
-    (hash, encoded) => trieNodes.set(hex(hash), encoded),
+    (hash, encoded) => trieNodes.push([hash, encoded]),
     (c, rlp, storageRoot, slots) => {
       accounts.push({ change: c, storageRoot })
       const address = addressToBytes(c.address)
@@ -92,7 +90,7 @@ export function commitBlockState(
         if (code !== undefined && code.length > 0 && c.account!.codeHash !== EMPTY_CODE_HASH) {
           codeKey.set(c.account!.codeHash, CODE_PREFIX.length)
           // Code already stored (an old contract whose code the block ran) is not written again.
-          if (store.getTrieNode(codeKey) === undefined) trieNodes.set(hex(codeKey), code)
+          if (store.getTrieNode(codeKey) === undefined) trieNodes.push([codeKey.slice(), code])
         }
       }
       out.add(ACCOUNT, address, rlp)
