@@ -482,4 +482,3 @@ export class ChainStore {
 function view(v: Uint8Array | undefined): Uint8Array | undefined {
   return v === undefined ? undefined : v.subarray(0, v.length)
 }
-
