@@ -606,7 +606,8 @@ function decodeFields(raw: Uint8Array): TxFields {
   }
 }
 
-function decodedTxOf({ type, fields: f, sidecarVersion, wrapped }: TxFields): DecodedTx {
+/** What the rules read of a transaction's decoded fields (decodeTx's result). */
+export function decodedTxOf({ type, fields: f, sidecarVersion, wrapped }: TxFields): DecodedTx {
   if (type === 0) {
     const v = f.V as bigint
     const isProtected = protectedV(v)
