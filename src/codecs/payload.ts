@@ -1,8 +1,11 @@
 import type { Block } from '@ethereumjs/block'
 import { bytesToHex, toQuantity } from '../util/hex.js'
 
-/** ExecutionPayloadV1/V2/V3 of a block, as engine_getPayload* and testing_buildBlockV1 return it. */
-export function executionPayloadJson(block: Block, version: 1 | 2 | 3): Record<string, unknown> {
+/**
+ * ExecutionPayloadV1/V2/V3 of a block, as engine_getPayload* and testing_buildBlockV1 return it; `txBytes`, its
+ * transactions' bytes when the block was made without transaction objects.
+ */
+export function executionPayloadJson(block: Block, version: 1 | 2 | 3, txBytes?: readonly Uint8Array[]): Record<string, unknown> {
   const h = block.header
   const out: Record<string, unknown> = {
     parentHash: bytesToHex(h.parentHash),
@@ -18,7 +21,7 @@ export function executionPayloadJson(block: Block, version: 1 | 2 | 3): Record<s
     extraData: bytesToHex(h.extraData),
     baseFeePerGas: toQuantity(h.baseFeePerGas ?? 0n),
     blockHash: bytesToHex(block.hash()),
-    transactions: block.transactions.map((tx) => bytesToHex(tx.serialize())),
+    transactions: (txBytes ?? block.transactions.map((tx) => tx.serialize())).map((raw) => bytesToHex(raw)),
   }
   if (version >= 2) {
     out.withdrawals = (block.withdrawals ?? []).map((w) => ({

@@ -1,9 +1,8 @@
-import type { Address } from '@ethereumjs/util'
 import { type TypedTransaction, isAccessList2930Tx, isBlob4844Tx, isEOACode7702Tx } from '@ethereumjs/tx'
 import { keccak256 } from '../crypto/keccak.js'
 import { hexToBytes } from '../util/hex.js'
 import type { BlockTx } from './blockTx.js'
-import { type JsonWriter, jsonText } from './jsonWriter.js'
+import type { JsonWriter } from './jsonWriter.js'
 
 export interface TxContext {
   blockHash: Uint8Array
@@ -114,9 +113,6 @@ export function writeTransactionJson(w: JsonWriter, tx: BlockTx, from: Uint8Arra
   }
   w.text('}')
 }
-
-export const transactionJson = (tx: TypedTransaction, from: Address, ctx: TxContext | undefined): string =>
-  jsonText((w) => writeTransactionJson(w, blockTxOf(tx), from.bytes, ctx))
 
 /**
  * An EthereumJS transaction in the domain's form, for the replies of what was not decoded from a block's bytes (a

@@ -4,7 +4,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { recoverPublicKey } from '../crypto/secp256k1.js'
 import { writeWord } from '../evm/words.js'
 import { TxRejectedError } from './errors.js'
-import { decodeTxFields, legacyChainId, protectedV } from './txDecode.js'
+import { type TxFields, decodeTxFields, legacyChainId, protectedV } from './txDecode.js'
 
 // A block's transaction decoded from its bytes straight into the domain's form (codecs/blockTx.ts), with geth's
 // decoding rules and messages (txDecode.ts, the pool's decoder) and geth's signer checks (the chain id signed for,
@@ -87,8 +87,16 @@ const NO_AUTHORIZATIONS: readonly Authorization[] = []
  * transaction must come without its sidecar (a block carries none).
  */
 export function decodeBlockTx(raw: Uint8Array, rules: SigningRules): SignedTx {
-  const { type, fields: f, wrapped } = decodeTxFields(raw)
-  if (wrapped !== undefined) throw new TxRejectedError('blob transaction with its sidecar in a block', 'invalidTransaction')
+  const fields = decodeTxFields(raw)
+  if (fields.wrapped !== undefined) throw new TxRejectedError('blob transaction with its sidecar in a block', 'invalidTransaction')
+  return signedTxOf(fields, raw, rules)
+}
+
+/**
+ * A transaction's decoded fields (txDecode.ts) as the domain's signed transaction, `raw` its bytes as a block holds
+ * them (a blob transaction's without its sidecar), after geth's signer checks under `rules` (TxRejectedError).
+ */
+export function signedTxOf({ type, fields: f }: TxFields, raw: Uint8Array, rules: SigningRules): SignedTx {
   const v = f.V as bigint
   const r = f.R as bigint
   const s = f.S as bigint

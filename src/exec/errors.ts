@@ -1,8 +1,7 @@
 import { DomainError } from '../util/errors.js'
 
 // The execution layer's domain errors (util/errors.ts). Kept free of EthereumJS imports: the serving thread rebuilds
-// them from a worker's outcome, and src/rpc/errorMap.ts gives their kinds JSON-RPC codes. EthereumJS's own refusals
-// become TxRejectedError kinds in one place, ethereumjsErrors.ts.
+// them from a worker's outcome, and src/rpc/errorMap.ts gives their kinds JSON-RPC codes.
 
 /** A block that breaks a consensus rule: remembered as invalid. */
 export class InvalidBlockError extends DomainError<'invalidBlock', undefined> {

@@ -4,9 +4,8 @@ import type { SidecarProofs } from '../crypto/kzgSidecar.js'
 // A transaction's bytes decoded as geth decodes them (core/types Transaction.UnmarshalBinary over rlp.DecodeBytes),
 // with geth's messages for what does not decode: "rlp: non-canonical integer (leading zero bytes) for uint64,
 // decoding into (types.DynamicFeeTx).Nonce", "rlp: too few elements for types.LegacyTx", "typed transaction too
-// short", … The fields are read here, before EthereumJS makes the transaction, so that the rules
-// (txRules.ts) can refuse in geth's order and words what EthereumJS's constructors would refuse in theirs (with a
-// dump of the transaction). Values are views of the input, never copies.
+// short", … The rules (txRules.ts) refuse in geth's order and words from these fields, and the block path
+// (blockTx.ts) makes its transactions of them. Values are views of the input, never copies.
 
 /** What the rules read of a transaction. */
 export interface DecodedTx {
@@ -612,7 +611,8 @@ function decodeFields(raw: Uint8Array): TxFields {
   }
 }
 
-function decodedTxOf({ type, fields: f, sidecarVersion, wrapped }: TxFields): DecodedTx {
+/** What the rules read of a transaction's decoded fields (decodeTx's result). */
+export function decodedTxOf({ type, fields: f, sidecarVersion, wrapped }: TxFields): DecodedTx {
   if (type === 0) {
     const v = f.V as bigint
     const isProtected = protectedV(v)

@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt } from '../util/hex.js'
+import { bytesToBigInt, equalBytes } from '../util/hex.js'
 
 // Positions in the RLP list of a header (yellow paper order, then the forks' appended fields).
 const PARENT_HASH = 0
@@ -15,6 +15,8 @@ const BASE_FEE = 15
 const BLOB_GAS_USED = 17
 const EXCESS_BLOB_GAS = 18
 const PARENT_BEACON_BLOCK_ROOT = 19
+
+const lastRead = new WeakMap<HeaderSource, { hash: Uint8Array; view: HeaderView }>()
 
 /** Where stored headers come from (the chain store; a narrow type, so this file does not import it). */
 export interface HeaderSource {
@@ -32,10 +34,19 @@ export class HeaderView {
     return new HeaderView(RLP.decode(rlp) as Uint8Array[])
   }
 
-  /** The stored header of a block, or undefined when the store does not have it. */
+  /**
+   * The stored header of a block, or undefined when the store does not have it. The last one read from each store is
+   * kept: a dev send reads its head's five times (the fill, the admission, the pool's base fee, the build, the driver), and a stored header never
+   * changes (it is keyed by its hash, never deleted).
+   */
   static read(store: HeaderSource, hash: Uint8Array): HeaderView | undefined {
+    const last = lastRead.get(store)
+    if (last !== undefined && equalBytes(last.hash, hash)) return last.view
     const rlp = store.getHeaderRlp(hash)
-    return rlp === undefined ? undefined : HeaderView.of(rlp)
+    if (rlp === undefined) return undefined
+    const view = HeaderView.of(rlp)
+    lastRead.set(store, { hash: hash.slice(), view })
+    return view
   }
 
   get parentHash(): Uint8Array {

@@ -73,8 +73,10 @@ export class TxSubmission {
    */
   async submit(raw: Uint8Array, lane: Lane = this.lanes.public, signer?: KnownSigner): Promise<string> {
     // Decoding is a walk over the bytes (views, no copies): malformed bytes are answered with geth's "rlp: …" here,
-    // before the replay-protection check that needs v, as geth decodes before it checks.
-    if (!decodeTx(raw).protected && !this.opts.allowUnprotectedTxs) {
+    // before the replay-protection check that needs v, as geth decodes before it checks. The dev wallet's typed
+    // transactions, well formed and protected by their type, are decoded once, by the validation.
+    const walletTyped = signer !== undefined && raw[0]! <= 0x7f
+    if (!walletTyped && !decodeTx(raw).protected && !this.opts.allowUnprotectedTxs) {
       throw new TxPoolRejectedError('only replay-protected (EIP-155) transactions allowed over RPC', 'unprotected')
     }
     return this.validateAndAdd(raw, lane, signer)

@@ -1,15 +1,11 @@
-import type { BlockHeader } from '@ethereumjs/block'
-import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { type Account, toChecksumAddress } from '@ethereumjs/util'
+import type { BlockTx } from '../codecs/blockTx.js'
 import { TxRejectedError } from '../exec/errors.js'
-import { maxFeeOf } from '../exec/fees.js'
 import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 /** gas * fee cap + value (+ blob gas * blob fee cap): what the sender must hold, as geth checks it. */
-export function upfrontCost(tx: TypedTransaction): bigint {
-  let cost = tx.gasLimit * maxFeeOf(tx) + tx.value
-  if (isBlob4844Tx(tx)) cost += BigInt(tx.blobVersionedHashes.length) * GAS_PER_BLOB * tx.maxFeePerBlobGas
-  return cost
+export function upfrontCost(tx: BlockTx): bigint {
+  return tx.gasLimit * tx.maxFeePerGas + tx.value + BigInt(tx.blobVersionedHashes.length) * GAS_PER_BLOB * tx.maxFeePerBlobGas
 }
 
 /**
@@ -20,10 +16,10 @@ export function upfrontCost(tx: TypedTransaction): bigint {
  * the parent state.
  */
 export function checkTxAgainstState(
-  tx: TypedTransaction,
+  tx: BlockTx,
   sender: Uint8Array,
   account: Pick<Account, 'nonce' | 'balance'> | undefined,
-  header: Pick<BlockHeader, 'baseFeePerGas'>,
+  header: { baseFeePerGas: bigint | undefined },
   nonceMustMatch: boolean,
 ): void {
   // Only the messages name the sender: its checksum (a keccak) is made for a refusal, not for every transaction.
@@ -34,9 +30,9 @@ export function checkTxAgainstState(
     throw new TxRejectedError(`nonce too high: address ${fromOf()}, tx: ${tx.nonce} state: ${stateNonce}`, 'nonceTooHigh')
   }
   const baseFee = header.baseFeePerGas
-  if (baseFee !== undefined && maxFeeOf(tx) < baseFee) {
+  if (baseFee !== undefined && tx.maxFeePerGas < baseFee) {
     throw new TxRejectedError(
-      `max fee per gas less than block base fee: address ${fromOf()}, maxFeePerGas: ${maxFeeOf(tx)}, baseFee: ${baseFee}`,
+      `max fee per gas less than block base fee: address ${fromOf()}, maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${baseFee}`,
       'feeCapTooLow',
     )
   }

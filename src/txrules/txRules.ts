@@ -1,16 +1,13 @@
 import type { Common } from '@ethereumjs/common'
-import { type TypedTransaction, createTxFromRLP, isBlob4844Tx } from '@ethereumjs/tx'
 import { forkOfHardfork } from '../chain/evmFork.js'
-import { SPEC_PARAMS } from '../chain/spec.js'
-import { intrinsicGas } from '../evm/transaction.js'
+import { type EvmTransaction, intrinsicGas } from '../evm/transaction.js'
 import { TxRejectedError } from '../exec/errors.js'
-import { evmTransactionOf } from '../vm/evmTransaction.js'
-import { txRejectionOf } from '../exec/ethereumjsErrors.js'
+import { evmTransactionOfBlockTx } from '../vm/evmTransaction.js'
 import { CELLS_PER_BLOB, type SidecarProofs } from '../crypto/kzgSidecar.js'
 import { sha256 } from '../crypto/sha256.js'
 import { bytesToHex } from '../util/hex.js'
-import { type DecodedTx, decodeTx } from '../exec/txDecode.js'
-import { signatureRecoveryId, signingRulesOf } from '../exec/blockTx.js'
+import { type DecodedTx, decodeTxFields, decodedTxOf } from '../exec/txDecode.js'
+import { type SignedTx, addressOfKey, recoverSenderKey, signedTxOf, signingRulesOf } from '../exec/blockTx.js'
 
 // The rules a transaction must meet to go into a block, checked in geth's order (core/txpool/validation.go
 // ValidateTransaction) with geth's messages: the ONE validation that the pool's admission (txValidation.ts) and the
@@ -24,13 +21,17 @@ export interface NextBlock {
 }
 
 /**
- * A transaction that meets the rules: EthereumJS's object (a blob transaction's without its sidecar), its sender, and
- * what was read from its bytes — a blob transaction's sidecar among it, its shape checked, its KZG proofs not.
+ * A transaction that meets the rules: in the domain's form (a blob transaction's without its sidecar, as a block holds
+ * it), its sender, and what was read from its bytes — a blob transaction's sidecar among it, its shape checked, its KZG
+ * proofs not —, and the EVM's transaction of it.
  */
 export interface ValidTx {
-  readonly tx: TypedTransaction
+  readonly tx: SignedTx
   readonly sender: Uint8Array
+  /** The sender's public key when it was recovered here (no known sender given). */
+  readonly senderKey: Uint8Array | undefined
   readonly decoded: DecodedTx
+  readonly evm: EvmTransaction
 }
 
 const U256_MAX = 2n ** 256n - 1n
@@ -44,11 +45,6 @@ function typeNotYet(type: number, common: Common): string | undefined {
   if (type === 3 && !common.isActivatedEIP(4844)) return 'Cancun'
   if (type === 4 && !common.isActivatedEIP(7702)) return 'Prague'
   return undefined
-}
-
-/** geth's sender check before recovery (exec/blockTx.ts, the block path's own). */
-function checkSignature(d: DecodedTx, common: Common): void {
-  signatureRecoveryId(d, signingRulesOf(common))
 }
 
 /**
@@ -71,7 +67,8 @@ export function validTx(
   knownSender?: Uint8Array,
 ): ValidTx {
   const { common } = next
-  const d = decodeTx(raw)
+  const fields = decodeTxFields(raw)
+  const d = decodedTxOf(fields)
   const fork = typeNotYet(d.type, common)
   if (fork !== undefined)
     throw new TxRejectedError(`transaction type not supported: type ${d.type} rejected, pool not yet in ${fork}`, 'txTypeNotSupported')
@@ -89,7 +86,8 @@ export function validTx(
   if (d.feeCap > U256_MAX) throw new TxRejectedError('max fee per gas higher than 2^256-1', 'feeCapVeryHigh')
   if (d.tipCap > U256_MAX) throw new TxRejectedError('max priority fee per gas higher than 2^256-1', 'tipVeryHigh')
   if (d.feeCap < d.tipCap) throw new TxRejectedError('max priority fee per gas higher than max fee per gas', 'tipAboveFeeCap')
-  checkSignature(d, common)
+  // geth's signer checks before recovery (the block path's own), and the transaction as a block holds it.
+  const tx = signedTxOf(fields, d.wrapped?.canonical ?? raw, signingRulesOf(common))
   if (d.nonce === U64_MAX) throw new TxRejectedError('nonce has max value', 'nonceMax')
   if (d.type === 4 && d.authorizations === 0)
     throw new TxRejectedError('set code tx must have at least one authorization tuple', 'invalidTransaction')
@@ -105,33 +103,40 @@ export function validTx(
       throw new TxRejectedError('unexpected sidecar version, want: 0, got: 1', 'invalidTransaction')
     }
   }
-  let tx: TypedTransaction
-  try {
-    // A network wrapper's transaction is made without its sidecar: EthereumJS's constructor would check the KZG
-    // proofs, which the pool checks once on its KZG thread (crypto/kzgThread.ts) and the builder trusts.
-    tx = createTxFromRLP(d.wrapped?.canonical ?? raw, { common, params: SPEC_PARAMS })
-  } catch (e) {
-    throw txRejectionOf(e) ?? e
+  if (d.type === 3) checkBlobCount(tx.blobVersionedHashes.length, common)
+  if (d.wrapped !== undefined) checkSidecarShape(d.wrapped.sidecar, tx.blobVersionedHashes)
+  let sender = knownSender
+  let senderKey: Uint8Array | undefined
+  if (sender === undefined) {
+    senderKey = recoverSenderKey(tx)
+    if (senderKey === undefined) throw new TxRejectedError(INVALID_SIG, 'invalidSender')
+    sender = addressOfKey(senderKey)
   }
-  if (d.wrapped !== undefined && isBlob4844Tx(tx)) checkSidecarShape(d.wrapped.sidecar, tx.blobVersionedHashes)
-  let sender: Uint8Array
-  try {
-    sender = knownSender ?? tx.getSenderAddress().bytes
-  } catch {
-    throw new TxRejectedError(INVALID_SIG, 'invalidSender')
-  }
+  tx.sender = sender
+  const evm = evmTransactionOfBlockTx(tx, sender)
   // The EVM's own computation, the one its transaction processing charges (evm/transaction.ts).
-  const { gas, floor: floorGas } = intrinsicGas(evmTransactionOf(tx, sender), forkOfHardfork(common.hardfork()))
+  const { gas, floor: floorGas } = intrinsicGas(evm, forkOfHardfork(common.hardfork()))
   const intrinsic = BigInt(gas)
   if (d.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${d.gasLimit}, want ${intrinsic}`, 'intrinsicGasTooLow')
   const floor = BigInt(floorGas)
   if (d.gasLimit < floor)
     throw new TxRejectedError(`insufficient gas for floor data gas cost: have ${d.gasLimit}, want ${floor}`, 'intrinsicGasTooLow')
-  return { tx, sender, decoded: d }
+  return { tx, sender, senderKey, decoded: d, evm }
+}
+
+/**
+ * geth's count of a blob transaction's blobs (txpool validateBlobTx), at least one and at most a block's worth (from
+ * Osaka, EIP-7594's six a transaction): what EthereumJS's constructor held the pool's transactions to before.
+ */
+function checkBlobCount(blobs: number, common: Common): void {
+  if (blobs === 0) throw new TxRejectedError('blobless blob transaction', 'invalidTransaction')
+  const perBlock = Number(common.param('maxBlobGasPerBlock') / common.param('blobGasPerBlob'))
+  const permitted = common.isActivatedEIP(7594) ? Math.min(perBlock, Number(common.param('maxBlobsPerTx'))) : perBlock
+  if (blobs > permitted) throw new TxRejectedError(`too many blobs in transaction: have ${blobs}, permitted ${permitted}`, 'invalidTransaction')
 }
 
 /** geth's checks of a sidecar before its proofs (validateBlobSidecar, ValidateBlobCommitmentHashes), its messages. */
-function checkSidecarShape(s: SidecarProofs, hashes: readonly string[]): void {
+function checkSidecarShape(s: SidecarProofs, hashes: readonly Uint8Array[]): void {
   const refuse = (message: string) => new TxRejectedError(message, 'invalidTransaction')
   if (s.blobs.length !== hashes.length) throw refuse(`invalid number of ${s.blobs.length} blobs compared to ${hashes.length} blob hashes`)
   if (s.commitments.length !== hashes.length)
@@ -141,6 +146,7 @@ function checkSidecarShape(s: SidecarProofs, hashes: readonly string[]): void {
   for (let i = 0; i < hashes.length; i++) {
     // EIP-4844's kzg_to_versioned_hash: the commitment's sha-256, its first byte the version, 1.
     const hex = `0x01${bytesToHex(sha256(s.commitments[i]!)).slice(4)}`
-    if (hex !== hashes[i]!.toLowerCase()) throw refuse(`blob ${i}: computed hash ${hex} mismatches transaction one ${hashes[i]!.toLowerCase()}`)
+    const given = bytesToHex(hashes[i]!)
+    if (hex !== given) throw refuse(`blob ${i}: computed hash ${hex} mismatches transaction one ${given}`)
   }
 }

@@ -1,17 +1,15 @@
-import { isBlob4844Tx } from '@ethereumjs/tx'
 import type { ChainSpec } from '../chain/spec.js'
-import { Address } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { HeaderView } from '../store/headerView.js'
 import type { ChainStore } from '../store/chainStore.js'
-import { transactionJson } from '../codecs/transaction.js'
+import { writeTransactionJson } from '../codecs/transaction.js'
+import { jsonText } from '../codecs/jsonWriter.js'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, concatBytes } from '../util/hex.js'
 import { CELLS_PER_BLOB, type SidecarProofs } from '../crypto/kzgSidecar.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import { bytesToWord } from '../evm/words.js'
-import { effectiveTipAt, maxFeeOf } from '../exec/fees.js'
 import { checkTxAgainstState } from './txChecks.js'
 import { validTx } from './txRules.js'
 
@@ -126,29 +124,29 @@ export async function validateRawTx(
   if (head === undefined) throw new Error('head block missing')
   // The transaction is validated against the rules of the next block, and the head's gas limit (as geth's pool).
   const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
-  const { tx, sender, decoded } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required', signer?.address)
+  const { tx, sender, senderKey, decoded } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required', signer?.address)
   const account = evmConfig.stateAt(head.stateRoot).account(bytesToWord(sender))
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).
   checkTxAgainstState(tx, sender, account, { baseFeePerGas: undefined }, false)
   const wrapped = decoded.wrapped
   return {
-    hash: bytesToHex(tx.hash()),
+    hash: bytesToHex(tx.hash),
     sender: bytesToHex(sender),
-    senderKey: signer?.publicKey ?? tx.getSenderPublicKey(),
+    senderKey: signer?.publicKey ?? senderKey!,
     nonce: `0x${tx.nonce.toString(16)}`,
     gasLimit: `0x${tx.gasLimit.toString(16)}`,
-    maxFee: `0x${maxFeeOf(tx).toString(16)}`,
-    maxPriorityFee: `0x${effectiveTipAt(tx, undefined).toString(16)}`,
+    maxFee: `0x${tx.maxFeePerGas.toString(16)}`,
+    maxPriorityFee: `0x${tx.maxPriorityFeePerGas.toString(16)}`,
     type: tx.type,
     stateNonce: `0x${(account?.nonce ?? 0n).toString(16)}`,
-    json: transactionJson(tx, new Address(sender), undefined),
-    ...(wrapped === undefined || !isBlob4844Tx(tx)
+    json: jsonText((w) => writeTransactionJson(w, tx, sender, undefined)),
+    ...(wrapped === undefined
       ? {}
       : {
           sidecar: {
             ...wrapped.sidecar,
             canonical: wrapped.canonical,
-            versionedHashes: tx.blobVersionedHashes.map((h) => h.toLowerCase()),
+            versionedHashes: tx.blobVersionedHashes.map((h) => bytesToHex(h)),
             toCellProofs: wrapped.sidecar.version === 0 && common.isActivatedEIP(7594),
           },
         }),

@@ -1,13 +1,11 @@
 import { Block, createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, createWithdrawal } from '@ethereumjs/util'
 import { GAS_PER_BLOB } from '../../chain/blobFee.js'
 import { Fork } from '../../chain/evmFork.js'
 import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
 import { executionPayloadJson } from '../../codecs/payload.js'
 import type { BlockTx } from '../../codecs/blockTx.js'
-import { blockTxOf } from '../../codecs/transaction.js'
 import { bytesToWord } from '../../evm/words.js'
 import type { BlockRecord, ChainStore } from '../../store/chainStore.js'
 import { HeaderView } from '../../store/headerView.js'
@@ -15,7 +13,6 @@ import { orderedTrieRoot } from '../../trie/orderedTrie.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { evmForkAt } from '../../vm/blockContext.js'
 import { InvalidRequestsError } from '../../vm/blockEnd.js'
-import { evmTransactionOf } from '../../vm/evmTransaction.js'
 import { EMPTY_UNCLE_HASH, encodeHeader, type HeaderFields } from '../../vm/headerCodec.js'
 import { INITIAL_BASE_FEE, nextBaseFee, nextExcessBlobGas } from '../../vm/headerFees.js'
 import type { BlockRun } from '../../exec/blockRun.js'
@@ -97,7 +94,11 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     blockHash: bytesToHex(b.block.hash()),
     blockNumber: toQuantity(b.block.header.number),
     timestamp: toQuantity(b.block.header.timestamp),
-    executionPayload: executionPayloadJson(b.block, 3),
+    executionPayload: executionPayloadJson(
+      b.block,
+      3,
+      b.txs.map((t) => t.raw),
+    ),
     blockValue: toQuantity(b.run.minerValue),
     blobsBundle: b.bundle,
     executionRequests: b.requests.filter((r) => r.length > 1).map((r) => bytesToHex(r)),
@@ -121,9 +122,9 @@ export function buildUnstored(spec: ChainSpec, store: ChainStore, executor: Bloc
 }
 
 interface Built {
+  /** Its header and withdrawals (its transactions are `txs`: no EthereumJS object is made of them). */
   block: Block
-  /** Its transactions, as the block holds them, and in the domain's form (their bytes encoded once). */
-  included: TypedTransaction[]
+  /** Its transactions in the domain's form, as the block holds them. */
   txs: BlockTx[]
   run: BlockRun
   commit: BlockCommit
@@ -175,10 +176,10 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
   const run = executor.startBuild(parentHash, parent, HeaderView.of(encodeHeader(header)))
   const maxBlobGas = BigInt(blobs?.max ?? 0) * GAS_PER_BLOB
   const bundle: BlobsBundle = { commitments: [], proofs: [], blobs: [] }
-  const included: TypedTransaction[] = []
+  const included: BlockTx[] = []
   const senders: Uint8Array[] = []
   for (const [i, raw] of input.transactions.entries()) {
-    let tx: TypedTransaction
+    let tx: BlockTx
     let sidecar: SidecarProofs | undefined
     try {
       // A blob transaction may come without its sidecar only to an exact build.
@@ -200,7 +201,7 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
       // A version-0 sidecar where cell proofs are due passes for the version-1 one it is turning into (bundleUnread).
       const version = sidecar?.version === 0 && cellProofs && input.bundleUnread === true ? 1 : sidecar?.version
       checkBlockRoom(run, tx, version, header.gasLimit, maxBlobGas, input.mode === 'exact', cellProofs)
-      run.apply(evmTransactionOf(tx, valid.sender))
+      run.apply(valid.evm)
       senders.push(valid.sender)
     } catch (e) {
       run.state.abortTransaction()
@@ -232,8 +233,7 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
   const commit = run.commit()
   const q = bigIntToUnpaddedBytes
   header.stateRoot = commit.stateRoot
-  const txs = included.map(blockTxOf)
-  header.transactionsRoot = orderedTrieRoot(txs.map((t) => t.raw))
+  header.transactionsRoot = orderedTrieRoot(included.map((t) => t.raw))
   header.receiptsRoot = run.receiptsRoot()
   header.logsBloom = run.bloom
   header.gasUsed = run.gasUsed
@@ -242,18 +242,18 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
   if (header.requestsHash !== undefined) header.requestsHash = requestsHash(requests)
   const block = new Block(
     createBlockHeaderFromRLP(encodeHeader(header), { common, params: SPEC_PARAMS }),
-    included,
+    [],
     [],
     ws?.map((w) => createWithdrawal(w)),
     { common },
   )
-  return { block, included, txs, run, commit, senders, requests, bundle }
+  return { block, txs: included, run, commit, senders, requests, bundle }
 }
 
 /** The block's own limits on one more transaction: its gas left, and for a blob transaction its sidecar and blob gas. */
 function checkBlockRoom(
   run: BlockRun,
-  tx: TypedTransaction,
+  tx: BlockTx,
   /** A blob transaction's sidecar version (0 blob proofs, 1 cell proofs); undefined: it came without one. */
   sidecarVersion: number | undefined,
   gasLimit: bigint,
@@ -264,7 +264,7 @@ function checkBlockRoom(
   if (tx.gasLimit > gasLimit - run.gasUsed) {
     throw new TxRejectedError('tx has a higher gas limit than the remaining gas in the block', 'blockGasLimitReached')
   }
-  if (!isBlob4844Tx(tx)) return
+  if (tx.type !== 3) return
   if (sidecarVersion === undefined && !allowNoBlobs) throw new TxRejectedError('blobs missing for 4844 transaction', 'invalidTransaction')
   if (sidecarVersion !== undefined && (sidecarVersion === 1) !== cellProofs) {
     throw new TxRejectedError('blob sidecar version does not match the fork', 'invalidTransaction')

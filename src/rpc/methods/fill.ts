@@ -1,5 +1,3 @@
-import { type TypedTransaction, createTx } from '@ethereumjs/tx'
-import { SPEC_PARAMS } from '../../chain/spec.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
@@ -8,6 +6,7 @@ import { ServerError } from '../errors.js'
 import type { CallObject, SendTransactionParams } from '../../wire/ethParams.js'
 import type { FillTransactionResult, FilledTransaction } from '../../wire/results.js'
 import { callInput, estimatedGas } from './call.js'
+import { type FilledRequest, encodeUnsigned } from './txEncoding.js'
 import type { Lane } from '../../workers/pool.js'
 
 // A transaction request completed as geth's TransactionArgs.setDefaults and ToTransaction complete it, in geth's
@@ -22,24 +21,6 @@ const MAX_BLOBS = 6
 /** Reads of a sender's nonce in the lane while blocks keep landing; the last one is used even if stale. */
 const NONCE_READS = 3
 const ZERO_ADDRESS = `0x${'00'.repeat(20)}`
-
-/** A request with every default filled: what geth's ToTransaction turns into a transaction. */
-export interface FilledRequest {
-  type: 0 | 1 | 2 | 3 | 4
-  chainId: bigint
-  nonce: bigint
-  to: string | undefined
-  gas: bigint
-  gasPrice?: bigint
-  maxPriorityFeePerGas?: bigint
-  maxFeePerGas?: bigint
-  maxFeePerBlobGas?: bigint
-  value: bigint
-  input: string
-  accessList: NonNullable<CallObject['accessList']>
-  blobVersionedHashes?: string[]
-  authorizationList?: NonNullable<CallObject['authorizationList']>
-}
 
 const big = (q: string | undefined): bigint | undefined => (q === undefined ? undefined : BigInt(q))
 /** hexutil.Big's %v, as geth's messages print fee caps. */
@@ -173,30 +154,6 @@ async function poolNonce(ctx: FillCtx, from: string): Promise<bigint> {
   }
 }
 
-/** The filled request as an unsigned EthereumJS transaction for the next block's rules. */
-export function unsignedTx(f: FilledRequest, ctx: Pick<NodeContext, 'spec' | 'store' | 'chain'>): TypedTransaction {
-  const head = ctx.chain.head()
-  const header = HeaderView.read(ctx.store, head.hash)!
-  const common = ctx.spec.commonAt(head.number + 1n, header.timestamp + 12n)
-  return createTx(
-    {
-      type: f.type,
-      chainId: f.chainId,
-      nonce: f.nonce,
-      gasLimit: f.gas,
-      value: f.value,
-      data: hexToBytes(f.input),
-      ...(f.to === undefined ? {} : { to: hexToBytes(f.to) }),
-      ...(f.gasPrice === undefined ? {} : { gasPrice: f.gasPrice }),
-      ...(f.maxFeePerGas === undefined ? {} : { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas }),
-      ...(f.type === 0 ? {} : { accessList: f.accessList }),
-      ...(f.blobVersionedHashes === undefined ? {} : { blobVersionedHashes: f.blobVersionedHashes, maxFeePerBlobGas: f.maxFeePerBlobGas }),
-      ...(f.authorizationList === undefined ? {} : { authorizationList: f.authorizationList }),
-    } as never,
-    { common, params: SPEC_PARAMS },
-  )
-}
-
 /**
  * eth_fillTransaction (geth's internal/ethapi): the request with its defaults, unsigned, as `raw` (the encoding with
  * a zero signature, geth's MarshalBinary) and as `tx` in geth's types.Transaction JSON (null fee members of the other
@@ -204,7 +161,7 @@ export function unsignedTx(f: FilledRequest, ctx: Pick<NodeContext, 'spec' | 'st
  */
 export async function fillTransaction([tx]: SendTransactionParams, ctx: FillCtx): Promise<FillTransactionResult> {
   const f = await fillRequest(tx, ctx)
-  const raw = unsignedTx(f, ctx).serialize()
+  const raw = encodeUnsigned(f)
   const typed = f.type !== 0
   const json: FilledTransaction = {
     type: toQuantity(BigInt(f.type)),

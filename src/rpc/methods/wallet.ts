@@ -6,7 +6,10 @@ import { bytesToHex, hexToBytes } from '../../util/hex.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import type { PersonalSignParams, SendTransactionParams, SignParams, SignTypedDataParams } from '../../wire/ethParams.js'
 import type { Bytes, Hash32 } from '../../wire/primitives.js'
-import { fillRequest, unsignedTx } from './fill.js'
+import { fillRequest } from './fill.js'
+import { encodeSigned } from './txEncoding.js'
+import { HeaderView } from '../../store/headerView.js'
+import { signingRulesOf } from '../../exec/blockTx.js'
 import { knownSigner } from '../../txrules/txValidation.js'
 import { type TypedData, typedDataDigest } from './typedData.js'
 
@@ -51,6 +54,13 @@ export function signTypedData([address, data]: SignTypedDataParams, ctx: Ctx): B
 export const sign = ([address, data]: SignParams, ctx: Ctx): Bytes => signMessage(keyOf(ctx, address), hexToBytes(data))
 export const personalSign = ([data, address]: PersonalSignParams, ctx: Ctx): Bytes => signMessage(keyOf(ctx, address), hexToBytes(data))
 
+/** Whether a legacy transaction signed now commits to the chain id (EIP-155): by the next block's rules. */
+function signsForChain(ctx: Pick<NodeContext, 'spec' | 'store' | 'chain'>): boolean {
+  const head = ctx.chain.head()
+  const header = HeaderView.read(ctx.store, head.hash)!
+  return signingRulesOf(ctx.spec.commonAt(head.number + 1n, header.timestamp + 12n)).eip155
+}
+
 /**
  * eth_sendTransaction: the call object filled as geth fills it (fill.ts: nonce, fees, the gas estimate with its
  * errors, chain id), signed with the dev account's key, submitted. Blob transactions are refused as geth refuses
@@ -68,8 +78,8 @@ export async function sendTransaction([tx]: SendTransactionParams, ctx: NodeCont
   const key = keyOf(ctx, tx.from)
   if (tx.blobVersionedHashes !== undefined || tx.maxFeePerBlobGas !== undefined) throw new ServerError('signing blob transactions not supported')
   const fillSignPool = async (): Promise<string> => {
-    const signed = unsignedTx(await fillRequest(tx, ctx), ctx).sign(key)
-    return pooled(ctx, signed.serialize(), knownSigner(key))
+    const filled = await fillRequest(tx, ctx)
+    return pooled(ctx, encodeSigned(filled, key, filled.type === 0 && signsForChain(ctx)), knownSigner(key))
   }
   // A nonce given is the client's to keep apart, as geth leaves it: no lock then.
   const hash = tx.nonce === undefined ? await nodePart(ctx.nonceLock).run(tx.from.toLowerCase(), fillSignPool) : await fillSignPool()
