@@ -8,7 +8,8 @@ import type { BlockCommit } from '../vm/blockCommit.js'
 import { InvalidRequestsError } from '../vm/blockEnd.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import { evmTransactionOfBlockTx } from '../vm/evmTransaction.js'
-import { type SignedTx, senderOf } from './blockTx.js'
+import type { SignedTx } from './blockTx.js'
+import type { SenderAt } from './senderRecovery.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import { BlockRun } from './blockRun.js'
 import type { BlockReceipt } from './receipts.js'
@@ -36,9 +37,10 @@ function blockReward(fork: Fork): bigint {
 }
 
 /**
- * Runs `block`, whose transactions are `txs`, on `source`, the state with root `parentRoot`. The header's fields that
- * execution does not decide (number, time, gas limit, base fee, excess blob gas) were checked against its parent
- * before, and the transactions' signature values and the body's roots. Throws InvalidBlockError.
+ * Runs `block`, whose transactions are `txs`, on `source`, the state with root `parentRoot`; `senderAt` gives each
+ * transaction's sender in its turn (senderRecovery.ts). The header's fields that execution does not decide (number,
+ * time, gas limit, base fee, excess blob gas) were checked against its parent before, and the transactions'
+ * signature values and the body's roots. Throws InvalidBlockError.
  */
 export function executeBlockOnEvm(
   config: EvmConfig,
@@ -46,23 +48,22 @@ export function executeBlockOnEvm(
   txs: readonly SignedTx[],
   source: StoredStateSource,
   parentRoot: Uint8Array,
+  senderAt: SenderAt,
 ): EvmBlockResult {
   const h = block.header
   const phases = blockPhases
   let m = phases?.mark()
-  // Each sender recovered alongside (senderRecovery.ts) or here; undefined where the signature recovers no key.
-  const senders = txs.map(senderOf)
-  if (m !== undefined) {
-    phases!.end(Phase.senders, m)
-    m = phases!.mark()
-  }
+  const senders: Uint8Array[] = []
   const run = new BlockRun(config, HeaderView.of(h.serialize()), block.hash(), source, parentRoot)
   for (let i = 0; i < txs.length; i++) {
     const tx = txs[i]!
     if (h.gasLimit < tx.gasLimit + run.gasUsed) throw new InvalidBlockError('tx has a higher gas limit than the block')
     // A signature that recovers no key fails here, in the transaction's turn, as geth's state processor reports it.
-    const sender = senders[i]
+    const ms = phases?.mark()
+    const sender = senderAt(i)
+    if (ms !== undefined) phases!.end(Phase.senders, ms)
     if (sender === undefined) throw new InvalidBlockError(`could not apply tx ${i} [${bytesToHex(tx.hash)}]: ${INVALID_SIG}`)
+    senders.push(sender)
     try {
       run.apply(evmTransactionOfBlockTx(tx, sender))
     } catch (e) {
@@ -108,7 +109,7 @@ export function executeBlockOnEvm(
   if (!equalBytes(commit.stateRoot, h.stateRoot)) {
     throw new InvalidBlockError(`invalid block stateRoot, got: ${bytesToHex(commit.stateRoot)}, want: ${bytesToHex(h.stateRoot)}`)
   }
-  return { receipts: run.receipts, requests, commit, senders: senders as Uint8Array[] }
+  return { receipts: run.receipts, requests, commit, senders }
 }
 
 const INVALID_SIG = 'invalid sender: invalid transaction v, r, s values'

@@ -16,6 +16,7 @@ import { blockRecord } from './blockRecord.js'
 import { decodeBlockTx, type SignedTx, signingRulesOf } from './blockTx.js'
 import { InvalidBlockError, StateUnavailableError, TxRejectedError } from './errors.js'
 import { executeBlockOnEvm } from './evmBlock.js'
+import { ownSenders, sharedSenders } from './senderRecovery.js'
 import { validateHeaderAgainstParent } from './headerValidation.js'
 
 export interface ExecutedBlock {
@@ -51,9 +52,10 @@ export class BlockExecutor {
   /**
    * Validates and executes `block` on `parent`'s state. Throws InvalidBlockError with the reason. `txs`: its
    * transactions decoded from the bytes it was made of (a payload's, blockTx.ts), in place of `block.transactions`;
-   * without them, those are decoded the same way from their encodings.
+   * without them, those are decoded the same way from their encodings. `senders`: shared with a helper recovering
+   * them alongside (senderRecovery.ts); without it, each is recovered here in its turn.
    */
-  async execute(block: Block, parent: BlockHeader, txs?: readonly SignedTx[]): Promise<ExecutedBlock> {
+  async execute(block: Block, parent: BlockHeader, txs?: readonly SignedTx[], senders?: SharedArrayBuffer): Promise<ExecutedBlock> {
     validateHeaderAgainstParent(this.spec, block.header, parent)
     const header = block.header
     try {
@@ -63,7 +65,8 @@ export class BlockExecutor {
       // From here on synchronous: the store's snapshot, which the source reads, does not move under the block.
       this.config.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
       const source = this.warm.at(parent.stateRoot, this.storeSource(parent.stateRoot))
-      const run = executeBlockOnEvm(this.config, block, blockTxs, source, parent.stateRoot)
+      const senderAt = senders === undefined ? ownSenders(blockTxs) : sharedSenders(senders, blockTxs)
+      const run = executeBlockOnEvm(this.config, block, blockTxs, source, parent.stateRoot, senderAt)
       this.warm.advance(header.stateRoot, run.commit.accounts)
       const phases = blockPhases
       const m = phases?.mark()

@@ -6,7 +6,6 @@ import { bytesToHex } from '../../util/hex.js'
 import type { BlockExecutor } from '../../exec/executor.js'
 import { InvalidBlockError } from '../../exec/errors.js'
 import { BlockHashMismatchError, type NewPayloadInput, type PayloadBlock, payloadToBlock } from './payloadBlock.js'
-import { takeSenders } from '../../exec/senderRecovery.js'
 
 export type PayloadStatusName = 'VALID' | 'INVALID' | 'SYNCING' | 'ACCEPTED' | 'INVALID_BLOCK_HASH'
 
@@ -62,9 +61,8 @@ export async function importPayload(spec: ChainSpec, store: ChainStore, executor
   }
   const parent = readHeader(spec, store, block.header.parentHash)
   if (parent === undefined) return { status: 'SYNCING', latestValidHash: null, validationError: null }
-  if (input.senders !== undefined) takeSenders(input.senders, txs)
   try {
-    const { record } = await executor.execute(block, parent, txs)
+    const { record } = await executor.execute(block, parent, txs, input.senders)
     store.putBlockSync(record)
   } catch (e) {
     if (!(e instanceof InvalidBlockError)) throw e
