@@ -24,8 +24,12 @@ const invalid = (latestValidHash: string | null, why: string): PayloadStatus => 
 function versionedHashesMatch(txs: readonly SignedTx[], expected: string[] | undefined): boolean {
   // Before V3 there are none to compare with (and no blob transactions run before Cancun)
   if (expected === undefined) return true
-  const actual = txs.flatMap((tx) => tx.blobVersionedHashes)
-  return actual.length === expected.length && actual.every((h, i) => bytesToHex(h) === expected[i])
+  // In a loop: flatMap over a full block of transactions without blobs made an array per transaction.
+  let at = 0
+  for (const tx of txs) {
+    for (const h of tx.blobVersionedHashes) if (at >= expected.length || bytesToHex(h) !== expected[at++]) return false
+  }
+  return at === expected.length
 }
 
 /**
