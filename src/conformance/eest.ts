@@ -64,8 +64,9 @@ export async function genesisVerdict(n: CaseClient, chainId: bigint, genesisHash
 
 async function runCase(dir: string): Promise<string | undefined> {
   const c = JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as EngineCase
-  // A fresh node per case, each a handful of blocks: the warm-up's second of CPU would outweigh the case.
-  const n = await startCaseNode(join(dir, 'genesis.json'), ['--no-warmup'])
+  // A fresh node per case, each a handful of blocks and no blob sent: the warm-up's second of CPU and the KZG
+  // setup's three would outweigh the case.
+  const n = await startCaseNode(join(dir, 'genesis.json'), ['--no-warmup', '--no-kzg-preload'])
   try {
     return await runEngineCase(c, n)
   } finally {
