@@ -76,8 +76,8 @@ async function runCase(dir: string): Promise<string | undefined> {
 
 /**
  * Runs every converted execution-spec-tests case, each on a fresh node started with the case's genesis, `jobs` of
- * them at a time: a case is mostly its node's start-up, whose threads leave cores idle while they wait on each other.
- * Verdicts are printed in the cases' order, whichever finishes first.
+ * them at a time (a case is mostly its node's start and stop, which leave a core idle part of the time; measured in
+ * docs/performance.md). Verdicts are printed in the cases' order, whichever finishes first.
  */
 export async function runEest(dir: string, print: (line: string) => void, only?: RegExp, jobs = 1): Promise<Verdict[]> {
   const cases = readdirSync(dir)
