@@ -72,7 +72,7 @@ async function withSmallFs(run: (fs: SmallFs) => Promise<void>): Promise<void> {
 describe.skipIf(unavailable !== undefined)(`a full disk${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`, () => {
   it('dev mode: a send whose block cannot be stored is refused naming ENOSPC; reads go on; space back, it mines; nothing acknowledged is lost', async () => {
     await withSmallFs(async (fs) => {
-      const args = ['--chain', 'dev', '--datadir', join(fs.path, 'db'), '--workers', '1']
+      const args = ['--no-kzg-preload', '--chain', 'dev', '--datadir', join(fs.path, 'db'), '--workers', '1']
       let node = await spawnNode(args)
       try {
         const acknowledged: string[] = []
@@ -123,6 +123,7 @@ describe.skipIf(unavailable !== undefined)(`a full disk${unavailable === undefin
       const secret = join(tempDatadir('disk-full-jwt'), 'jwt.hex')
       writeFileSync(secret, TEST_JWT_SECRET.toString('hex'))
       const node = await spawnNode([
+        '--no-kzg-preload',
         ...['--chain', 'dev', '--datadir', join(fs.path, 'db'), '--workers', '1', '--no-mining'],
         ...['--authrpc.jwtsecret', secret, '--http.api', 'eth,testing'],
       ])

@@ -105,6 +105,9 @@ describe("the CLI's defaults are the node's (NODE_DEFAULTS), not a second copy",
     expect(o.allowUnprotectedTxs).toBe(false)
     expect(nodeOptions('/data', parseArgs(['node', '--rpc.allow-unprotected-txs']), silentLogger).allowUnprotectedTxs).toBe(true)
     expect(nodeOptions('/data', parseArgs(['node', '--health.maxage', '0']), silentLogger).healthMaxAge).toBe(0)
+    // The KZG setup loads once the node serves (issue 31 item 7), unless the node is told no blob will come soon.
+    expect(nodeOptions('/data', parseArgs(['node']), silentLogger).kzgAtStart).toBe(true)
+    expect(nodeOptions('/data', parseArgs(['node', '--no-kzg-preload']), silentLogger).kzgAtStart).toBe(false)
   })
   it('dev mode: on for --chain dev unless --no-mining, and for --dev.period on any chain', () => {
     expect(nodeOptions('/d', parseArgs(['node', '--no-mining']), silentLogger).dev).toBeUndefined()

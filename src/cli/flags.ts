@@ -200,6 +200,11 @@ export const FLAGS = {
     kind: 'boolean',
     help: 'open the Engine API without first running blocks of its own to compile the block path (~1 s of CPU)',
   },
+  'no-kzg-preload': {
+    commands: NODE,
+    kind: 'boolean',
+    help: "load c-kzg's trusted setup (~3 s of CPU) on the first blob transaction, not once the node serves",
+  },
   'txpool.size': {
     commands: NODE,
     kind: 'int',

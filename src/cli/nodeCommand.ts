@@ -54,7 +54,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     ...(isDev ? { devAccounts: devAccounts() } : {}),
     log,
     showProgress: !flag(args, 'no-progress'),
-    kzgAtStart: true,
+    kzgAtStart: !flag(args, 'no-kzg-preload'),
     warmUpBlocks: !flag(args, 'no-warmup'),
     settleWhenQuiet: true,
   }

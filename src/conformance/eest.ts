@@ -64,8 +64,9 @@ export async function genesisVerdict(n: CaseClient, chainId: bigint, genesisHash
 
 async function runCase(dir: string): Promise<string | undefined> {
   const c = JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as EngineCase
-  // A fresh node per case, each a handful of blocks: the warm-up's second of CPU would outweigh the case.
-  const n = await startCaseNode(join(dir, 'genesis.json'), ['--no-warmup'])
+  // A fresh node per case, each a handful of blocks and no blob sent: the warm-up's second of CPU and the KZG
+  // setup's three would outweigh the case.
+  const n = await startCaseNode(join(dir, 'genesis.json'), ['--no-warmup', '--no-kzg-preload'])
   try {
     return await runEngineCase(c, n)
   } finally {
@@ -73,21 +74,34 @@ async function runCase(dir: string): Promise<string | undefined> {
   }
 }
 
-/** Runs every converted execution-spec-tests case: each on a fresh node started with the case's genesis. */
-export async function runEest(dir: string, print: (line: string) => void, only?: RegExp): Promise<Verdict[]> {
+/**
+ * Runs every converted execution-spec-tests case, each on a fresh node started with the case's genesis, `jobs` of
+ * them at a time (a case is mostly its node's start and stop, which leave a core idle part of the time; measured in
+ * docs/performance.md). Verdicts are printed in the cases' order, whichever finishes first.
+ */
+export async function runEest(dir: string, print: (line: string) => void, only?: RegExp, jobs = 1): Promise<Verdict[]> {
   const cases = readdirSync(dir)
     .filter((d) => statSync(join(dir, d)).isDirectory() && (only === undefined || only.test(d)))
     .sort()
   const verdicts: Verdict[] = []
-  for (const name of cases) {
-    let reason: string | undefined
-    try {
-      reason = await runCase(join(dir, name))
-    } catch (e) {
-      reason = `runner: ${(e as Error).message.split('\n')[0]}`
+  const done = new Map<number, Verdict>()
+  let next = 0
+  const runNext = async (): Promise<void> => {
+    for (let i = next++; i < cases.length; i = next++) {
+      const name = cases[i]!
+      let reason: string | undefined
+      try {
+        reason = await runCase(join(dir, name))
+      } catch (e) {
+        reason = `runner: ${(e as Error).message.split('\n')[0]}`
+      }
+      done.set(i, { name, ok: reason === undefined, ...(reason === undefined ? {} : { reason }) })
+      for (let v = done.get(verdicts.length); v !== undefined; v = done.get(verdicts.length)) {
+        verdicts.push(v)
+        print(v.reason === undefined ? `PASS ${v.name}` : `FAIL ${v.name}: ${v.reason}`)
+      }
     }
-    verdicts.push({ name, ok: reason === undefined, ...(reason === undefined ? {} : { reason }) })
-    print(reason === undefined ? `PASS ${name}` : `FAIL ${name}: ${reason}`)
   }
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, runNext))
   return verdicts
 }

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseFlags } from '../cli/args.js'
+import { intFlag, parseFlags } from '../cli/args.js'
 import { signJwt } from '../engine/jwt.js'
 import { conformancePath } from '../testing/paths.js'
 import { runEest } from './eest.js'
 import { runRpcCompat } from './rpcCompat.js'
 
-// `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2] [--http.threads n]`: the project's own conformance
-// runner; --http.threads is passed to the rpc-compat node (serving threads on its port).
-const args = parseFlags(process.argv.slice(2), { suite: 'string', only: 'string', skip: 'string', 'http.threads': 'string' })
+// `npm run conformance [-- --suite rpc-compat|eest] [--skip m1,m2] [--http.threads n] [--jobs n]`: the project's own
+// conformance runner; --http.threads is passed to the rpc-compat node (serving threads on its port), --jobs is how
+// many eest cases run at once (default: one per core).
+const args = parseFlags(process.argv.slice(2), { suite: 'string', only: 'string', skip: 'string', 'http.threads': 'string', jobs: 'string' })
 const httpThreads = args.flags.get('http.threads')
+const jobs = intFlag(args.flags, 'jobs', availableParallelism(), 1)
 /** The suite's data folder, or exit 2 with the path and the fix (testing/paths.ts says where the data lives). */
 function suiteDir(name: string): string {
   try {
@@ -46,7 +48,7 @@ for (const suite of suites) {
           print,
         )
       : suite === 'eest'
-        ? await runEest(suiteDir('eest'), print, only)
+        ? await runEest(suiteDir('eest'), print, only, jobs)
         : (() => {
             throw new Error(`unknown suite ${suite}`)
           })()

@@ -12,6 +12,9 @@ import type { ChainSpec } from '../chain/spec.js'
 // Kill trials: SIGKILL a node while it works, restart it on the same datadir, and check that nothing it reported
 // stored was lost or changed and that the chain still links from head to genesis.
 
+/** The trials send no blob: their nodes skip c-kzg's setup (seconds of CPU a start, and a stop waits for it). */
+const NO_BLOBS = ['--no-kzg-preload']
+
 type Rpc = <T>(method: string, params?: unknown[]) => Promise<T>
 
 function client(url: string): Rpc {
@@ -88,7 +91,7 @@ export async function streamTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult> {
-  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1']
+  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1', ...NO_BLOBS]
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
@@ -132,7 +135,7 @@ export async function importTrial(opts: {
   random: () => number
   expectedHead: string
 }): Promise<TrialResult & { killedAfter: number }> {
-  const args = ['--chain', rpcCompatPath('genesis.json'), '--datadir', opts.datadir, '--import', rpcCompatPath('chain.rlp')]
+  const args = ['--chain', rpcCompatPath('genesis.json'), '--datadir', opts.datadir, '--import', rpcCompatPath('chain.rlp'), ...NO_BLOBS]
   const { spawn } = await import('node:child_process')
   const child = spawn(process.execPath, [opts.cli, 'node', '--http.port', '0', '--authrpc.port', '0', '--no-progress', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -180,7 +183,7 @@ async function secondWriter(
   const { spawn } = await import('node:child_process')
   const args =
     command === 'node'
-      ? ['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1', '--no-progress']
+      ? ['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1', '--no-progress', ...NO_BLOBS]
       : ['import', '--chain', 'dev', '--datadir', datadir, '--no-progress', rpcCompatPath('chain.rlp')]
   const child = otherNetns
     ? spawn('unshare', ['-n', process.execPath, cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -211,7 +214,7 @@ export async function twoWritersTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult & { refusals: number }> {
-  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1']
+  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1', ...NO_BLOBS]
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
@@ -259,7 +262,7 @@ export async function walletTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult & { acknowledged: number }> {
-  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1']
+  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1', ...NO_BLOBS]
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   const from = await sender(opts)
@@ -322,7 +325,7 @@ export async function diskFullTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult & { refused: number }> {
-  const args = ['--chain', 'dev', '--datadir', join(opts.fs.path, 'db'), '--workers', '1']
+  const args = ['--chain', 'dev', '--datadir', join(opts.fs.path, 'db'), '--workers', '1', ...NO_BLOBS]
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))

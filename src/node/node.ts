@@ -103,8 +103,8 @@ export interface NodeOptions {
   healthMaxAge?: number
   /**
    * The KZG thread (crypto/kzgThread.ts) starts, and loads c-kzg's trusted setup, once the ports serve, so that the
-   * first blob transaction does not wait seconds for it (`sponge node` does). Else on the first blob transaction:
-   * in-process nodes (tests, benches) mostly send none and save the seconds of CPU.
+   * first blob transaction does not wait seconds for it (`sponge node` does, but with --no-kzg-preload). Else on the
+   * first blob transaction: in-process nodes and the tests' spawned ones mostly send none and save the seconds of CPU.
    */
   kzgAtStart?: boolean
   /**

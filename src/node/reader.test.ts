@@ -54,7 +54,7 @@ beforeAll(async () => {
   })
   // Only once it has looked and found nothing.
   await Promise.race([saidWaiting, earlyStarting])
-  node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', ...APIS])
+  node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', ...APIS])
   early = await earlyStarting
   reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, ...APIS])
   threaded = await spawnReader([

@@ -8,7 +8,11 @@ import { devAccounts } from '../chain/dev.js'
 
 describe('SIGTERM', () => {
   it('finishes what was received, then exits 0', async () => {
-    const node = await spawnNode(['--chain', 'dev', '--datadir', tempDatadir('sigterm'), '--no-mining', '--workers', '1'], 120_000, BUILT_CLI)
+    const node = await spawnNode(
+      ['--no-kzg-preload', '--chain', 'dev', '--datadir', tempDatadir('sigterm'), '--no-mining', '--workers', '1'],
+      120_000,
+      BUILT_CLI,
+    )
     const address = devAccounts()[0]!.address
     const batch = JSON.stringify(
       Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [address, 'latest'] })),

@@ -73,7 +73,10 @@ describe('HeadWatcher', () => {
     // In one process a commit ends before any event is handled; across processes an event can come before the new
     // head is readable, with none after it (a fifth of the heads, measured, before the watcher looked again).
     const datadir = tempDatadir('head-watcher')
-    const node = await spawnNode(['--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', '--workers.engine', '1'])
+    const node = await spawnNode([
+      ...['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--dev.period', '3600'],
+      ...['--workers', '1', '--workers.engine', '1'],
+    ])
     const store = new ChainStore(datadir, true)
     let wake: () => void = () => {}
     const heads: bigint[] = []

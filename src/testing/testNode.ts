@@ -129,6 +129,8 @@ export async function startTestNode(
     healthMaxAge?: number
     /** --http.threads: serving threads on the public port (default: the node's, one per core). */
     httpThreads?: number
+    /** c-kzg's setup loaded once the node serves, as `sponge node` does (default: on the first blob transaction). */
+    kzgAtStart?: boolean
   } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
@@ -157,6 +159,7 @@ export async function startTestNode(
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
     ...(opts.healthMaxAge === undefined ? {} : { healthMaxAge: opts.healthMaxAge }),
     ...(threads === undefined ? {} : { httpThreads: threads }),
+    ...(opts.kzgAtStart === undefined ? {} : { kzgAtStart: opts.kzgAtStart }),
     showProgress: false,
   })
   const httpUrl = `http://127.0.0.1:${node.httpPort}`

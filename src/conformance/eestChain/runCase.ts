@@ -36,8 +36,10 @@ export async function runConvertedCase(genesis: GethGenesisFile, c: EngineCase, 
         '1',
         '--http.threads',
         '1',
-        // A handful of blocks a case: the warm-up's second of CPU would outweigh it.
+        // A handful of blocks a case, no blob sent: the warm-up's second of CPU and the KZG setup's three would
+        // outweigh it.
         '--no-warmup',
+        '--no-kzg-preload',
       ])
       try {
         return await runEngineCase(c, httpCaseClient(node.httpUrl, node.authUrl!, secret))

@@ -22,7 +22,7 @@ describe("an engine worker's block warm-up", () => {
   it("sponge node for a consensus client: done before the Engine API opens, nothing left in the datadir, the node's own chain untouched", async () => {
     const datadir = join(parent, 'node')
     // Not dev mode, which skips the warm-up: a chain whose blocks come through the Engine API.
-    const node = await spawnNode(['--chain', rpcCompatPath('genesis.json'), '--datadir', datadir, '--no-mining'])
+    const node = await spawnNode(['--no-kzg-preload', '--chain', rpcCompatPath('genesis.json'), '--datadir', datadir, '--no-mining'])
     try {
       expect(readdirSync(datadir).filter((n) => n.startsWith('warm-up'))).toEqual([])
       const res = await fetch(node.httpUrl, {
