@@ -119,6 +119,14 @@ export class ChainSpec {
     return c
   }
 
+  /**
+   * The rules of the block after `head`, as the pool and the wallet judge a transaction: the next number, 12 s on
+   * (geth's pool takes the next block's rules the same way).
+   */
+  commonAfter(head: { number: bigint; timestamp: bigint }): Common {
+    return this.commonAt(head.number + 1n, head.timestamp + 12n)
+  }
+
   /** The Common to hand to block/tx constructors, which set their own hardfork from the header. */
   get common(): Common {
     return this.baseCommon

@@ -36,8 +36,8 @@ export class HeaderView {
 
   /**
    * The stored header of a block, or undefined when the store does not have it. The last one read from each store is
-   * kept: a dev send reads its head's five times (the fill, the admission, the pool's base fee, the build, the driver), and a stored header never
-   * changes (it is keyed by its hash, never deleted).
+   * kept: a dev send reads its head's five times (the fill, the admission, the pool's base fee, the build, the
+   * driver), and a stored header never changes (it is keyed by its hash, never deleted).
    */
   static read(store: HeaderSource, hash: Uint8Array): HeaderView | undefined {
     const last = lastRead.get(store)

@@ -123,7 +123,7 @@ export async function validateRawTx(
   const head = HeaderView.read(store, headHash)
   if (head === undefined) throw new Error('head block missing')
   // The transaction is validated against the rules of the next block, and the head's gas limit (as geth's pool).
-  const common = spec.commonAt(head.number + 1n, head.timestamp + 12n)
+  const common = spec.commonAfter(head)
   const { tx, sender, senderKey, decoded } = validTx(raw, { common, gasLimit: head.gasLimit }, 'required', signer?.address)
   const account = evmConfig.stateAt(head.stateRoot).account(bytesToWord(sender))
   // Pool admission does not need the fee cap to cover the next base fee (the transaction can wait for it).

@@ -1,4 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes, unpadBytes } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto/keccak.js'
 import { ecsign } from '../../crypto/secp256k1.js'
 import { concatBytes, hexToBytes } from '../../util/hex.js'
@@ -32,17 +33,7 @@ type Item = Uint8Array | Item[]
 const EMPTY = new Uint8Array(0)
 
 /** An unsigned integer as RLP encodes it: big-endian, no leading zeros (0 is empty). */
-function uint(x: bigint): Uint8Array {
-  if (x === 0n) return EMPTY
-  const hex = x.toString(16)
-  return hexToBytes(hex.length % 2 === 0 ? `0x${hex}` : `0x0${hex}`)
-}
-
-const bytes = (b: Uint8Array): Uint8Array => {
-  let i = 0
-  while (i < b.length && b[i] === 0) i++
-  return b.subarray(i)
-}
+const uint = bigIntToUnpaddedBytes
 
 /** The transaction's fields before its signature, in its type's order. */
 function unsignedFields(f: FilledRequest): Item[] {
@@ -96,5 +87,5 @@ export function encodeSigned(f: FilledRequest, key: Uint8Array, eip155: boolean)
   const sig = ecsign(keccak256(message), key)
   const recid = BigInt(sig[0]!)
   const v = f.type !== 0 ? recid : legacyProtected ? recid + 35n + 2n * f.chainId : recid + 27n
-  return typed(f.type, [...fields, uint(v), bytes(sig.subarray(1, 33)), bytes(sig.subarray(33, 65))])
+  return typed(f.type, [...fields, uint(v), unpadBytes(sig.subarray(1, 33)), unpadBytes(sig.subarray(33, 65))])
 }

@@ -56,9 +56,7 @@ export const personalSign = ([data, address]: PersonalSignParams, ctx: Ctx): Byt
 
 /** Whether a legacy transaction signed now commits to the chain id (EIP-155): by the next block's rules. */
 function signsForChain(ctx: Pick<NodeContext, 'spec' | 'store' | 'chain'>): boolean {
-  const head = ctx.chain.head()
-  const header = HeaderView.read(ctx.store, head.hash)!
-  return signingRulesOf(ctx.spec.commonAt(head.number + 1n, header.timestamp + 12n)).eip155
+  return signingRulesOf(ctx.spec.commonAfter(HeaderView.read(ctx.store, ctx.chain.head().hash)!)).eip155
 }
 
 /**
