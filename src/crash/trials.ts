@@ -15,6 +15,9 @@ import type { ChainSpec } from '../chain/spec.js'
 /** The trials send no blob: their nodes skip c-kzg's setup (seconds of CPU a start, and a stop waits for it). */
 const NO_BLOBS = ['--no-kzg-preload']
 
+/** A trial's dev node on `datadir`: one worker, no KZG setup. */
+const devNodeArgs = (datadir: string): string[] => ['--chain', 'dev', '--datadir', datadir, '--workers', '1', ...NO_BLOBS]
+
 type Rpc = <T>(method: string, params?: unknown[]) => Promise<T>
 
 function client(url: string): Rpc {
@@ -91,7 +94,7 @@ export async function streamTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult> {
-  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1', ...NO_BLOBS]
+  const args = devNodeArgs(opts.datadir)
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
@@ -183,7 +186,7 @@ async function secondWriter(
   const { spawn } = await import('node:child_process')
   const args =
     command === 'node'
-      ? ['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1', '--no-progress', ...NO_BLOBS]
+      ? ['node', ...devNodeArgs(datadir), '--http.port', '0', '--authrpc.port', '0', '--no-progress']
       : ['import', '--chain', 'dev', '--datadir', datadir, '--no-progress', rpcCompatPath('chain.rlp')]
   const child = otherNetns
     ? spawn('unshare', ['-n', process.execPath, cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -214,7 +217,7 @@ export async function twoWritersTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult & { refusals: number }> {
-  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1', ...NO_BLOBS]
+  const args = devNodeArgs(opts.datadir)
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
@@ -262,7 +265,7 @@ export async function walletTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult & { acknowledged: number }> {
-  const args = ['--chain', 'dev', '--datadir', opts.datadir, '--workers', '1', ...NO_BLOBS]
+  const args = devNodeArgs(opts.datadir)
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   const from = await sender(opts)
@@ -325,7 +328,7 @@ export async function diskFullTrial(opts: {
   random: () => number
   from: number
 }): Promise<TrialResult & { refused: number }> {
-  const args = ['--chain', 'dev', '--datadir', join(opts.fs.path, 'db'), '--workers', '1', ...NO_BLOBS]
+  const args = devNodeArgs(join(opts.fs.path, 'db'))
   let node = await spawnNode(args, 120_000, opts.cli)
   const rpc = client(node.httpUrl)
   let nonce = Number(BigInt(await rpc<string>('eth_getTransactionCount', [await sender(opts), 'pending'])))
