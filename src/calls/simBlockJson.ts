@@ -1,5 +1,5 @@
 import { arr, h, obj, q } from '../codecs/json.js'
-import type { HeaderFields } from '../vm/headerCodec.js'
+import type { HeaderFields } from '../codecs/headerCodec.js'
 import type { SimWithdrawal } from './simulateInput.js'
 
 /**

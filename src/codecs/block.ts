@@ -1,36 +1,37 @@
-import type { Block } from '@ethereumjs/block'
+import { keccak256 } from '../crypto/keccak.js'
+import type { BlockParts } from './blockParts.js'
 import { arr, h, obj, q } from './json.js'
 
 /**
  * eth_getBlockBy* fields other than `transactions`, as the text of a JSON object without its closing brace, so that
  * a reply appends `,"transactions":[…]}` with hashes or full objects.
  */
-export function blockJsonPrefix(block: Block, size: number): string {
+export function blockJsonPrefix(block: BlockParts, size: number): string {
   const hd = block.header
   const full = obj([
-    ['baseFeePerGas', hd.baseFeePerGas === undefined ? undefined : q(hd.baseFeePerGas)],
+    ['baseFeePerGas', hd.baseFee === undefined ? undefined : q(hd.baseFee)],
     ['blobGasUsed', hd.blobGasUsed === undefined ? undefined : q(hd.blobGasUsed)],
     ['difficulty', q(hd.difficulty)],
     ['excessBlobGas', hd.excessBlobGas === undefined ? undefined : q(hd.excessBlobGas)],
     ['extraData', h(hd.extraData)],
     ['gasLimit', q(hd.gasLimit)],
     ['gasUsed', q(hd.gasUsed)],
-    ['hash', h(block.hash())],
+    ['hash', h(block.hash)],
     ['logsBloom', h(hd.logsBloom)],
-    ['miner', h(hd.coinbase.bytes)],
+    ['miner', h(hd.coinbase)],
     ['mixHash', h(hd.mixHash)],
     ['nonce', h(hd.nonce)],
     ['number', q(hd.number)],
     ['parentBeaconBlockRoot', hd.parentBeaconBlockRoot === undefined ? undefined : h(hd.parentBeaconBlockRoot)],
     ['parentHash', h(hd.parentHash)],
-    ['receiptsRoot', h(hd.receiptTrie)],
+    ['receiptsRoot', h(hd.receiptsRoot)],
     ['requestsHash', hd.requestsHash === undefined ? undefined : h(hd.requestsHash)],
     ['sha3Uncles', h(hd.uncleHash)],
     ['size', q(size)],
     ['stateRoot', h(hd.stateRoot)],
     ['timestamp', q(hd.timestamp)],
-    ['transactionsRoot', h(hd.transactionsTrie)],
-    ['uncles', arr(block.uncleHeaders.map((u) => h(u.hash())))],
+    ['transactionsRoot', h(hd.transactionsRoot)],
+    ['uncles', arr(block.uncles.map((u) => h(keccak256(u))))],
     [
       'withdrawals',
       block.withdrawals === undefined
@@ -40,7 +41,7 @@ export function blockJsonPrefix(block: Block, size: number): string {
               obj([
                 ['index', q(w.index)],
                 ['validatorIndex', q(w.validatorIndex)],
-                ['address', h(w.address.bytes)],
+                ['address', h(w.address)],
                 ['amount', q(w.amount)],
               ]),
             ),

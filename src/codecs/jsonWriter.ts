@@ -123,7 +123,7 @@ const POW16 = Array.from({ length: 14 }, (_, k) => 16 ** k)
 
 /** The text a writer function writes, for the callers that want a string (a pending transaction, a simulated block). */
 export function jsonText(write: (w: JsonWriter) => void): string {
-  const w = new JsonWriter(512)
+  const w = new JsonWriter(1024)
   write(w)
   const b = w.bytes()
   return Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1')

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGenesisFile } from '../chain/genesis.js'
 import { ChainSpec } from '../chain/spec.js'
 import { executionPayloadJson } from '../codecs/payload.js'
+import { partsOfBlock } from '../codecs/blockParts.js'
 import { BlockExecutor } from '../exec/executor.js'
 import { genesisBlock } from '../state/genesis.js'
 import { importChain } from '../import/importChain.js'
@@ -62,7 +63,16 @@ describe('following the conformance chain through the engine', () => {
       const h = block.header
       const fork = spec.forkAt(h.number, h.timestamp)
       const version = fork === 'paris' ? 1 : fork === 'shanghai' ? 2 : fork === 'cancun' ? 3 : 4
-      const payload = payloadOfFork(spec, executionPayloadJson(block, 3), h.number, h.timestamp)
+      const payload = payloadOfFork(
+        spec,
+        executionPayloadJson(
+          partsOfBlock(block),
+          3,
+          block.transactions.map((tx) => tx.serialize()),
+        ),
+        h.number,
+        h.timestamp,
+      )
       const hashes = block.transactions.flatMap((tx) => (isBlob4844Tx(tx) ? tx.blobVersionedHashes.map((x) => x.toLowerCase()) : []))
       const root = h.parentBeaconBlockRoot === undefined ? ZERO32 : bytesToHex(h.parentBeaconBlockRoot)
       const params =

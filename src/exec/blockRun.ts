@@ -67,6 +67,11 @@ export class BlockRun {
     return this.ctx.fork
   }
 
+  /** The blob base fee its blob transactions pay (their receipts report it); undefined before Cancun. */
+  get blobGasPrice(): bigint | undefined {
+    return this.fork >= Fork.cancun ? this.ctx.env.blobBaseFee : undefined
+  }
+
   /** Applies a transaction and records its receipt. Throws TxRejectedError, the state as it was, when it cannot apply. */
   apply(tx: EvmTransaction): TxOutcome {
     const outcome = applyTransaction(this.evm, tx, this.ctx.limits)

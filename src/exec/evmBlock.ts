@@ -29,6 +29,8 @@ export interface EvmBlockResult {
   commit: BlockCommit
   /** Each transaction's sender. */
   senders: Uint8Array[]
+  /** The blob base fee, Cancun on (the receipts' replies report it). */
+  blobGasPrice: bigint | undefined
 }
 
 /** What ethash pays a block's miner: 5 ether, 3 from Byzantium (EIP-649), 2 from Constantinople (EIP-1234). */
@@ -109,7 +111,7 @@ export function executeBlockOnEvm(
   if (!equalBytes(commit.stateRoot, h.stateRoot)) {
     throw new InvalidBlockError(`invalid block stateRoot, got: ${bytesToHex(commit.stateRoot)}, want: ${bytesToHex(h.stateRoot)}`)
   }
-  return { receipts: run.receipts, requests, commit, senders }
+  return { receipts: run.receipts, requests, commit, senders, blobGasPrice: run.blobGasPrice }
 }
 
 const INVALID_SIG = 'invalid sender: invalid transaction v, r, s values'

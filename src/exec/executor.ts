@@ -13,6 +13,7 @@ import { blockPhases, Phase } from '../util/blockPhases.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import { validateBody } from './blockRoots.js'
 import { blockRecord } from './blockRecord.js'
+import { partsOfBlock } from '../codecs/blockParts.js'
 import { decodeBlockTx, type SignedTx, signingRulesOf } from './blockTx.js'
 import { InvalidBlockError, StateUnavailableError, TxRejectedError } from './errors.js'
 import { executeBlockOnEvm } from './evmBlock.js'
@@ -70,7 +71,15 @@ export class BlockExecutor {
       this.warm.advance(header.stateRoot, run.commit.accounts)
       const phases = blockPhases
       const m = phases?.mark()
-      const record = blockRecord(block, blockTxs, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders)
+      const record = blockRecord(
+        partsOfBlock(block),
+        blockTxs,
+        run.receipts,
+        run.commit.trieNodes,
+        run.commit.stateChanges,
+        run.senders,
+        run.blobGasPrice,
+      )
       if (m !== undefined) phases!.end(Phase.record, m)
       return { block, record, requests: run.requests }
     } catch (e) {

@@ -1,10 +1,10 @@
-import type { Block } from '@ethereumjs/block'
 import { generateAddress } from '@ethereumjs/util'
 import { JsonWriter } from '../codecs/jsonWriter.js'
 import { type RawLog, type ReceiptFacts, writeLogJson, writeReceiptJson } from '../codecs/receipt.js'
 import type { LogEntry } from '../store/blockLogs.js'
 import { effectiveGasPrice, writeTransactionJson } from '../codecs/transaction.js'
 import type { BlockTx } from '../codecs/blockTx.js'
+import type { BlockParts } from '../codecs/blockParts.js'
 import { GAS_PER_BLOB } from '../chain/blobFee.js'
 
 /** A transaction's receipt as its block's execution leaves it (BlockRun), before the replies are made from it. */
@@ -30,16 +30,18 @@ export interface BlockReplies {
 /**
  * Receipt and transaction replies of an executed block, derived once from its receipts: per-transaction gas
  * (difference of cumulative gas), effective gas price, sender, created address and global log indexes. Written as
- * bytes into one buffer, each log once: its receipt and the block's log records share its bytes.
+ * bytes into one buffer, each log once: its receipt and the block's log records share its bytes. `blobGasPrice`: the
+ * block's blob base fee (Cancun on), which its blob transactions' receipts report.
  */
 export function materializeTransactions(
-  block: Block,
+  block: BlockParts,
   txs: readonly BlockTx[],
   receipts: readonly BlockReceipt[],
   senders: readonly Uint8Array[],
+  blobGasPrice: bigint | undefined,
 ): BlockReplies {
   const hd = block.header
-  const blockHash = block.hash()
+  const blockHash = block.hash
   const txCount = txs.length
   // About what a token transfer's replies take: one growth at most for most blocks.
   const w = new JsonWriter(256 + 1800 * txCount)
@@ -51,7 +53,6 @@ export function materializeTransactions(
   const logSources: RawLog[] = []
   let prevCumulative = 0n
   let logIndex = 0
-  const blobGasPrice = hd.excessBlobGas !== undefined ? hd.getBlobGasPrice() : undefined
   for (let index = 0; index < txCount; index++) {
     const tx = txs[index]!
     const r = receipts[index]!
@@ -63,7 +64,7 @@ export function materializeTransactions(
       blockNumber: hd.number,
       blockTimestamp: hd.timestamp,
       index,
-      baseFee: hd.baseFeePerGas,
+      baseFee: hd.baseFee,
     }
     txAt[2 * index] = w.mark()
     writeTransactionJson(w, tx, from, ctx)
@@ -82,7 +83,7 @@ export function materializeTransactions(
       contractAddress: tx.to === undefined ? generateAddress(from, bigintBytes(tx.nonce)) : undefined,
       cumulativeGasUsed: r.cumulativeGasUsed,
       gasUsed: r.cumulativeGasUsed - prevCumulative,
-      effectiveGasPrice: effectiveGasPrice(tx, hd.baseFeePerGas),
+      effectiveGasPrice: effectiveGasPrice(tx, hd.baseFee),
       status: r.status,
       root: r.stateRoot,
       logsBloom: r.bloom,

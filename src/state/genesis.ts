@@ -2,6 +2,7 @@ import { type Block, createBlock } from '@ethereumjs/block'
 import { type GethGenesisFile, genesisNumber } from '../chain/genesis.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { blockJsonPrefix } from '../codecs/block.js'
+import { partsOfBlock } from '../codecs/blockParts.js'
 import type { ChainStore, TrieNodeWrite } from '../store/chainStore.js'
 import { ChangeWriter } from '../store/stateChanges.js'
 import { writeGenesisState } from './genesisState.js'
@@ -63,14 +64,15 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
     }
     return block
   }
+  const parts = partsOfBlock(block)
   store.putGenesisSync(
     {
-      hash: block.hash(),
+      hash: parts.hash,
       number: 0n,
-      headerRlp: block.header.serialize(),
-      bodyRlp: bodyRlp(block),
+      headerRlp: parts.headerRlp,
+      bodyRlp: bodyRlp(parts, []),
       txHashes: [],
-      blockJson: blockJsonPrefix(block, block.serialize().length),
+      blockJson: blockJsonPrefix(parts, block.serialize().length),
       txJson: [],
       receiptJson: [],
       logs: undefined,

@@ -1,29 +1,32 @@
 import { type Block, type BlockHeader, createBlockFromBytesArray, createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { type ChainSpec, SPEC_PARAMS } from '../chain/spec.js'
+import { type BlockParts, withdrawalRlp } from '../codecs/blockParts.js'
 import type { ChainStore } from './chainStore.js'
 
 /**
- * The stored body of a block: RLP of [transactions, uncles, withdrawals?], the block's RLP minus its header.
- * `txBytes`: the transactions' bytes as received (a payload's), spliced in rather than each transaction encoded again.
+ * The stored body of a block: RLP of [transactions, uncles, withdrawals?], the block's RLP minus its header, with its
+ * transactions' bytes as received (a payload's) spliced in rather than each transaction encoded again.
  */
-export function bodyRlp(block: Block, txBytes?: Uint8Array[]): Uint8Array {
-  if (txBytes === undefined) return RLP.encode(block.raw().slice(1) as never)
+export function bodyRlp(block: BlockParts, txBytes: readonly Uint8Array[]): Uint8Array {
   // In a body a typed transaction is a byte string of its bytes, a legacy one its own RLP list.
   const items = txBytes.map((t) => (t.length > 0 && t[0]! >= 0xc0 ? t : RLP.encode(t)))
-  let txsLength = 0
-  for (const t of items) txsLength += t.length
-  const rest = [RLP.encode(block.uncleHeaders.map((u) => u.raw()))]
-  if (block.withdrawals !== undefined) rest.push(RLP.encode(block.withdrawals.map((w) => w.raw())))
-  const txsPrefix = listPrefix(txsLength)
-  let bodyLength = txsPrefix.length + txsLength
-  for (const r of rest) bodyLength += r.length
-  const bodyPrefix = listPrefix(bodyLength)
-  const out = new Uint8Array(bodyPrefix.length + bodyLength)
-  let at = 0
-  for (const part of [bodyPrefix, txsPrefix, ...items, ...rest]) {
-    out.set(part, at)
-    at += part.length
+  const rest = [listOf(block.uncles)]
+  if (block.withdrawals !== undefined) rest.push(listOf(block.withdrawals.map(withdrawalRlp)))
+  return listOf([listOf(items), ...rest])
+}
+
+/** The RLP list of items already encoded. */
+function listOf(items: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const t of items) length += t.length
+  const prefix = listPrefix(length)
+  const out = new Uint8Array(prefix.length + length)
+  out.set(prefix, 0)
+  let at = prefix.length
+  for (const t of items) {
+    out.set(t, at)
+    at += t.length
   }
   return out
 }

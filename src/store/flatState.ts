@@ -20,6 +20,8 @@ export interface FlatDbs {
  * onto a side branch within this many blocks; beyond it, execution on other blocks reads the tries only.
  */
 export const FLAT_WINDOW = 128n
+/** How often, in block numbers, the change lists below the window are removed. */
+export const PRUNE_EVERY = 32n
 
 /** meta key of the flat head: block hash (32) ‖ state root (32) of the block whose post-state the table holds. */
 export const FLAT_HEAD = new TextEncoder().encode('flatHead')
@@ -127,8 +129,10 @@ export function recordFlatChanges(dbs: FlatDbs, block: { hash: Uint8Array; numbe
   // A store made before the table has none to follow.
   if (readFlatHead(dbs.meta) === undefined) return
   dbs.stateDiffs.putSync(changeKey(block.number, block.hash), changes)
-  // Pruned whether or not the table follows: one left behind on a branch deeper than the window stays there.
-  if (block.number > FLAT_WINDOW) prune(dbs, block.number - FLAT_WINDOW)
+  // Pruned whether or not the table follows: one left behind on a branch deeper than the window stays there. Every
+  // PRUNE_EVERY blocks, not every block: a prune opens a cursor on each of the two databases, a tenth of a one-send
+  // dev block's write, to remove one list each; the window is then up to PRUNE_EVERY blocks deeper, which costs nothing.
+  if (block.number > FLAT_WINDOW && block.number % PRUNE_EVERY === 0n) prune(dbs, block.number - FLAT_WINDOW)
 }
 
 /**

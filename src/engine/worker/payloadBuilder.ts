@@ -1,10 +1,8 @@
-import { Block, createBlockHeaderFromRLP } from '@ethereumjs/block'
-import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, createWithdrawal } from '@ethereumjs/util'
 import { GAS_PER_BLOB } from '../../chain/blobFee.js'
 import { Fork } from '../../chain/evmFork.js'
-import { type ChainSpec, SPEC_PARAMS } from '../../chain/spec.js'
+import type { ChainSpec } from '../../chain/spec.js'
 import { executionPayloadJson } from '../../codecs/payload.js'
+import { type BlockParts, type BlockWithdrawal, blockParts, withdrawalRlp } from '../../codecs/blockParts.js'
 import type { BlockTx } from '../../codecs/blockTx.js'
 import { bytesToWord } from '../../evm/words.js'
 import type { BlockRecord, ChainStore } from '../../store/chainStore.js'
@@ -13,7 +11,7 @@ import { orderedTrieRoot } from '../../trie/orderedTrie.js'
 import { bytesToHex, hexToBytes, toQuantity } from '../../util/hex.js'
 import { evmForkAt } from '../../vm/blockContext.js'
 import { InvalidRequestsError } from '../../vm/blockEnd.js'
-import { EMPTY_UNCLE_HASH, encodeHeader, type HeaderFields } from '../../vm/headerCodec.js'
+import { EMPTY_UNCLE_HASH, encodeHeader, type HeaderFields } from '../../codecs/headerCodec.js'
 import { INITIAL_BASE_FEE, nextBaseFee, nextExcessBlobGas } from '../../vm/headerFees.js'
 import type { BlockRun } from '../../exec/blockRun.js'
 import type { BlockCommit } from '../../vm/blockCommit.js'
@@ -91,7 +89,7 @@ export async function buildPayload(spec: ChainSpec, store: ChainStore, executor:
     executor.builtBlockStored(b.commit.stateRoot, b.commit)
   }
   return {
-    blockHash: bytesToHex(b.block.hash()),
+    blockHash: bytesToHex(b.block.hash),
     blockNumber: toQuantity(b.block.header.number),
     timestamp: toQuantity(b.block.header.timestamp),
     executionPayload: executionPayloadJson(
@@ -122,8 +120,8 @@ export function buildUnstored(spec: ChainSpec, store: ChainStore, executor: Bloc
 }
 
 interface Built {
-  /** Its header and withdrawals (its transactions are `txs`: no EthereumJS object is made of them). */
-  block: Block
+  /** Its header and withdrawals (its transactions are `txs`). */
+  block: BlockParts
   /** Its transactions in the domain's form, as the block holds them. */
   txs: BlockTx[]
   run: BlockRun
@@ -133,7 +131,8 @@ interface Built {
   bundle: BlobsBundle
 }
 
-const recordOf = (b: Built): BlockRecord => blockRecord(b.block, b.txs, b.run.receipts, b.commit.trieNodes, b.commit.stateChanges, b.senders)
+const recordOf = (b: Built): BlockRecord =>
+  blockRecord(b.block, b.txs, b.run.receipts, b.commit.trieNodes, b.commit.stateChanges, b.senders, b.run.blobGasPrice)
 
 function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor, input: BuildInput): Built {
   const parentHash = hexToBytes(input.parentHash)
@@ -216,12 +215,14 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
     // A blob transaction comes without its sidecar (txRules.ts makes it so), as the block holds it.
     included.push(tx)
   }
-  const ws = withdrawals?.map((w) => ({
-    index: BigInt(w.index),
-    validatorIndex: BigInt(w.validatorIndex),
-    address: hexToBytes(w.address),
-    amount: BigInt(w.amount),
-  }))
+  const ws = withdrawals?.map(
+    (w): BlockWithdrawal => ({
+      index: BigInt(w.index),
+      validatorIndex: BigInt(w.validatorIndex),
+      address: hexToBytes(w.address),
+      amount: BigInt(w.amount),
+    }),
+  )
   let requests: Uint8Array[]
   try {
     requests = run.finish(ws)
@@ -231,22 +232,15 @@ function buildBlock(spec: ChainSpec, store: ChainStore, executor: BlockExecutor,
     throw e
   }
   const commit = run.commit()
-  const q = bigIntToUnpaddedBytes
   header.stateRoot = commit.stateRoot
   header.transactionsRoot = orderedTrieRoot(included.map((t) => t.raw))
   header.receiptsRoot = run.receiptsRoot()
   header.logsBloom = run.bloom
   header.gasUsed = run.gasUsed
   if (header.blobGasUsed !== undefined) header.blobGasUsed = run.blobGasUsed
-  if (ws !== undefined) header.withdrawalsRoot = orderedTrieRoot(ws.map((w) => RLP.encode([q(w.index), q(w.validatorIndex), w.address, q(w.amount)])))
+  if (ws !== undefined) header.withdrawalsRoot = orderedTrieRoot(ws.map(withdrawalRlp))
   if (header.requestsHash !== undefined) header.requestsHash = requestsHash(requests)
-  const block = new Block(
-    createBlockHeaderFromRLP(encodeHeader(header), { common, params: SPEC_PARAMS }),
-    [],
-    [],
-    ws?.map((w) => createWithdrawal(w)),
-    { common },
-  )
+  const block = blockParts(header, ws)
   return { block, txs: included, run, commit, senders, requests, bundle }
 }
 
