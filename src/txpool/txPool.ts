@@ -175,6 +175,14 @@ export class TxPool {
     return u.making
   }
 
+  /** Pooled transactions whose sidecars carry blob proofs (version 0) and wait for no cell proofs. */
+  withBlobProofs(): PooledTx[] {
+    const out: PooledTx[] = []
+    if (this.blobIndex.size === 0) return out
+    for (const tx of this.byHash.values()) if (tx.blobs?.[0]?.cellProofs === false && !this.unconverted.has(tx.hash)) out.push(tx)
+    return out
+  }
+
   /** cellProofsMade for each pooled transaction holding one of these blobs (engine_getBlobsV2). */
   async blobsWithCellProofs(versionedHashes: string[]): Promise<void> {
     if (this.unconverted.size === 0) return

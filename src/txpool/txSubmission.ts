@@ -37,6 +37,8 @@ export interface TxSubmissionOptions {
    * mostly include it within milliseconds.
    */
   readonly cellProofsWhenWanted?: boolean
+  /** Whether the block after the head is Osaka's, where a sidecar carries cell proofs (EIP-7594). */
+  readonly cellProofsDue?: () => boolean
 }
 
 /** Included blob transactions whose sidecars are kept for reorgs (a few blocks' worth at Osaka's maximum). */
@@ -140,6 +142,28 @@ export class TxSubmission {
     if (this.opts.cellProofsWhenWanted !== true) void this.txPool.cellProofsMade(tx.hash)
   }
 
+  /**
+   * Version-0 sidecars pooled while the next block was not Osaka's, once it is: given their cell proofs as one pooled
+   * after the fork is (convertLater). Left as they were, every Osaka build would leave them out (as geth's miner takes
+   * only sidecars of the fork's version) until they were evicted.
+   */
+  private convertAtFork(): void {
+    if (this.opts.cellProofsDue === undefined) return
+    const old = this.txPool.withBlobProofs()
+    if (old.length === 0 || !this.opts.cellProofsDue()) return
+    for (const tx of old) {
+      const wrapped = decodeTx(tx.raw).wrapped
+      if (wrapped === undefined) continue
+      const sidecar: UncheckedSidecar = {
+        ...wrapped.sidecar,
+        canonical: wrapped.canonical,
+        versionedHashes: tx.blobs!.map((b) => b.versionedHash),
+        toCellProofs: true,
+      }
+      this.convertLater(tx, sidecar)
+    }
+  }
+
   /** Raw network wrappers of recently included blob transactions, oldest first (bounded). */
   private readonly included = new Map<string, Uint8Array>()
 
@@ -170,6 +194,7 @@ export class TxSubmission {
       if (pooled?.blobs !== undefined) setBounded(this.included, t.hash, pooled.raw, INCLUDED_SIDECARS)
     }
     if (included.length > 0) this.txPool.removeIncluded(included)
+    this.convertAtFork()
     let back = 0
     const refused = new Map<string, number>()
     const pending: Promise<void>[] = []
