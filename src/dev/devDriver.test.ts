@@ -85,6 +85,40 @@ describe('dev mode', () => {
     expect(receipt.status).toBe('0x1')
   })
 
+  it('mines a send that became pending while evm_mine made its block in the next block, and answers it then', async () => {
+    const engine = n.node.engine
+    const makeHead = engine.makeHead.bind(engine)
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let minedBlockMade!: () => void
+    const made = new Promise<void>((resolve) => {
+      minedBlockMade = resolve
+    })
+    // evm_mine's block is made and stored before the send arrives; its driver learns so only once the gate opens.
+    vi.spyOn(engine, 'makeHead').mockImplementationOnce(async (...args) => {
+      const block = await makeHead(...args)
+      minedBlockMade()
+      await gate
+      return block
+    })
+    try {
+      const mined = n.http<string>('evm_mine')
+      await made
+      const pending = new Promise<void>((resolve) => n.node.context.txPool!.onPending(resolve))
+      const sending = n.http<string>('eth_sendRawTransaction', [signedTransfer(n.spec, 9, 0)])
+      await pending
+      release()
+      expect((await mined).error).toBeUndefined()
+      const sent = await sending
+      expect(sent.error).toBeUndefined()
+      expect((await receiptNow(n, sent.result!)).status).toBe('0x1')
+    } finally {
+      vi.restoreAllMocks()
+    }
+  })
+
   it('answers a send left behind a nonce gap with its hash once it stopped waiting, unmined and still pooled', async () => {
     const gapped = signedTransfer(n.spec, 7, 3)
     const sent = await n.http<string>('eth_sendRawTransaction', [gapped])

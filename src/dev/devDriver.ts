@@ -147,14 +147,17 @@ export class DevDriver {
           else this.log.error('dev block production failed', { error: this.failure.message })
         },
       )
-      .finally(() => {
-        this.running = undefined
-        if (this.again && !this.stopped) {
-          this.again = false
-          this.trigger()
-        }
-      })
+      .finally(() => this.blockEnded())
     this.blockStarted()
+  }
+
+  /** A block is made (or failed): the next one starts if transactions became pending meanwhile. */
+  private blockEnded(): void {
+    this.running = undefined
+    if (this.again && !this.stopped) {
+      this.again = false
+      this.trigger()
+    }
   }
 
   private blockStarted(): void {
@@ -173,7 +176,10 @@ export class DevDriver {
     this.nextTimestamp = timestamp
   }
 
-  /** evm_mine: a block now, with whatever the pool holds (possibly none), after any block in the making. */
+  /**
+   * evm_mine: a block now, with whatever the pool holds (possibly none), after any block in the making. A transaction
+   * that became pending while it was made gets the next block, as it would after any other block.
+   */
   async mine(): Promise<string> {
     await this.idle()
     const made = this.produce()
@@ -185,7 +191,7 @@ export class DevDriver {
     try {
       return await made
     } finally {
-      this.running = undefined
+      this.blockEnded()
     }
   }
 
