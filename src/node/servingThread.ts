@@ -86,6 +86,17 @@ const table = readerMethods(allMethods(), {
   forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
 })
 const sequence = new HeadSequence(init.headSequence)
+/**
+ * The snapshot a pass's requests read is ended once the pass is over (a later read takes a fresh one), as lmdb-js's
+ * zero timer would end it: a thread idle after its last request holds none while blocks are made, which would keep
+ * every page freed since from reuse. The main thread's message of each canonical change did it before, and now goes
+ * only to threads with subscribers (SubscriberCounts).
+ */
+let releasing = false
+const releaseSnapshot = (): void => {
+  releasing = false
+  store.refreshSnapshot()
+}
 /** A reader's main thread's view of what is wrong, as it last said (ToServingThread 'health'). */
 let readerHealth: { lag?: { blocks: number; max: number }; problem?: string } = {}
 const lifecycle = new SharedLifecycle(init.lifecycle)
@@ -126,6 +137,10 @@ endpoint = await startEndpoint({
   beforeRequest: () => {
     Atomics.add(taken, init.slot, 1)
     sequence.keep(store)
+    if (!releasing) {
+      releasing = true
+      setImmediate(releaseSnapshot)
+    }
   },
   health: (draining) => {
     const problem = readerHealth.problem ?? mainThreadProblem()

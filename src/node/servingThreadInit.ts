@@ -45,7 +45,7 @@ export interface ServingThreadInit {
   taken: SharedArrayBuffer
   /** This thread's slot in `taken`, and its row in `subscribers`. */
   slot: number
-  /** SubscriberCounts' memory: the thread's newPendingTransactions subscriptions, which the main thread looks at before telling it of one. */
+  /** SubscriberCounts' memory: the thread's subscriptions by kind, which the main thread looks at before telling it of an event. */
   subscribers: SharedArrayBuffer
   /** Where calls only the node can answer go (rpc/portForwarder.ts); transferred. */
   forward: MessagePort

@@ -265,13 +265,13 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       return n
     },
     taken: () => Array.from(taken),
-    // Told to every thread, subscribers or not: a thread's handling of it also ends a snapshot it still holds from
-    // its last request (with the messages sent only to threads with subscribers, an idle thread kept one while
-    // blocks were made: snapshots.test failed in one clean-clone run of two).
-    canonicalChanged: (added, removed) => tellAll({ op: 'canonical', added, removed }),
-    // Only while a thread has a newPendingTransactions subscriber: the message touches no snapshot.
+    // Only while a thread has a subscriber for it: the head a request reads is the shared sequence's (beforeRequest),
+    // and a thread ends its requests' snapshot itself.
+    canonicalChanged: (added, removed) => {
+      if (subscribers.any('chain')) tellAll({ op: 'canonical', added, removed })
+    },
     pendingTransaction: (hash) => {
-      if (subscribers.any()) tellAll({ op: 'pending', hash })
+      if (subscribers.any('pending')) tellAll({ op: 'pending', hash })
     },
     metrics,
     get running() {

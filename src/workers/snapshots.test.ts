@@ -27,4 +27,15 @@ describe('worker snapshots', () => {
     await n.node.servingThreads?.metrics()
     expect(n.node.store.staleReaders()).toBe(0)
   })
+
+  it('a serving thread holds no snapshot once its requests are answered, while blocks are made without a word to it', async () => {
+    const alice = devAccounts()[0]!.address
+    // Reads on the serving threads (at the flat head: no lane), then blocks the node makes itself: no request reaches
+    // a thread, and with no subscriber none is told of them.
+    for (let i = 0; i < 4; i++) expect((await n.http('eth_getBalance', [alice, 'latest'])).error).toBeUndefined()
+    for (let i = 0; i < 5; i++) await n.node.devDriver!.mine()
+    // A thread answers a metrics request after every turn of its loop before: its requests' turns are over.
+    await n.node.servingThreads?.metrics()
+    expect(n.node.store.staleReaders()).toBe(0)
+  })
 })
