@@ -148,10 +148,8 @@ export class TxSubmission {
    * only sidecars of the fork's version) until they were evicted.
    */
   private convertAtFork(): void {
-    if (this.opts.cellProofsDue === undefined) return
-    const old = this.txPool.withBlobProofs()
-    if (old.length === 0 || !this.opts.cellProofsDue()) return
-    for (const tx of old) {
+    if (this.opts.cellProofsDue?.() !== true) return
+    for (const tx of this.txPool.withBlobProofs()) {
       const wrapped = decodeTx(tx.raw).wrapped
       if (wrapped === undefined) continue
       const sidecar: UncheckedSidecar = {
