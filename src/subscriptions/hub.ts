@@ -60,9 +60,9 @@ const ROW_OF_KIND: Record<SubscriberKind, number> = { pending: 0, chain: 1 }
  * How many subscriptions each serving thread holds, by what the main thread would tell it of (newPendingTransactions;
  * newHeads and logs), counts in memory the thread shares with the main thread: the main thread tells the threads of
  * an admitted transaction, or of a canonical change, only when one of them has a subscriber for it. Each message
- * woke every thread (two a send on a dev chain, for each thread), and almost no thread has a subscriber. A subscription counts from before its id is answered: an event after that
- * answer reaches it. A thread ends the snapshot of its last requests itself (node/servingThread.ts), which the
- * canonical changes' messages used to do.
+ * woke every thread (two a send on a dev chain, for each thread), and almost no thread has a subscriber. A
+ * subscription counts from before its id is answered: an event after that answer reaches it. A thread ends the
+ * snapshot of its last requests itself (node/servingThread.ts), which the canonical changes' messages used to do.
  */
 export class SubscriberCounts {
   private readonly counts: Int32Array
