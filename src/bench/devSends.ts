@@ -14,7 +14,7 @@ import { cpuSeconds } from './procStat.js'
 
 // bench:load's dev sends (issue 30 item 6, issue 31 item 6): `sponge node --chain dev` as `npm start` runs it (a block
 // per send, each send answered once its block is made) beside anvil (automine), same genesis (chain/dev.ts), both up
-// at once and measured in turn, round by round:
+// at once and measured in turn, round by round (the order alternating, runDevSends):
 // - sequential: SEQUENTIAL eth_sendTransaction from one dev account (the node's wallet fills and signs), each
 //   followed by eth_getTransactionReceipt until it answers, then the next: each send's time to its receipt, and the
 //   server's CPU time over them (all its threads; less at the mercy of a busy machine than the times);
@@ -177,7 +177,8 @@ export function summarize(rounds: DevSendsRound[]): DevSendsSummary[] {
 
 /**
  * Both servers started on the dev genesis, a warm-up round each (untimed: a fresh node's first sends pay for its
- * worker lane's start), then `rounds` rounds, each workload run on Sponge and then on anvil before the next.
+ * worker lane's start), then `rounds` rounds, each workload run on both servers before the next: Sponge first in odd
+ * rounds, anvil first in even ones.
  */
 export async function runDevSends(opts: {
   work: string
@@ -217,20 +218,24 @@ export async function runDevSends(opts: {
       }
       for (let round = 1; round <= opts.rounds; round++) {
         const rows = servers.map((s) => ({ server: s.server, round }) as Partial<DevSendsRound> & Pick<DevSendsRound, 'server' | 'round'>)
+        // The order alternates round by round: this process's own client (fetch, viem) still warms as it goes, so the
+        // server measured second in a round met a warmer client.
+        const order = round % 2 === 1 ? [0, 1] : [1, 0]
         if (!period) {
-          for (const [i, s] of servers.entries()) {
-            const q = await sequential(s.url, s.pid)
+          for (const i of order) {
+            const q = await sequential(servers[i]!.url, servers[i]!.pid)
             rows[i]!.sequentialMs = q.times
             rows[i]!.sequentialCpuMs = q.cpuMs
           }
-          for (const [i, s] of servers.entries()) {
-            const b = await viemBurst(s.viem)
+          for (const i of order) {
+            const b = await viemBurst(servers[i]!.viem)
             rows[i]!.viemBurstMs = b.ms
             rows[i]!.viemFailures = b.failures
             rows[i]!.viemErrors = b.errors
           }
         }
-        for (const [i, s] of servers.entries()) {
+        for (const i of order) {
+          const s = servers[i]!
           const w = await walletBurst(s.url, sends, period)
           Object.assign(rows[i]!, { walletBurstMs: w.ms, walletOk: w.ok, walletBlocks: w.blocks, walletErrors: w.errors })
         }
