@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../chain/dev.js'
-import { engineBlock, latestHash, payloadAttributes } from '../testing/engineBlocks.js'
+import { engineBlock, latestHash, makeHead, payloadAttributes } from '../testing/engineBlocks.js'
 import { laneOps } from '../testing/lane.js'
 import { type TestNode, ZERO32, signedTransfer, startTestNode } from '../testing/testNode.js'
 import { bytesToHex } from '../util/hex.js'
@@ -54,14 +54,6 @@ async function headReads(): Promise<{ balance: string; nonce: string }> {
   }
 }
 
-const setHead = async (hash: string): Promise<void> => {
-  const r = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
-    { headBlockHash: hash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-    null,
-  ])
-  expect(r.result?.payloadStatus.status).toBe('VALID')
-}
-
 describe('the flat state table follows the canonical head', () => {
   it('after a build that is never imported (bench:load chainGen.mineAll ends with one)', async () => {
     expect((await n.http('eth_sendRawTransaction', [signedTransfer(n.spec, 1, 0, { to: RECEIVER, value: 7n })])).error).toBeUndefined()
@@ -93,7 +85,7 @@ describe('the flat state table follows the canonical head', () => {
     expect(a3.transactions).toHaveLength(1)
     // Stored, not canonical: latest is a2 (empty: the same values as its parent), served from the table.
     expect(await headReads()).toEqual(before)
-    await setHead(a3.blockHash)
+    await makeHead(n, a3.blockHash)
     const onA = await headReads()
     expect(BigInt(onA.balance) - BigInt(before.balance)).toBe(11n)
     expect(onA.nonce).toBe('0x2')
@@ -110,13 +102,13 @@ describe('the flat state table follows the canonical head', () => {
     const st = await n.engine<{ status: string }>('engine_newPayloadV4', [b2, [], ZERO32, b2Built.result!.executionRequests])
     expect(st.result?.status).toBe('VALID')
     expect(await headReads()).toEqual(onA)
-    await setHead(b2!.blockHash)
+    await makeHead(n, b2!.blockHash)
     const onB = await headReads()
     expect(BigInt(onB.balance) - BigInt(before.balance)).toBe(13n)
     expect(onB.nonce).toBe('0x2')
-    await setHead(parent)
+    await makeHead(n, parent)
     expect(await headReads()).toEqual(before)
-    await setHead(a3.blockHash)
+    await makeHead(n, a3.blockHash)
     expect(await headReads()).toEqual(onA)
   })
 })

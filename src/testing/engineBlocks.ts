@@ -70,16 +70,18 @@ export async function engineBlock(
     got.result.executionRequests,
   ])
   if (status.result?.status !== 'VALID') throw new Error(`newPayloadV4 of ${payload.blockHash}: ${JSON.stringify(status.error ?? status.result)}`)
-  if (opts.head !== false) {
-    const safe = opts.safe === true ? payload.blockHash : ZERO32
-    const moved = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
-      { headBlockHash: payload.blockHash, safeBlockHash: safe, finalizedBlockHash: ZERO32 },
-      null,
-    ])
-    if (moved.result?.payloadStatus.status !== 'VALID')
-      throw new Error(`forkchoiceUpdatedV3 to ${payload.blockHash}: ${JSON.stringify(moved.error ?? moved.result)}`)
-  }
+  if (opts.head !== false) await makeHead(n, payload.blockHash, opts.safe === true)
   return payload
+}
+
+/** forkchoiceUpdatedV3 making the stored block `hash` the head (and safe with `safe`); throws unless VALID. */
+export async function makeHead(n: TestNode, hash: string, safe = false): Promise<void> {
+  const moved = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
+    { headBlockHash: hash, safeBlockHash: safe ? hash : ZERO32, finalizedBlockHash: ZERO32 },
+    null,
+  ])
+  if (moved.result?.payloadStatus.status !== 'VALID')
+    throw new Error(`forkchoiceUpdatedV3 to ${hash}: ${JSON.stringify(moved.error ?? moved.result)}`)
 }
 
 /** The hash of the node's latest block. */

@@ -4,7 +4,7 @@ import { devGenesis } from '../chain/dev.js'
 import { nativeKzg } from '../crypto/kzg.js'
 import { devBlobTx } from '../testing/blobTx.js'
 import { type TestNode, ZERO32, startTestNode } from '../testing/testNode.js'
-import { payloadAttributes } from '../testing/engineBlocks.js'
+import { latestHash, makeHead, payloadAttributes } from '../testing/engineBlocks.js'
 import { bytesToHex, hexToBytes } from '../util/hex.js'
 import type { TxPool } from './txPool.js'
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** A Prague block at `timestamp` on the head, without the pool's transactions, made the head (testing_buildBlockV1, newPayloadV4, forkchoice). */
 async function emptyPragueBlock(timestamp: number): Promise<void> {
-  const parent = (await n.http<{ hash: string }>('eth_getBlockByNumber', ['latest', false])).result!.hash
+  const parent = await latestHash(n)
   const built = await n.http<{ executionPayload: Record<string, unknown>; executionRequests: string[] }>('testing_buildBlockV1', [
     parent,
     payloadAttributes(timestamp),
@@ -44,12 +44,7 @@ async function emptyPragueBlock(timestamp: number): Promise<void> {
     built.result!.executionRequests,
   ])
   expect(status.result?.status).toBe('VALID')
-  const head = built.result!.executionPayload.blockHash as string
-  const moved = await n.engine<{ payloadStatus: { status: string } }>('engine_forkchoiceUpdatedV3', [
-    { headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
-    null,
-  ])
-  expect(moved.result?.payloadStatus.status).toBe('VALID')
+  await makeHead(n, built.result!.executionPayload.blockHash as string)
 }
 
 describe('a version-0 sidecar pooled before Osaka', () => {
