@@ -6,6 +6,8 @@ import { InvalidParamsError, RpcError } from './errors.js'
 import { type MethodTable, method } from './methodTable.js'
 import { RawJson } from './reply.js'
 import type { Quantity } from '../wire/primitives.js'
+import { syncRunId } from '../util/syncRun.js'
+import { Turns } from '../util/turns.js'
 
 const table: MethodTable = new Map([
   ['test_echo', method('eth', typia.createValidate<[Quantity]>(), ([q]) => q)],
@@ -28,6 +30,8 @@ const table: MethodTable = new Map([
     }),
   ],
   ['testing_hidden', method('testing', typia.createValidate<[]>(), () => 'secret')],
+  // The synchronous run the call was answered in (util/syncRun.ts): a batch's state reads share one head check in one.
+  ['test_run', method('eth', typia.createValidate<[]>(), () => `0x${syncRunId().toString(16)}`)],
   ['test_later', method('eth', typia.createValidate<[Quantity]>(), ([q]) => Promise.resolve(q))],
   ['test_laterFail', method('eth', typia.createValidate<[]>(), () => Promise.reject(new RpcError(-39001, 'later')))],
   // Like the store's transient views: the same memory, rewritten by the next call.
@@ -129,5 +133,24 @@ describe('JSON-RPC envelope', () => {
     ])
     expect(await call('[{"jsonrpc":"2.0","method":"test_later","params":["0x1"]}]')).toBeUndefined()
     expect(await call('[{"jsonrpc":"2.0","id":7,"method":"test_later","params":["0x7"]}]')).toEqual([{ jsonrpc: '2.0', id: 7, result: '0x7' }])
+  })
+  it('answers a batch that waited for its turn in one run, as an idle thread would, and in memory of its own', async () => {
+    const turns = new Turns()
+    const waited = { ...opts, turns }
+    const batch = (id: number) => JSON.stringify([1, 2, 3].map((i) => ({ jsonrpc: '2.0', id: id + i, method: 'test_run' })))
+    // Other public work waits for a turn: the batch takes one behind it.
+    const before = turns.next()
+    const out = handleBody(Buffer.from(batch(0)), table, waited, ctx)
+    expect(out).toBeInstanceOf(Promise)
+    // Another body answered meanwhile writes the envelope's shared memory; the batch's reply is its own.
+    const meanwhile = handleBody(Buffer.from(batch(10)), table, opts, ctx)
+    expect(meanwhile).toBeInstanceOf(Buffer)
+    await before
+    const answers = JSON.parse(Buffer.from((await out)!).toString()) as { id: number; result: string }[]
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3])
+    const runs = new Set(answers.map((a) => a.result))
+    expect(runs.size).toBe(1)
+    expect(runs.has('0x0')).toBe(false)
+    expect(turns.given).toBe(2)
   })
 })

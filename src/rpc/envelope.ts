@@ -478,8 +478,31 @@ function handleBatch(
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   const turns = opts.turns
-  // Public work waits for its turn: this batch takes one too.
-  if (turns !== undefined && turns.queued > 0) return rest(items, 0, [], w, table, opts, ctx, scope, budget, true)
+  // Public work waits for its turn: this batch takes one too, then answers as at an idle thread: its synchronous
+  // answers written one after another in one run (one head check, one snapshot), not each in a part of its own.
+  if (turns !== undefined && turns.queued > 0) {
+    return turns.next().then(() => {
+      // The shared writer was others' while this batch waited.
+      w.reset()
+      const out = syncRun(() => answerBatch(items, w, table, opts, ctx, scope, budget))
+      // Settled later than the body's handling: the caller reads it after others have used the shared writer.
+      return out instanceof Promise || out === undefined ? out : Buffer.from(out)
+    })
+  }
+  return answerBatch(items, w, table, opts, ctx, scope, budget)
+}
+
+/** A batch's answers from its start, in this turn of the thread for up to BATCH_SLICE_MS (`rest` answers the others). */
+function answerBatch(
+  items: unknown[],
+  w: ReplyWriter,
+  table: MethodTable,
+  opts: EnvelopeOptions,
+  ctx: NodeContext,
+  scope: BodyScope,
+  budget: ReplyBudget,
+): Buffer | undefined | Promise<Buffer | undefined> {
+  const turns = opts.turns
   const started = turns === undefined ? 0 : performance.now()
   w.str('[')
   let written = 0
