@@ -8,6 +8,7 @@ import type { GethGenesisFile } from '../chain/genesis.js'
 import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { type Rpc, rpcClient } from './chainGen.js'
 import { runWrk, writeBodiesScript } from './wrk.js'
+import { kzgLoaded } from './nodeSettled.js'
 
 // anvil (npm @foundry-rs/anvil) beside Sponge in one run: started on the same genesis, asked the same requests.
 
@@ -80,6 +81,7 @@ export async function startBoth(opts: {
     120_000,
     opts.cli,
   )
+  await kzgLoaded(node, opts.spongeArgs)
   let anvil: { url: string; proc: ChildProcess }
   try {
     anvil = await startAnvil(file)

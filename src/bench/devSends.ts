@@ -11,6 +11,7 @@ import { type SpawnedNode, spawnNode } from '../testing/spawnNode.js'
 import { startAnvil } from './anvil.js'
 import { post } from './chainGen.js'
 import { cpuSeconds } from './procStat.js'
+import { kzgLoaded } from './nodeSettled.js'
 
 // bench:load's dev sends (issue 30 item 6, issue 31 item 6): `sponge node --chain dev` as `npm start` runs it (a block
 // per send, each send answered once its block is made) beside anvil (automine), same genesis (chain/dev.ts), both up
@@ -201,8 +202,7 @@ export async function runDevSends(opts: {
   )
   const out: DevSendsRound[] = []
   try {
-    // The KZG thread loads its trusted setup once the node serves (seconds of CPU): the rounds measure the node after.
-    for (let i = 0; i < 600 && !/KZG trusted setup loaded/.test(node.log()); i++) await new Promise((r) => setTimeout(r, 100))
+    await kzgLoaded(node, opts.spongeArgs)
     const anvil = await startAnvil(genesisFile, ['--chain-id', String(DEV_CHAIN_ID), ...(period ? ['--no-mining'] : [])])
     try {
       const servers = [

@@ -6,6 +6,7 @@ import { type EngineCall, type FixtureRun, readEngineFixture } from '../conforma
 import { type CaseNode, genesisVerdict, startCaseNode, stepVerdict } from '../conformance/eest.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
 import { cpuSeconds } from './procStat.js'
+import { kzgLoaded } from './nodeSettled.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { payloadAttributes } from '../testing/engineBlocks.js'
 
@@ -127,9 +128,7 @@ async function runCase(fixture: string, c: FixtureRun, work: string): Promise<Ro
   try {
     const wrongChain = await genesisVerdict(n, c.chainId, c.genesisHash)
     if (wrongChain !== undefined) throw new Error(wrongChain)
-    // The KZG thread loads its trusted setup once the node serves (seconds of CPU, on one of the machine's cores and in
-    // the node's CPU time): the blocks are timed after it, as a node that has been up a while runs them.
-    await n.node.outputMatches(/KZG trusted setup loaded/, 60_000)
+    await kzgLoaded(n.node)
     for (const b of blocks.slice(0, -1)) {
       await expectCall(n, b.newPayload)
       if (b.forkchoiceUpdated !== undefined) await expectCall(n, b.forkchoiceUpdated)

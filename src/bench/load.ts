@@ -8,6 +8,7 @@ import { devGenesis } from '../chain/dev.js'
 import { ChainSpec } from '../chain/spec.js'
 import { parseFlags } from '../cli/args.js'
 import { spawnNode } from '../testing/spawnNode.js'
+import { kzgLoaded } from './nodeSettled.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { type PayloadCall, mineAll, mineOne, recipient, rpcClient, sendAll, signTransfers } from './chainGen.js'
 import { describeReplay, replayAgainstPlain, replayTable } from './replay.js'
@@ -131,6 +132,7 @@ for (const n of threadCounts) {
   rmSync(join(work, `threads${n}`, 'LOCK'), { force: true })
   rmSync(join(work, `threads${n}`, 'chain.mdb-lock'), { force: true })
   const t = await spawnNode([...nodeArgs(`threads${n}`), '--http.threads', String(n)], 120_000, cli)
+  await kzgLoaded(t)
   threadNodes.push(t)
   add(
     `threads=${n} eth_getTransactionReceipt`,

@@ -1,6 +1,7 @@
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { spawnNode } from '../testing/spawnNode.js'
 import { type PayloadCall, rpcClient } from './chainGen.js'
+import { kzgLoaded } from './nodeSettled.js'
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
 import { PHASES, type PhaseName } from '../util/blockPhases.js'
 
@@ -61,9 +62,7 @@ export async function replayAgainstPlain(opts: {
   try {
     const engine = rpcClient(node.authUrl!, opts.jwtSecret)
     await engine('eth_chainId', []) // a first request, so that connection set-up is not timed
-    // The KZG thread loads its trusted setup once the node serves (seconds of CPU on one of the machine's cores, in
-    // the node's CPU time): the blocks are timed after it, as on a node that has been up a while.
-    await node.outputMatches(/KZG trusted setup loaded/, 60_000)
+    await kzgLoaded(node)
     for (const { payload } of opts.payloads) {
       const t0 = performance.now()
       const st = (await engine('engine_newPayloadV4', [payload, [], ZERO32, []])) as { status: string; validationError?: string }
