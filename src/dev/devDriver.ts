@@ -171,7 +171,7 @@ export class DevDriver {
   private snapshotCount = 0
 
   setNextTimestamp(timestamp: bigint): void {
-    const headTime = HeaderView.read(this.store, this.chain.head().hash)!.timestamp
+    const headTime = this.chain.headHeader().timestamp
     if (timestamp <= headTime) throw new DevChainError(`timestamp ${timestamp} is not after the head's ${headTime}`)
     this.nextTimestamp = timestamp
   }

@@ -111,7 +111,7 @@ export class EngineService {
   /** getBlobs' request bound (-38004), and the forks active at the head. */
   private blobsHead(hashes: string[]): { cancun: boolean; osaka: boolean } {
     if (hashes.length > MAX_BLOBS_REQUEST) throw new EngineError('tooLargeRequest', `requested ${hashes.length} blobs, limit ${MAX_BLOBS_REQUEST}`)
-    const head = HeaderView.read(this.store, this.chain.head().hash)!
+    const head = this.chain.headHeader()
     return { cancun: this.spec.isActive('cancun', head.number, head.timestamp), osaka: this.spec.isActive('osaka', head.number, head.timestamp) }
   }
 

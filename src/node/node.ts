@@ -1,7 +1,6 @@
 import { indexStoredLogs } from '../logs/backfill.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import { FilterRegistry } from '../logs/filters.js'
-import { HeaderView } from '../store/headerView.js'
 import type { ChainSpec } from '../chain/spec.js'
 import { EngineService } from '../engine/engineService.js'
 import { PayloadBuilds } from '../engine/payloadBuilds.js'
@@ -235,7 +234,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     {
       allowUnprotectedTxs: opts.allowUnprotectedTxs ?? NODE_DEFAULTS.allowUnprotectedTxs,
       ...(devHere === undefined ? {} : { validateHere: devHere.validate, cellProofsWhenWanted: true }),
-      cellProofsDue: () => spec.commonAfter(HeaderView.read(store, chain.head().hash)!).isActivatedEIP(7594),
+      cellProofsDue: () => spec.commonAfter(chain.headHeader()).isActivatedEIP(7594),
     },
     { check: kzg, convert: kzgConversions },
   )

@@ -1,6 +1,7 @@
 import { BlockNotFoundError } from './errors.js'
 import { bytesToHex } from '../util/hex.js'
 import type { ChainStore } from './chainStore.js'
+import { HeaderView } from './headerView.js'
 
 export interface BlockRef {
   hash: Uint8Array
@@ -30,6 +31,14 @@ export class ChainReader {
 
   headNumber(): bigint {
     return this.head().number
+  }
+
+  /** The canonical head's header (what the next block's rules, base fee and timestamp follow from). */
+  headHeader(): HeaderView {
+    const head = this.head()
+    const header = HeaderView.read(this.store, head.hash)
+    if (header === undefined) throw new Error(`store has no header for its head ${bytesToHex(head.hash)}`)
+    return header
   }
 
   /** undefined when no such block; throws BlockNotFoundError for safe/finalized before they are known. */

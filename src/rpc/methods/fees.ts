@@ -1,6 +1,6 @@
 import { nextBaseFee, percentileGas } from '../../fees/feeMath.js'
 import type { BlockFees } from '../../fees/blockFees.js'
-import { HeaderView } from '../../store/headerView.js'
+import type { HeaderView } from '../../store/headerView.js'
 import { toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { InvalidParamsError } from '../errors.js'
@@ -31,12 +31,12 @@ function baseFeeAfter(ctx: Pick<NodeContext, 'spec'>, h: HeaderView): bigint {
 
 /** eth_baseFee: the base fee the next block will have. */
 export function baseFee(_: NoParams, ctx: Pick<NodeContext, 'chain' | 'store' | 'spec'>): Quantity {
-  return toQuantity(baseFeeAfter(ctx, HeaderView.read(ctx.store, ctx.chain.head().hash)!))
+  return toQuantity(baseFeeAfter(ctx, ctx.chain.headHeader()))
 }
 
 /** eth_blobBaseFee: the blob base fee of the head block, as geth answers it. */
 export function blobBaseFee(_: NoParams, ctx: Ctx): Quantity {
-  const head = HeaderView.read(ctx.store, ctx.chain.head().hash)!
+  const head = ctx.chain.headHeader()
   return toQuantity(ctx.fees.blobBaseFeeAt(head.excessBlobGas, head.timestamp) ?? 0n)
 }
 

@@ -1,5 +1,4 @@
 import { keccak256 } from '../../crypto/keccak.js'
-import { HeaderView } from '../../store/headerView.js'
 import { bytesToHex, equalBytes, hexToBytes, toQuantity } from '../../util/hex.js'
 import type { NodeContext } from '../context.js'
 import { ServerError } from '../errors.js'
@@ -31,8 +30,7 @@ function checkCaps(maxFee: bigint, tip: bigint): void {
 }
 
 export async function fillRequest(tx: CallObject, ctx: FillCtx): Promise<FilledRequest> {
-  const head = ctx.chain.head()
-  const header = HeaderView.read(ctx.store, head.hash)!
+  const header = ctx.chain.headHeader()
   // setFeeDefaults, against the head as geth reads it.
   let blobFee = big(tx.maxFeePerBlobGas)
   if (blobFee === 0n) throw new ServerError('maxFeePerBlobGas, if specified, must be non-zero')

@@ -8,7 +8,6 @@ import type { PersonalSignParams, SendTransactionParams, SignParams, SignTypedDa
 import type { Bytes, Hash32 } from '../../wire/primitives.js'
 import { fillRequest } from './fill.js'
 import { encodeSigned } from './txEncoding.js'
-import { HeaderView } from '../../store/headerView.js'
 import { signingRulesOf } from '../../exec/blockTx.js'
 import { knownSigner } from '../../txrules/txValidation.js'
 import { type TypedData, typedDataDigest } from './typedData.js'
@@ -55,8 +54,8 @@ export const sign = ([address, data]: SignParams, ctx: Ctx): Bytes => signMessag
 export const personalSign = ([data, address]: PersonalSignParams, ctx: Ctx): Bytes => signMessage(keyOf(ctx, address), hexToBytes(data))
 
 /** Whether a legacy transaction signed now commits to the chain id (EIP-155): by the next block's rules. */
-function signsForChain(ctx: Pick<NodeContext, 'spec' | 'store' | 'chain'>): boolean {
-  return signingRulesOf(ctx.spec.commonAfter(HeaderView.read(ctx.store, ctx.chain.head().hash)!)).eip155
+function signsForChain(ctx: Pick<NodeContext, 'spec' | 'chain'>): boolean {
+  return signingRulesOf(ctx.spec.commonAfter(ctx.chain.headHeader())).eip155
 }
 
 /**
