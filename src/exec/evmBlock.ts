@@ -9,6 +9,7 @@ import { InvalidRequestsError } from '../vm/blockEnd.js'
 import type { EvmConfig } from '../vm/evmConfig.js'
 import { evmTransactionOfBlockTx } from '../vm/evmTransaction.js'
 import type { SignedTx } from './blockTx.js'
+import type { BlockParts } from '../codecs/blockParts.js'
 import type { SenderAt } from './senderRecovery.js'
 import type { StoredStateSource } from '../vm/stateSources.js'
 import { BlockRun } from './blockRun.js'
@@ -39,7 +40,8 @@ function blockReward(fork: Fork): bigint {
 }
 
 /**
- * Runs `block`, whose transactions are `txs`, on `source`, the state with root `parentRoot`; `senderAt` gives each
+ * Runs `block` (`parts`: its header's bytes and hash, made once for the block's record too), whose transactions are
+ * `txs`, on `source`, the state with root `parentRoot`; `senderAt` gives each
  * transaction's sender in its turn (senderRecovery.ts). The header's fields that execution does not decide (number,
  * time, gas limit, base fee, excess blob gas) were checked against its parent before, and the transactions'
  * signature values and the body's roots. Throws InvalidBlockError.
@@ -47,6 +49,7 @@ function blockReward(fork: Fork): bigint {
 export function executeBlockOnEvm(
   config: EvmConfig,
   block: Block,
+  parts: Pick<BlockParts, 'headerRlp' | 'hash' | 'withdrawals'>,
   txs: readonly SignedTx[],
   source: StoredStateSource,
   parentRoot: Uint8Array,
@@ -56,7 +59,7 @@ export function executeBlockOnEvm(
   const phases = blockPhases
   let m = phases?.mark()
   const senders: Uint8Array[] = []
-  const run = new BlockRun(config, HeaderView.of(h.serialize()), block.hash(), source, parentRoot)
+  const run = new BlockRun(config, HeaderView.of(parts.headerRlp), parts.hash, source, parentRoot)
   for (let i = 0; i < txs.length; i++) {
     const tx = txs[i]!
     if (h.gasLimit < tx.gasLimit + run.gasUsed) throw new InvalidBlockError('tx has a higher gas limit than the block')
@@ -87,7 +90,7 @@ export function executeBlockOnEvm(
   }
   let requests: Uint8Array[]
   try {
-    requests = run.finish(block.withdrawals?.map((w) => ({ address: w.address.bytes, amount: w.amount })))
+    requests = run.finish(parts.withdrawals)
   } catch (e) {
     if (e instanceof InvalidRequestsError) throw new InvalidBlockError(e.message)
     throw e

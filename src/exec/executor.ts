@@ -67,19 +67,12 @@ export class BlockExecutor {
       this.config.ancestors.advance(parent.hash(), parent.number, parent.parentHash)
       const source = this.warm.at(parent.stateRoot, this.storeSource(parent.stateRoot))
       const senderAt = senders === undefined ? ownSenders(blockTxs) : sharedSenders(senders, blockTxs)
-      const run = executeBlockOnEvm(this.config, block, blockTxs, source, parent.stateRoot, senderAt)
+      const parts = partsOfBlock(block)
+      const run = executeBlockOnEvm(this.config, block, parts, blockTxs, source, parent.stateRoot, senderAt)
       this.warm.advance(header.stateRoot, run.commit.accounts)
       const phases = blockPhases
       const m = phases?.mark()
-      const record = blockRecord(
-        partsOfBlock(block),
-        blockTxs,
-        run.receipts,
-        run.commit.trieNodes,
-        run.commit.stateChanges,
-        run.senders,
-        run.blobGasPrice,
-      )
+      const record = blockRecord(parts, blockTxs, run.receipts, run.commit.trieNodes, run.commit.stateChanges, run.senders, run.blobGasPrice)
       if (m !== undefined) phases!.end(Phase.record, m)
       return { block, record, requests: run.requests }
     } catch (e) {
