@@ -464,10 +464,7 @@ function isPoolCall(item: unknown, table: MethodTable): boolean {
 const OVERLOADED = new LimitExceededError()
 const TOO_LARGE = new ResponseTooLargeError()
 
-/**
- * While every answer is synchronous they are written one after another into `w`. From the first promised answer
- * on, each answer becomes a part of its own, and the batch is joined once all have settled (`rest`).
- */
+/** A batch's answers: at once, or in a turn of its own when other public work waits for the serving thread. */
 function handleBatch(
   items: unknown[],
   w: ReplyWriter,
@@ -492,7 +489,11 @@ function handleBatch(
   return answerBatch(items, w, table, opts, ctx, scope, budget)
 }
 
-/** A batch's answers from its start, in this turn of the thread for up to BATCH_SLICE_MS (`rest` answers the others). */
+/**
+ * A batch's answers from its start, in this turn of the thread for up to BATCH_SLICE_MS. While every answer is
+ * synchronous they are written one after another into `w`. From the first promised answer on, or past the slice,
+ * each answer becomes a part of its own, and the batch is joined once all have settled (`rest`).
+ */
 function answerBatch(
   items: unknown[],
   w: ReplyWriter,
