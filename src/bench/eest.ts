@@ -7,6 +7,8 @@ import { type CaseNode, genesisVerdict, startCaseNode, stepVerdict } from '../co
 import { runPlainEthereumjs } from '../testing/plainEthereumjs.js'
 import { cpuSeconds } from './procStat.js'
 import { kzgLoaded } from './nodeSettled.js'
+import { decodeTx } from '../exec/txDecode.js'
+import { hexToBytes } from '../util/hex.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { payloadAttributes } from '../testing/engineBlocks.js'
 
@@ -104,7 +106,7 @@ async function warmUpPayload(
   n: CaseNode,
   timed: EngineCall,
   k: number,
-): Promise<{ payload: Record<string, unknown>; requests: unknown[] } | undefined> {
+): Promise<{ payload: Record<string, unknown>; requests: unknown[]; blobs: number } | undefined> {
   const payload = timed.params[0] as { parentHash: string; timestamp: string; transactions: string[] }
   if (payload.transactions.length === 0) return undefined
   const built = (await n.read('testing_buildBlockV1', [
@@ -114,7 +116,8 @@ async function warmUpPayload(
     `0x${k.toString(16).padStart(2, '0')}`,
   ])) as { result?: { executionPayload: Record<string, unknown>; executionRequests?: unknown[] }; error?: { message: string } }
   if (built.result === undefined) throw new Error(`testing_buildBlockV1: ${built.error?.message ?? 'no result'}`)
-  return { payload: built.result.executionPayload, requests: built.result.executionRequests ?? [] }
+  const blobs = decodeTx(hexToBytes(payload.transactions[0]!)).blobHashes
+  return { payload: built.result.executionPayload, requests: built.result.executionRequests ?? [], blobs }
 }
 
 async function runCase(fixture: string, c: FixtureRun, work: string): Promise<Row> {
@@ -138,7 +141,9 @@ async function runCase(fixture: string, c: FixtureRun, work: string): Promise<Ro
       if (w === undefined) break
       warm.push(w)
       const [, hashes, beaconRoot] = timed.newPayload.params
-      await expectCall(n, { method: timed.newPayload.method, params: [w.payload, hashes, beaconRoot ?? ZERO32, w.requests], expect: 'VALID' })
+      // The warm-up block holds the timed block's first transaction alone: its blobs' hashes are the first of the list.
+      const own = Array.isArray(hashes) ? hashes.slice(0, w.blobs) : hashes
+      await expectCall(n, { method: timed.newPayload.method, params: [w.payload, own, beaconRoot ?? ZERO32, w.requests], expect: 'VALID' })
     }
     const pid = n.node.process.pid!
     const c0 = cpuSeconds(pid)

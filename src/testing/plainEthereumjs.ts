@@ -6,11 +6,12 @@ import { MapDB, ValueEncoding } from '@ethereumjs/util'
 import { createVM, runBlock } from '@ethereumjs/vm'
 import type { GethGenesisFile } from '../chain/genesis.js'
 import { writeGenesisState } from '../state/genesisState.js'
+import { ethereumjsKzg } from '../crypto/kzg.js'
 
 const EMPTY_REQUESTS_HASH = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
 
 /**
- * The baseline: the same payloads through plain EthereumJS — its default (pure-JS) crypto, in-memory state, runBlock
+ * The baseline: the same payloads through plain EthereumJS — its default (pure-JS) crypto but KZG, in-memory state, runBlock
  * with full validation of roots. Returns the milliseconds each block's runBlock took; `cpuMs`, when given, receives
  * the process's CPU milliseconds (user + system) of each, which a busy machine's neighbours do not inflate.
  */
@@ -28,7 +29,9 @@ export async function runPlainEthereumjs(
     coinbase: `0x${'00'.repeat(20)}`,
     ...genesis,
   }
-  const common = createCommonFromGethGenesis(geth as never, { chain: 'plain' })
+  // EthereumJS has no KZG of its own: without one it cannot decode a blob transaction nor run the point-evaluation
+  // precompile (c-kzg, as Sponge's, through EthereumJS's interface).
+  const common = createCommonFromGethGenesis(geth as never, { chain: 'plain', customCrypto: { kzg: ethereumjsKzg() } })
   // The genesis state (not timed) is written by our one-pass writer: EthereumJS's own inserts every account into its
   // trie and keeps every intermediate node, which does not fit in memory for a million accounts.
   const db = new MapDB<string, Uint8Array>()
