@@ -17,6 +17,11 @@ export function nativeKzg(): CKzg {
   return ckzg
 }
 
+/** Whether this thread has loaded the trusted setup (tests: a thread served by the KZG thread never does). */
+export function kzgSetupLoadedHere(): boolean {
+  return loaded
+}
+
 const toHexList = (list: Uint8Array[]): string[] => list.map((b) => bytesToHex(b))
 const fromHexList = (list: string[]): Uint8Array[] => list.map((h) => hexToBytes(h))
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { SidecarCheck, SidecarProofs } from './kzgSidecar.js'
+import { kzgProofServiceGone, kzgProofServiceStarting } from './kzgProofService.js'
 
 export type KzgRequest =
   | { stop: true }
@@ -11,6 +12,11 @@ export type KzgReply =
   | { id: number; cellProofs: Uint8Array[] }
   | { id: number; failed: string }
 
+/** What the thread is started with: the node's proof service (kzgProofService.ts), which it then answers. */
+export interface KzgThreadData {
+  proofService?: SharedArrayBuffer
+}
+
 // Resolves to dist/crypto/kzgWorker.js from both src/crypto (tests) and dist/crypto (the built node).
 const WORKER_FILE = new URL('../../dist/crypto/kzgWorker.js', import.meta.url)
 
@@ -20,9 +26,13 @@ const WORKER_FILE = new URL('../../dist/crypto/kzgWorker.js', import.meta.url)
  * transaction), the other gives version-0 sidecars their cell proofs in the background (~0.3 s a blob; started by
  * the first one), so that a send's check never waits behind a conversion. Each loads the setup once and stays: the
  * public lane's threads come and go (workers/pool.ts), and each would load it again. Each holds ~8-13 MiB (its
- * isolate and the setup).
+ * isolate and the setup). The first also verifies the point-evaluation precompile's proofs for every thread that runs
+ * the EVM (kzgProofService.ts), so that none loads a setup of its own.
  */
 export class KzgThread {
+  /** `proofService`: the thread answers the node's other threads' KZG proofs (kzgProofService.ts) too. */
+  constructor(private readonly proofService?: SharedArrayBuffer) {}
+
   private worker: Worker | undefined
   private nextId = 0
   private readonly waiting = new Map<number, { resolve: (r: KzgReply) => void; reject: (e: Error) => void }>()
@@ -35,7 +45,9 @@ export class KzgThread {
   /** Starts the thread now; it loads the setup in the background. */
   start(): void {
     if (this.worker !== undefined) return
-    const worker = new Worker(WORKER_FILE)
+    const data: KzgThreadData = this.proofService === undefined ? {} : { proofService: this.proofService }
+    const worker = new Worker(WORKER_FILE, { workerData: data })
+    if (this.proofService !== undefined) kzgProofServiceStarting(this.proofService)
     // The node's lifetime is its servers'; a thread left loading never keeps the process up.
     worker.unref()
     worker.on('message', (m: KzgReply) => {
@@ -46,6 +58,8 @@ export class KzgThread {
     })
     const gone = (why: Error) => {
       if (this.worker !== worker) return
+      // A thread that died without saying so: the other threads verify their proofs themselves until it is back.
+      if (this.proofService !== undefined) kzgProofServiceGone(this.proofService)
       this.worker = undefined
       for (const w of this.waiting.values()) w.reject(why)
       this.waiting.clear()

@@ -22,6 +22,7 @@ import { settleWhenQuiet } from './settle.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
+import { useKzgProofService } from '../crypto/kzgProofService.js'
 
 // A serving thread of the node's public port (servingThreads.ts): a reader inside the node. It answers what the
 // store answers from its own LMDB snapshot and runs EVM work as the single serving thread does (on this thread under
@@ -60,8 +61,14 @@ const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 // Opened as the node's pool workers open it (the same LMDB environment of this process); this thread never writes.
 const store = new ChainStore(init.datadir, init.readOnly)
 const chain = new ChainReader(store)
+useKzgProofService(init.kzgProofs)
 const lane = new WorkerPool(
-  { datadir: init.datadir, genesisJson: init.genesisJson, readOnly: init.readOnly },
+  {
+    datadir: init.datadir,
+    genesisJson: init.genesisJson,
+    readOnly: init.readOnly,
+    ...(init.kzgProofs === undefined ? {} : { kzgProofs: init.kzgProofs }),
+  },
   {
     name: 'public',
     threads: init.workers,

@@ -33,6 +33,8 @@ export interface ServingThreadInit {
   healthMaxAge: number
   /** The public lanes' admission counts (workers/admission.ts), shared with every thread's and the node's. */
   admission: SharedArrayBuffer
+  /** The node's KZG proof service (crypto/kzgProofService.ts), for this thread and its lane's workers; a reader has none. */
+  kzgProofs?: SharedArrayBuffer
   /** SharedLifecycle's memory: the node's lifecycle, which the thread's /health reports. */
   lifecycle: SharedArrayBuffer
   /** Whether the node keeps metrics (--metrics): the thread counts its calls and sends them at each scrape. */

@@ -18,6 +18,8 @@ import type { WireError } from '../util/errors.js'
 export interface WorkerInit {
   datadir: string
   genesisJson: string
+  /** The node's KZG proof service (crypto/kzgProofService.ts): the point-evaluation precompile asks the KZG thread. */
+  kzgProofs?: SharedArrayBuffer
   /** A reader's lane (`sponge rpc`): the store is opened read-only. */
   readOnly?: boolean
   /**

@@ -1,5 +1,4 @@
-import { nativeKzg } from '../../crypto/kzg.js'
-import { nativeCalls } from '../../crypto/nativeCalls.js'
+import { verifyKzgProof } from '../../crypto/kzgProofService.js'
 import { sha256 } from '../../crypto/sha256.js'
 import { unprefixedHexToBytes } from '../../util/hex.js'
 import { compressedG1Problem } from './bls12381.js'
@@ -28,16 +27,8 @@ function verificationProblem(input: Uint8Array): string | undefined {
   if (!lessThan(input, 64, BLS_MODULUS) || !lessThan(input, 32, BLS_MODULUS)) return NON_CANONICAL_SCALAR
   const point = compressedG1Problem(input.subarray(96, 144)) ?? compressedG1Problem(input.subarray(144, 192))
   if (point !== undefined) return point
-  const kzg = nativeKzg()
-  let valid: boolean
-  nativeCalls.enter()
-  try {
-    valid = kzg.verifyKzgProof(input.subarray(96, 144), input.subarray(32, 64), input.subarray(64, 96), input.subarray(144, 192))
-  } catch {
-    valid = false // every input c-kzg refuses is refused above; kept as a failure all the same
-  } finally {
-    nativeCalls.leave()
-  }
+  // By the node's KZG thread when it has one (every input c-kzg refuses is refused above: a refusal is a failure too).
+  const valid = verifyKzgProof(input.subarray(96, 144), input.subarray(32, 64), input.subarray(64, 96), input.subarray(144, 192))
   return valid ? undefined : "can't verify opening proof"
 }
 
