@@ -33,7 +33,6 @@ const waitAsync = (
 const WAIT_BOUND_MS = 60_000
 /** How long the KZG thread waits for a next request before it goes back to its event loop. */
 const NEXT_REQUEST_MS = 2
-
 /** Each wait's slice: between slices the caller sees whether the thread is still there. */
 const WAIT_SLICE_MS = 500
 
@@ -103,8 +102,8 @@ export function kzgProofServiceStarting(service: SharedArrayBuffer): void {
 }
 
 /**
- * The KZG thread's side. `start` (once the setup is loaded) answers each request in a turn of the thread's event
- * loop, between its other messages; `stopped` marks it gone (callers then verify themselves).
+ * The KZG thread's side. `start` (once the setup is loaded) answers requests between the thread's other messages;
+ * `stopped` marks it gone (callers then verify themselves).
  */
 export function serveKzgProofs(service: SharedArrayBuffer): { start(): void; stopped(): void } {
   const w = new Int32Array(service, 0, WORDS)
