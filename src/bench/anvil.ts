@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cpuSeconds, threadCpuSeconds } from './procStat.js'
+import { cpuSeconds, servingCpuSeconds } from './procStat.js'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -138,7 +138,7 @@ export interface BesideAnvilRow {
   identicalReplies?: string
   /** The server's CPU (all its threads) per request while wrk ran, µs. */
   cpuUsPerRequest?: number
-  /** Sponge's serving thread's busy share while wrk ran (1: a whole core). */
+  /** Sponge's serving threads' busy share while wrk ran, summed (1: a whole core; the main thread's with one). */
   servingThreadBusy?: number
   /** Gas of one request's call, when the workload says (Mgas/s = requests/s × this / 1e6). */
   gasPerRequest?: number
@@ -188,7 +188,7 @@ export async function measureBesideAnvil(opts: {
         await runWrk(opts.wrk, url, script, c, 1)
         const pid = server === 'sponge' ? opts.spongePid : opts.anvilPid
         const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid)
-        const threadBefore = pid === undefined || server !== 'sponge' ? 0 : threadCpuSeconds(pid, pid)
+        const threadBefore = pid === undefined || server !== 'sponge' ? 0 : servingCpuSeconds(pid)
         const r = await runWrk(opts.wrk, url, script, c, opts.seconds)
         const requests = r.requestsPerSec * opts.seconds
         const row: BesideAnvilRow = {
@@ -207,7 +207,7 @@ export async function measureBesideAnvil(opts: {
         if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
         if (pid !== undefined && requests > 0) {
           row.cpuUsPerRequest = Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / requests)
-          if (server === 'sponge') row.servingThreadBusy = Number(((threadCpuSeconds(pid, pid) - threadBefore) / opts.seconds).toFixed(2))
+          if (server === 'sponge') row.servingThreadBusy = Number(((servingCpuSeconds(pid) - threadBefore) / opts.seconds).toFixed(2))
         }
         if (w.gasPerRequest !== undefined) row.gasPerRequest = w.gasPerRequest
         rows.push(row)

@@ -485,7 +485,7 @@ if (besideAnvil.length > 0) {
           'CPU µs/req sponge': r.cpuUsPerRequest ?? '-',
           'CPU µs/req anvil':
             besideAnvil.find((a) => a.workload === r.workload && a.connections === r.connections && a.server === 'anvil')?.cpuUsPerRequest ?? '-',
-          'serving thread': r.servingThreadBusy ?? '-',
+          'serving threads': r.servingThreadBusy ?? '-',
           ...(r.gasPerRequest === undefined ? {} : { 'Mgas/s': ((r.requestsPerSec * r.gasPerRequest) / 1e6).toFixed(1) }),
         }
       }),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 
 // CPU time of processes and threads from /proc (Linux), for the benches' per-process CPU columns.
 
@@ -22,6 +22,33 @@ export function cpuSeconds(pid: number): number {
 export function threadCpuSeconds(pid: number, tid: number): number {
   const f = statFields(`/proc/${pid}/task/${tid}/stat`)
   return f === undefined ? 0 : (Number(f[11]) + Number(f[12])) / 100
+}
+
+/**
+ * User + system CPU seconds of a node's serving threads (named "serving thread": util/threadRole.ts), all of them
+ * summed; the main thread's when it has none (`--http.threads 1`: the main thread serves). 0 once it is gone.
+ */
+export function servingCpuSeconds(pid: number): number {
+  let tids: string[]
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return 0
+  }
+  let sum = 0
+  let found = false
+  for (const tid of tids) {
+    let comm: string
+    try {
+      comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
+    } catch {
+      continue
+    }
+    if (comm !== 'serving thread') continue
+    found = true
+    sum += threadCpuSeconds(pid, Number(tid))
+  }
+  return found ? sum : threadCpuSeconds(pid, pid)
 }
 
 /** The machine's CPU since boot, in seconds of all cores: busy (everything but idle and iowait) and softirq alone. */
