@@ -6,7 +6,7 @@ import { partsOfBlock } from '../codecs/blockParts.js'
 import type { ChainStore, TrieNodeWrite } from '../store/chainStore.js'
 import { ChangeWriter } from '../store/stateChanges.js'
 import { writeGenesisState } from './genesisState.js'
-import { bodyRlp } from '../store/blockCodec.js'
+import { blockSize, bodyRlp } from '../store/blockCodec.js'
 import { bytesToHex, equalBytes, unprefixedHexToBytes } from '../util/hex.js'
 
 type AllocEntry = [balance: string, code: string | undefined, storage: [string, string][] | undefined, nonce: string]
@@ -65,14 +65,15 @@ export async function genesisBlock(spec: ChainSpec, store: ChainStore): Promise<
     return block
   }
   const parts = partsOfBlock(block)
+  const body = bodyRlp(parts, [])
   store.putGenesisSync(
     {
       hash: parts.hash,
       number: 0n,
       headerRlp: parts.headerRlp,
-      bodyRlp: bodyRlp(parts, []),
+      bodyRlp: body,
       txHashes: [],
-      blockJson: blockJsonPrefix(parts, block.serialize().length),
+      blockJson: blockJsonPrefix(parts, blockSize(parts.headerRlp, body)),
       txJson: [],
       receiptJson: [],
       logs: undefined,
