@@ -20,16 +20,21 @@ const VERIFY_FAILED = 'error verifying kzg proof: '
 const NON_CANONICAL_SCALAR = 'scalar is not canonical when interpreted as a big integer in big-endian'
 
 /**
- * Why a proof does not verify, checked in go-eth-kzg's order (c-kzg answers only that it does not): the claimed value y,
- * the point z, the commitment, the proof, and only then the pairing.
+ * Why a proof that c-kzg did not verify fails, checked in go-eth-kzg's order (c-kzg answers only that it does not): the
+ * claimed value y, the point z, the commitment, the proof, and only then the pairing.
  */
-function verificationProblem(input: Uint8Array): string | undefined {
+function verificationProblem(input: Uint8Array): string {
   if (!lessThan(input, 64, BLS_MODULUS) || !lessThan(input, 32, BLS_MODULUS)) return NON_CANONICAL_SCALAR
-  const point = compressedG1Problem(input.subarray(96, 144)) ?? compressedG1Problem(input.subarray(144, 192))
-  if (point !== undefined) return point
-  // By the node's KZG thread when it has one (every input c-kzg refuses is refused above: a refusal is a failure too).
-  const valid = verifyKzgProof(input.subarray(96, 144), input.subarray(32, 64), input.subarray(64, 96), input.subarray(144, 192))
-  return valid ? undefined : "can't verify opening proof"
+  return compressedG1Problem(input.subarray(96, 144)) ?? compressedG1Problem(input.subarray(144, 192)) ?? "can't verify opening proof"
+}
+
+/**
+ * c-kzg's verdict, by the node's KZG thread when it has one. c-kzg refuses every input the checks of
+ * `verificationProblem` refuse (the scalars and points as the KZG specification validates them), so a proof it verifies
+ * passes them: they run only to name a failure (two points' checks in mcl cost ~0.7 ms, half a verification).
+ */
+function verifies(input: Uint8Array): boolean {
+  return verifyKzgProof(input.subarray(96, 144), input.subarray(32, 64), input.subarray(64, 96), input.subarray(144, 192))
 }
 
 /**
@@ -42,6 +47,5 @@ export function kzgPointEvaluation(input: Uint8Array, gasLimit: number): Precomp
   const hash = sha256(input.subarray(96, 144))
   if (input[0] !== VERSIONED_HASH_VERSION_KZG) return failure(gasLimit, 'mismatched versioned hash')
   for (let i = 1; i < 32; i++) if (input[i] !== hash[i]) return failure(gasLimit, 'mismatched versioned hash')
-  const problem = verificationProblem(input)
-  return problem === undefined ? success(POINT_EVALUATION_GAS, OUTPUT.slice()) : failure(gasLimit, VERIFY_FAILED + problem)
+  return verifies(input) ? success(POINT_EVALUATION_GAS, OUTPUT.slice()) : failure(gasLimit, VERIFY_FAILED + verificationProblem(input))
 }
