@@ -205,6 +205,11 @@ export const FLAGS = {
     kind: 'boolean',
     help: "load c-kzg's trusted setup (~3 s of CPU) on the first blob transaction, not once the node serves",
   },
+  'no-precompile-cache': {
+    commands: NODE,
+    kind: 'boolean',
+    help: "run every precompile call, not keeping the costly ones' results by input (as reth's --engine.disable-precompile-cache)",
+  },
   'txpool.size': {
     commands: NODE,
     kind: 'int',

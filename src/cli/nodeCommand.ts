@@ -55,6 +55,7 @@ export function nodeOptions(datadir: string, args: ParsedArgs, log: Logger): Nod
     log,
     showProgress: !flag(args, 'no-progress'),
     kzgAtStart: !flag(args, 'no-kzg-preload'),
+    precompileCache: !flag(args, 'no-precompile-cache'),
     warmUpBlocks: !flag(args, 'no-warmup'),
     settleWhenQuiet: true,
   }

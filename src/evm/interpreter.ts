@@ -32,6 +32,7 @@ import { MAX_MEMORY_BYTES, Memory } from './memory.js'
 import { SPLIT_AT, splitGas, wholeGas } from './wideGas.js'
 import { Op } from './opcodeNames.js'
 import { type OpTable, opTable } from './opcodes.js'
+import { runPrecompile } from './precompiles/cache.js'
 import { precompileAt } from './precompiles/index.js'
 import { primeInterpreter } from './prime.js'
 import type { Precompile } from './precompiles/types.js'
@@ -242,7 +243,7 @@ export class Evm {
       state.addBalance(caller, msg.value)
     } else if (msg.kind === CallKind.staticcall) state.touch(to) // as geth: a zero transfer's touch
     if (precompile !== undefined) {
-      const r = precompile(msg.input, msg.gasBase === 0n ? msg.gas : Number.MAX_SAFE_INTEGER, this.fork)
+      const r = runPrecompile(precompile, msg.input, msg.gasBase === 0n ? msg.gas : Number.MAX_SAFE_INTEGER, this.fork)
       if (!r.ok) {
         state.revertTo(checkpoint)
         return result(Status.error, 0, 0n, EMPTY, Halt.precompile, r.error)

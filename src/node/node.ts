@@ -44,6 +44,7 @@ import { forwardedAnswers } from './forwardedAnswers.js'
 import { KeyedLock } from '../util/keyedLock.js'
 import { KzgThread } from '../crypto/kzgThread.js'
 import { newKzgProofService, useKzgProofService } from '../crypto/kzgProofService.js'
+import { setPrecompileCache } from '../evm/precompiles/cache.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
@@ -108,6 +109,11 @@ export interface NodeOptions {
    * first blob transaction: in-process nodes and the tests' spawned ones mostly send none and save the seconds of CPU.
    */
   kzgAtStart?: boolean
+  /**
+   * Every thread that runs the EVM keeps the costly precompiles' successful results by fork and input
+   * (evm/precompiles/cache.ts), as reth does; false: each call runs. Omitted: kept.
+   */
+  precompileCache?: boolean
   /**
    * The engine's workers build and import blocks of their own before the Engine API opens, so that a consensus
    * client's first payloads run on a compiled block path (engine/worker/blockWarmUp.ts: ~1 s of a worker's CPU).
@@ -186,7 +192,9 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   // point evaluation's proof (crypto/kzgProofService.ts) instead of loading one of its own (~2.4 s) on first use.
   const kzgProofs = newKzgProofService()
   useKzgProofService(kzgProofs)
-  const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), kzgProofs }
+  const noPrecompileCache = opts.precompileCache === false
+  setPrecompileCache(!noPrecompileCache)
+  const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), kzgProofs, ...(noPrecompileCache ? { noPrecompileCache } : {}) }
   const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
   /** Each block's phases, added up by the engine's workers: kept only for the metrics. */
   const phases = opts.metrics === undefined ? undefined : new SharedArrayBuffer(BLOCK_PHASES_BYTES)
@@ -359,6 +367,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           readOnly: false,
           genesisJson: init.genesisJson,
           kzgProofs,
+          ...(noPrecompileCache ? { noPrecompileCache } : {}),
           genesisHash: bytesToHex(genesis.hash()),
           namespaces: apis,
           healthMaxAge,

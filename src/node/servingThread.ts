@@ -23,6 +23,7 @@ import { SharedLifecycle } from './sharedLifecycle.js'
 import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
 import { useKzgProofService } from '../crypto/kzgProofService.js'
+import { setPrecompileCache } from '../evm/precompiles/cache.js'
 
 // A serving thread of the node's public port (servingThreads.ts): a reader inside the node. It answers what the
 // store answers from its own LMDB snapshot and runs EVM work as the single serving thread does (on this thread under
@@ -62,12 +63,14 @@ const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly)
 const chain = new ChainReader(store)
 useKzgProofService(init.kzgProofs)
+setPrecompileCache(init.noPrecompileCache !== true)
 const lane = new WorkerPool(
   {
     datadir: init.datadir,
     genesisJson: init.genesisJson,
     readOnly: init.readOnly,
     ...(init.kzgProofs === undefined ? {} : { kzgProofs: init.kzgProofs }),
+    ...(init.noPrecompileCache === undefined ? {} : { noPrecompileCache: init.noPrecompileCache }),
   },
   {
     name: 'public',

@@ -35,6 +35,8 @@ export interface ServingThreadInit {
   admission: SharedArrayBuffer
   /** The node's KZG proof service (crypto/kzgProofService.ts), for this thread and its lane's workers; a reader has none. */
   kzgProofs?: SharedArrayBuffer
+  /** `--no-precompile-cache`: every precompile call runs, on this thread and its lane's workers. */
+  noPrecompileCache?: true
   /** SharedLifecycle's memory: the node's lifecycle, which the thread's /health reports. */
   lifecycle: SharedArrayBuffer
   /** Whether the node keeps metrics (--metrics): the thread counts its calls and sends them at each scrape. */

@@ -20,6 +20,8 @@ export interface WorkerInit {
   genesisJson: string
   /** The node's KZG proof service (crypto/kzgProofService.ts): the point-evaluation precompile asks the KZG thread. */
   kzgProofs?: SharedArrayBuffer
+  /** `--no-precompile-cache`: every precompile call runs (evm/precompiles/cache.ts). */
+  noPrecompileCache?: true
   /** A reader's lane (`sponge rpc`): the store is opened read-only. */
   readOnly?: boolean
   /**

@@ -28,6 +28,7 @@ import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
 import { crossingError } from './errors.js'
 import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
 import { useKzgProofService } from '../crypto/kzgProofService.js'
+import { setPrecompileCache } from '../evm/precompiles/cache.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -40,6 +41,7 @@ const store = new ChainStore(init.datadir, init.readOnly === true)
 const evmConfig = new EvmConfig(spec, store)
 if (init.blockPhases !== undefined) enableBlockPhases(init.blockPhases)
 useKzgProofService(init.kzgProofs)
+setPrecompileCache(init.noPrecompileCache !== true)
 /** The block executor over the store (newPayload, builds): made on first use in a public worker. */
 let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true ? BlockExecutor.create(spec, store, evmConfig) : undefined
 const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store, evmConfig))
