@@ -12,7 +12,7 @@ import { hexToBytes } from '../util/hex.js'
 import { REPO_ROOT } from '../testing/paths.js'
 import { payloadAttributes } from '../testing/engineBlocks.js'
 
-// `npm run bench:eest -- --fixtures <dir> [--only <regexp>] [--gas value_100M] [--limit <n>] [--blocks <n>] [--warm <n>] [--no-plain] [--cli <main.js>]`:
+// `npm run bench:eest -- --fixtures <dir> [--only <regexp>] [--gas value_100M] [--limit <n>] [--blocks <n>] [--warm <n>] [--no-plain] [--cli <main.js>] [--sponge-args '--no-precompile-cache']`:
 // the execution-spec-tests benchmark fixtures (blockchain_test_engine format: blocks that spend their gas on one
 // opcode or precompile) through the Engine API of a fresh `sponge node` per test, beside plain EthereumJS runBlock
 // in this process. A test's setup blocks (all but its last) go untimed; then --warm warm-up blocks (default 1, 0 for
@@ -32,6 +32,7 @@ const args = parseFlags(process.argv.slice(2), {
   warm: 'string',
   'no-plain': 'boolean',
   cli: 'string',
+  'sponge-args': 'string',
 })
 const root = (() => {
   try {
@@ -55,6 +56,8 @@ const warmUps = Number(args.flags.get('warm') ?? 1)
 const plain = !args.flags.has('no-plain')
 /** Another CLI script for the node, e.g. dist/bench/profiledCli.js to profile it. */
 const cli = args.flags.get('cli')
+/** More of the node's flags, e.g. `--no-precompile-cache` to measure every precompile call run. */
+const spongeArgs = (args.flags.get('sponge-args') ?? '').split(' ').filter((a) => a !== '')
 const log = (l: string) => process.stderr.write(`${l}\n`)
 const ZERO32 = `0x${'00'.repeat(32)}`
 
@@ -126,7 +129,7 @@ async function runCase(fixture: string, c: FixtureRun, work: string): Promise<Ro
   const row: Row = { family: familyOf(fixture), fixture, test: c.name.replace(/^.*\[|\]$/g, ''), txs: timed.txs, gasUsed: Number(timed.gasUsed) }
   const genesisFile = join(work, 'genesis.json')
   writeFileSync(genesisFile, JSON.stringify(c.genesis))
-  const n = await startCaseNode(genesisFile, ['--http.api', 'eth,net,web3,testing'], cli)
+  const n = await startCaseNode(genesisFile, ['--http.api', 'eth,net,web3,testing', ...spongeArgs], cli)
   const warm: NonNullable<Awaited<ReturnType<typeof warmUpPayload>>>[] = []
   try {
     const wrongChain = await genesisVerdict(n, c.chainId, c.genesisHash)

@@ -10,6 +10,7 @@ import { bytesToHex } from '../util/hex.js'
 // of eth_calls fills (-32005). A chain driven through the Engine API as a consensus client (and bench:load's
 // chainGen) drives it must keep the table at the head: after a build that is never imported, a payload on a side
 // branch, a reorg to a sibling executed earlier, and a reorg back to an ancestor.
+// The replies kept at a head (state/flatStateReader.ts) go with it: each step reads the same accounts again.
 
 const RECEIVER = devAccounts()[9]!.address
 const SENDER = devAccounts()[1]!.address

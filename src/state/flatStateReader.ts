@@ -33,6 +33,16 @@ export type AccountField = 'balance' | 'nonce' | 'code'
 type Db = Database<Uint8Array, Uint8Array>
 
 const ZERO_WORD = `0x${'0'.repeat(64)}`
+/**
+ * Bounds of the head replies kept (entries, and characters of keys and replies): past either, all are dropped and
+ * kept anew, a rare event, since the accounts and slots read at a head are mostly a few.
+ */
+const MAX_REPLIES = 65_536
+const MAX_REPLY_CHARS = 16 * 1024 * 1024
+/** A kept reply's key: what it answers (a character) and the address (and slot) as the client wrote them. */
+const FIELD_TAG: Record<AccountField, string> = { balance: 'b', nonce: 'n', code: 'c' }
+const SLOT_TAG = 's'
+
 /** What a malformed entry is called in its error. */
 const WHAT = 'flat state entry'
 
@@ -65,6 +75,17 @@ export class FlatStateReader {
   private headOk = false
   private headRun = 0
   private headEpoch = -1
+  /** The head the last check found, and the head whose replies are kept. */
+  private readonly checkedHead = new Uint8Array(32)
+  private readonly repliesHead = new Uint8Array(32)
+  /**
+   * Replies at the head, by what they answer: the table's content at one head block never changes (a head that moves
+   * and comes back is the same state), so they are kept until the head moves, as geth keeps its snapshot's clean
+   * cache and anvil its state in memory. A read at the head then costs a lookup instead of LMDB reads and the
+   * reply's hex.
+   */
+  private readonly replies = new Map<string, string>()
+  private replyChars = 0
 
   constructor(private readonly store: ChainStore) {
     this.meta = store.db('meta')
@@ -82,10 +103,27 @@ export class FlatStateReader {
     const run = syncRunId()
     const epoch = this.store.snapshotEpoch
     if (run !== 0 && run === this.headRun && epoch === this.headEpoch) return this.headOk
-    this.headOk = flatHeadIsCanonicalHead(this.meta)
+    this.headOk = flatHeadIsCanonicalHead(this.meta, this.checkedHead)
     this.headRun = run
     this.headEpoch = epoch
+    if (this.headOk && !equalBytes(this.checkedHead, this.repliesHead)) {
+      this.dropReplies()
+      this.repliesHead.set(this.checkedHead)
+    }
     return this.headOk
+  }
+
+  private dropReplies(): void {
+    this.replies.clear()
+    this.replyChars = 0
+  }
+
+  /** `reply` kept under `key`, within the bounds. */
+  private keep(key: string, reply: string): string {
+    if (this.replies.size >= MAX_REPLIES || this.replyChars + key.length + reply.length > MAX_REPLY_CHARS) this.dropReplies()
+    this.replies.set(key, reply)
+    this.replyChars += key.length + reply.length
+    return reply
   }
 
   /**
@@ -94,6 +132,12 @@ export class FlatStateReader {
    */
   headAccount(field: AccountField, address: string): string | undefined {
     if (!this.atHead()) return undefined
+    const key = FIELD_TAG[field] + address
+    return this.replies.get(key) ?? this.keep(key, this.accountAtHead(field, address))
+  }
+
+  /** headAccount's reply read from the table, the head check made. */
+  private accountAtHead(field: AccountField, address: string): string {
     addressInto(address, this.addressKey)
     // A view of LMDB's read buffer: valid until the next read, so everything is taken from it first.
     const rlp = this.accounts.getBinaryFast(this.addressKey)
@@ -114,8 +158,11 @@ export class FlatStateReader {
   /** A storage slot's value at the canonical head as a 32-byte word's text; undefined as headAccount. */
   headSlot(address: string, slot: string): string | undefined {
     if (!this.atHead()) return undefined
+    const key = SLOT_TAG + address + slot
+    const kept = this.replies.get(key)
+    if (kept !== undefined) return kept
     addressInto(address, this.slotKey)
-    return this.slotAtHead(slot)
+    return this.keep(key, this.slotAtHead(slot))
   }
 
   /**

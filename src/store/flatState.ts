@@ -53,16 +53,16 @@ const headHash = new Uint8Array(32)
 /**
  * Whether the flat table holds the canonical head's post-state: the two meta values compared in LMDB's read buffer,
  * without a copy or a header. Reads made after it in the same synchronous stretch see the same LMDB snapshot, so
- * they need not check again: this runs on every state read at `latest`.
+ * they need not check again: this runs on every state read at `latest`. `into` gets the head's hash.
  */
-export function flatHeadIsCanonicalHead(meta: Db): boolean {
+export function flatHeadIsCanonicalHead(meta: Db, into: Uint8Array = headHash): boolean {
   const head = meta.getBinaryFast(HEAD)
   if (head === undefined || head.length !== 32) return false
   // Not `set`: lmdb-js's read buffer reports the value's length, and `set` would copy the whole buffer behind it.
-  for (let i = 0; i < 32; i++) headHash[i] = head[i]!
+  for (let i = 0; i < 32; i++) into[i] = head[i]!
   const v = meta.getBinaryFast(FLAT_HEAD)
   if (v === undefined || v.length !== 64) return false
-  for (let i = 0; i < 32; i++) if (v[i] !== headHash[i]) return false
+  for (let i = 0; i < 32; i++) if (v[i] !== into[i]) return false
   return true
 }
 
