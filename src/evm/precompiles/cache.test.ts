@@ -54,6 +54,7 @@ describe('the precompile cache', () => {
 
   it('keeps nothing of the cheap precompiles, and nothing when turned off', () => {
     runPrecompile(identity, MUL, 1000, Fork.osaka)
+    runPrecompile(bn254Add, MUL, 1000, Fork.osaka)
     expect(precompileCacheSize().entries).toBe(0)
     setPrecompileCache(false)
     expect(runPrecompile(bn254Mul, MUL, 6000, Fork.osaka)).toEqual(bn254Mul(MUL, 6000, Fork.osaka))
@@ -61,18 +62,19 @@ describe('the precompile cache', () => {
   })
 
   it('stays within its bound of entries, the oldest leaving first', () => {
-    // Past its 128 bytes the input is ignored (zero points added: the zero point), so each tail is a distinct key.
+    // Past its 96 bytes the input is ignored, so each tail is a distinct key (the point times 2 each time).
     const input = (i: number) => {
-      const b = new Uint8Array(132)
-      new DataView(b.buffer).setUint32(128, i)
+      const b = new Uint8Array(100)
+      b.set(MUL)
+      new DataView(b.buffer).setUint32(96, i)
       return b
     }
-    for (let i = 0; i < 9000; i++) runPrecompile(bn254Add, input(i), 150, Fork.osaka)
+    for (let i = 0; i < 9000; i++) runPrecompile(bn254Mul, input(i), 6000, Fork.osaka)
     expect(precompileCacheSize().entries).toBe(8192)
     const before = precompileCacheSize().bytes
-    runPrecompile(bn254Add, input(8999), 150, Fork.osaka) // the newest: still kept, nothing added
+    runPrecompile(bn254Mul, input(8999), 6000, Fork.osaka) // the newest: still kept, nothing added
     expect(precompileCacheSize().bytes).toBe(before)
-    runPrecompile(bn254Add, input(0), 150, Fork.osaka) // the oldest: gone, kept again in place of the next oldest
+    runPrecompile(bn254Mul, input(0), 6000, Fork.osaka) // the oldest: gone, kept again in place of the next oldest
     expect(precompileCacheSize()).toEqual({ entries: 8192, bytes: before })
   })
 })
