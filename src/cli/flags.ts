@@ -198,7 +198,7 @@ export const FLAGS = {
   'no-warmup': {
     commands: NODE,
     kind: 'boolean',
-    help: 'open the Engine API without first running blocks of its own to compile the block path (~1 s of CPU)',
+    help: "start without first running blocks of its own to compile the block path (~1 s of CPU): the Engine API's workers, or dev mode's main thread",
   },
   'no-kzg-preload': {
     commands: NODE,

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { indexStoredLogs } from '../logs/backfill.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
 import { FilterRegistry } from '../logs/filters.js'
@@ -14,6 +15,7 @@ import { ChainReader } from '../store/chainReader.js'
 import { ChainStore } from '../store/chainStore.js'
 import { EvmConfig } from '../vm/evmConfig.js'
 import { BlockExecutor } from '../exec/executor.js'
+import { warmUpBlocks } from '../engine/worker/blockWarmUp.js'
 import { type BuildInput, type BuiltPayload, type UnstoredBlock, buildPayload, buildUnstored } from '../engine/worker/payloadBuilder.js'
 import { type KnownSigner, type ValidatedTx, validateRawTx } from '../txrules/txValidation.js'
 import { checkChainFile } from '../store/chainFileCheck.js'
@@ -48,6 +50,15 @@ import { setPrecompileCache } from '../evm/precompiles/cache.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
 /** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
+/**
+ * Dev mode with a block per transaction builds each block on the main thread, and a fresh node's first hundreds of
+ * sends ran that path cold while V8 compiled it (the node's CPU 7.5–9.5 ms a send in bench:devSends' first round,
+ * 3.0–5.0 warmed). So before it serves, the main thread builds and imports this many one-transfer blocks on a
+ * throwaway chain (engine/worker/blockWarmUp.ts, as an engine worker does before the Engine API opens): ~1.2 s here;
+ * --no-warmup skips it. 600 blocks measured no better.
+ */
+const DEV_WARM_UP_BLOCKS = 300
+
 export interface NodeOptions {
   datadir: string
   importFile?: string
@@ -116,8 +127,9 @@ export interface NodeOptions {
   precompileCache?: boolean
   /**
    * The engine's workers build and import blocks of their own before the Engine API opens, so that a consensus
-   * client's first payloads run on a compiled block path (engine/worker/blockWarmUp.ts: ~1 s of a worker's CPU).
-   * `sponge node` does, but for dev mode; in-process nodes (tests, eest:blockchain's node per case) save the CPU.
+   * client's first payloads run on a compiled block path (engine/worker/blockWarmUp.ts: ~1 s of a worker's CPU); in
+   * dev mode with a block per transaction, the main thread does before the node serves (DEV_WARM_UP_BLOCKS).
+   * `sponge node` does; in-process nodes (tests, eest:blockchain's node per case) save the CPU.
    */
   warmUpBlocks?: boolean
   /**
@@ -448,6 +460,11 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
     if (metrics !== undefined && opts.metrics !== undefined) {
       metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
       opts.log.info(`metrics on http://${opts.metrics.host}:${portOf(metricsServer)}/metrics`)
+    }
+    if (opts.dev !== undefined && opts.dev.period === undefined && opts.warmUpBlocks === true) {
+      const started = performance.now()
+      const blocks = await warmUpBlocks(join(opts.datadir, 'warm-up-dev'), 0, DEV_WARM_UP_BLOCKS, 1)
+      opts.log.info('dev mode: the block path warmed up', { blocks, ms: Math.round(performance.now() - started) })
     }
     serving = true
     lifecycle.set('serving')

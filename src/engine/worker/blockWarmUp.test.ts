@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../chain/dev.js'
 import { rpcCompatPath, tempDatadir } from '../../testing/paths.js'
 import { spawnNode } from '../../testing/spawnNode.js'
 import { warmUpBlocks } from './blockWarmUp.js'
@@ -8,7 +9,7 @@ import { warmUpBlocks } from './blockWarmUp.js'
 const parent = tempDatadir('warm-up')
 afterAll(() => rmSync(parent, { recursive: true, force: true }))
 
-describe("an engine worker's block warm-up", () => {
+describe('the block warm-up', () => {
   it('builds and imports its blocks on a throwaway chain, then deletes it, and a crashed one left before', async () => {
     const dir = join(parent, 'warm-up-1')
     // What a warm-up cut off by a crash would leave.
@@ -31,6 +32,32 @@ describe("an engine worker's block warm-up", () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
       })
       expect(((await res.json()) as { result: string }).result).toBe('0x0')
+    } finally {
+      await node.stop()
+    }
+  })
+
+  it("sponge node in dev mode: the main thread's warm-up done before it serves, nothing left, a send mined as block 1 of its own chain", async () => {
+    const datadir = join(parent, 'dev')
+    const node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+    try {
+      const log = node.log()
+      const warmed = /"blocks":(\d+),"ms":\d+,"msg":"dev mode: the block path warmed up"/.exec(log)
+      expect(Number(warmed?.[1])).toBe(300)
+      expect(log.indexOf('"msg":"serving"')).toBeGreaterThan(warmed!.index)
+      expect(readdirSync(datadir).filter((n) => n.startsWith('warm-up'))).toEqual([])
+      const call = async (method: string, params: unknown[]) => {
+        const res = await fetch(node.httpUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+        return ((await res.json()) as { result: unknown }).result
+      }
+      expect(await call('eth_blockNumber', [])).toBe('0x0')
+      const [from, to] = devAccounts().map((a) => a.address)
+      const hash = await call('eth_sendTransaction', [{ from, to, value: '0x1' }])
+      expect(await call('eth_getTransactionReceipt', [hash])).toMatchObject({ blockNumber: '0x1', status: '0x1' })
     } finally {
       await node.stop()
     }

@@ -62,9 +62,10 @@ function addressOf(key: Uint8Array): Uint8Array {
 
 /**
  * Builds and imports blocks on a throwaway chain in `dir` (made, then deleted) for about `ms` milliseconds, at least
- * `minBlocks` of them: returns how many. Nothing of the node's own store is read or written.
+ * `minBlocks` of them, each of `txsPerBlock` transactions: returns how many. Nothing of the node's own store is read or
+ * written.
  */
-export async function warmUpBlocks(dir: string, ms: number, minBlocks = 2): Promise<number> {
+export async function warmUpBlocks(dir: string, ms: number, minBlocks = 2, txsPerBlock = TXS_PER_BLOCK): Promise<number> {
   rmSync(dir, { recursive: true, force: true })
   const keys = Array.from({ length: SENDERS }, (_, i) => keccak256(new TextEncoder().encode(`sponge block warm-up ${i}`)))
   const genesis = warmUpGenesis(keys.map(addressOf))
@@ -89,7 +90,7 @@ export async function warmUpBlocks(dir: string, ms: number, minBlocks = 2): Prom
       const timestamp = parent.timestamp + 12n
       const common = spec.commonAt(number, timestamp)
       const raws: Uint8Array[] = []
-      for (let i = 0; i < TXS_PER_BLOCK; i++) {
+      for (let i = 0; i < txsPerBlock; i++) {
         const s = i % SENDERS
         const nonce = nonces[s]!++
         // A third plain transfers to new accounts, the rest calls; a quarter legacy, the rest EIP-1559.
@@ -137,6 +138,8 @@ export async function warmUpBlocks(dir: string, ms: number, minBlocks = 2): Prom
       store.refreshSnapshot()
       parent = { hash: built.blockHash, number, timestamp, gasLimit: BigInt(payload.gasLimit) }
       blocks++
+      // A turn of the event loop between blocks: a thread that serves meanwhile (dev mode's main thread) answers.
+      await new Promise<void>((resolve) => setImmediate(resolve))
     }
   } finally {
     await store.close()
