@@ -39,9 +39,6 @@ const ZERO_WORD = `0x${'0'.repeat(64)}`
  */
 const MAX_REPLIES = 65_536
 const MAX_REPLY_CHARS = 16 * 1024 * 1024
-/** A kept reply's key: what it answers (a character) and the address (and slot) as the client wrote them. */
-const FIELD_TAG: Record<AccountField, string> = { balance: 'b', nonce: 'n', code: 'c' }
-const SLOT_TAG = 's'
 
 /** What a malformed entry is called in its error. */
 const WHAT = 'flat state entry'
@@ -84,7 +81,10 @@ export class FlatStateReader {
    * cache and anvil its state in memory. A read at the head then costs a lookup instead of LMDB reads and the
    * reply's hex.
    */
-  private readonly replies = new Map<string, string>()
+  private readonly replies: Record<AccountField, Map<string, string>> = { balance: new Map(), nonce: new Map(), code: new Map() }
+  /** The same for slots, by address and then slot. */
+  private readonly slotReplies = new Map<string, Map<string, string>>()
+  private replyCount = 0
   private replyChars = 0
 
   constructor(private readonly store: ChainStore) {
@@ -114,16 +114,17 @@ export class FlatStateReader {
   }
 
   private dropReplies(): void {
-    this.replies.clear()
+    for (const m of Object.values(this.replies)) m.clear()
+    this.slotReplies.clear()
+    this.replyCount = 0
     this.replyChars = 0
   }
 
-  /** `reply` kept under `key`, within the bounds. */
-  private keep(key: string, reply: string): string {
-    if (this.replies.size >= MAX_REPLIES || this.replyChars + key.length + reply.length > MAX_REPLY_CHARS) this.dropReplies()
-    this.replies.set(key, reply)
-    this.replyChars += key.length + reply.length
-    return reply
+  /** Counts a reply of `chars` characters (with its keys) about to be kept, the others dropped first if the bounds say so. */
+  private makeRoom(chars: number): void {
+    if (this.replyCount >= MAX_REPLIES || this.replyChars + chars > MAX_REPLY_CHARS) this.dropReplies()
+    this.replyCount++
+    this.replyChars += chars
   }
 
   /**
@@ -132,8 +133,14 @@ export class FlatStateReader {
    */
   headAccount(field: AccountField, address: string): string | undefined {
     if (!this.atHead()) return undefined
-    const key = FIELD_TAG[field] + address
-    return this.replies.get(key) ?? this.keep(key, this.accountAtHead(field, address))
+    // Keyed by the address as the client wrote it: a string's hash is made once and kept with it.
+    const kept = this.replies[field]
+    const hit = kept.get(address)
+    if (hit !== undefined) return hit
+    const reply = this.accountAtHead(field, address)
+    this.makeRoom(address.length + reply.length)
+    kept.set(address, reply)
+    return reply
   }
 
   /** headAccount's reply read from the table, the head check made. */
@@ -158,11 +165,15 @@ export class FlatStateReader {
   /** A storage slot's value at the canonical head as a 32-byte word's text; undefined as headAccount. */
   headSlot(address: string, slot: string): string | undefined {
     if (!this.atHead()) return undefined
-    const key = SLOT_TAG + address + slot
-    const kept = this.replies.get(key)
-    if (kept !== undefined) return kept
+    const hit = this.slotReplies.get(address)?.get(slot)
+    if (hit !== undefined) return hit
     addressInto(address, this.slotKey)
-    return this.keep(key, this.slotAtHead(slot))
+    const reply = this.slotAtHead(slot)
+    this.makeRoom(address.length + slot.length + reply.length)
+    let slots = this.slotReplies.get(address)
+    if (slots === undefined) this.slotReplies.set(address, (slots = new Map()))
+    slots.set(slot, reply)
+    return reply
   }
 
   /**
