@@ -49,7 +49,6 @@ import { newKzgProofService, useKzgProofService } from '../crypto/kzgProofServic
 import { setPrecompileCache } from '../evm/precompiles/cache.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
 
-/** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
 /**
  * Dev mode with a block per transaction builds each block on the main thread, and a fresh node's first hundreds of
  * sends ran that path cold while V8 compiled it (the node's CPU 7.5–9.5 ms a send in bench:devSends' first round,
@@ -59,6 +58,7 @@ import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '
  */
 const DEV_WARM_UP_BLOCKS = 300
 
+/** What startNode runs; an omitted setting takes its default from NODE_DEFAULTS (./defaults.ts). */
 export interface NodeOptions {
   datadir: string
   importFile?: string

@@ -133,7 +133,7 @@ export class FlatStateReader {
    */
   headAccount(field: AccountField, address: string): string | undefined {
     if (!this.atHead()) return undefined
-    // Keyed by the address as the client wrote it: a string's hash is made once and kept with it.
+    // Keyed by the address string as it came, with no key built (a concatenated key costs what the read it saves does).
     const kept = this.replies[field]
     const hit = kept.get(address)
     if (hit !== undefined) return hit
