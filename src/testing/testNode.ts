@@ -131,6 +131,8 @@ export async function startTestNode(
     httpThreads?: number
     /** c-kzg's setup loaded once the node serves, as `sponge node` does (default: on the first blob transaction). */
     kzgAtStart?: boolean
+    /** false: every precompile call runs (`--no-precompile-cache`). */
+    precompileCache?: boolean
   } = {},
 ): Promise<TestNode> {
   const datadir = opts.datadir ?? tempDatadir('node')
@@ -157,6 +159,7 @@ export async function startTestNode(
     ...(opts.maxReplyBytes === undefined ? {} : { maxReplyBytes: opts.maxReplyBytes }),
     ...(opts.maxBatchReplyBytes === undefined ? {} : { maxBatchReplyBytes: opts.maxBatchReplyBytes }),
     ...(opts.devAccounts === undefined ? {} : { devAccounts: opts.devAccounts }),
+    ...(opts.precompileCache === undefined ? {} : { precompileCache: opts.precompileCache }),
     ...(opts.healthMaxAge === undefined ? {} : { healthMaxAge: opts.healthMaxAge }),
     ...(threads === undefined ? {} : { httpThreads: threads }),
     ...(opts.kzgAtStart === undefined ? {} : { kzgAtStart: opts.kzgAtStart }),
