@@ -201,12 +201,12 @@ export const FLAGS = {
     help: "start without first running blocks of its own to compile the block path (~1 s of CPU): the Engine API's workers, or dev mode's main thread",
   },
   'no-kzg-preload': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'boolean',
-    help: "load c-kzg's trusted setup (~3 s of CPU) on the first blob transaction, not once the node serves",
+    help: "no KZG thread loading c-kzg's trusted setup (~3 s of CPU) once the port serves: the node loads it at its first blob transaction, a reader's threads each at its first point evaluation",
   },
   'no-precompile-cache': {
-    commands: NODE,
+    commands: SERVING,
     kind: 'boolean',
     help: "run every precompile call, not keeping the costly ones' results by input (as reth's --engine.disable-precompile-cache)",
   },

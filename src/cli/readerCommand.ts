@@ -32,6 +32,8 @@ export function readerOptions(datadir: string, args: ParsedArgs, log: Logger): R
     ...(upstream === undefined ? {} : { upstream }),
     workers: flag(args, 'workers'),
     httpThreads: flag(args, 'http.threads'),
+    kzgAtStart: !flag(args, 'no-kzg-preload'),
+    precompileCache: !flag(args, 'no-precompile-cache'),
     maxQueue: flag(args, 'rpc.maxqueue'),
     maxBodyBytes: flag(args, 'rpc.maxbodysize'),
     maxBatch: flag(args, 'rpc.batchlimit'),

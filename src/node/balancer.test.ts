@@ -91,6 +91,7 @@ async function within<T>(what: string, p: Promise<T>, timeoutMs = 30_000): Promi
 }
 
 const readerArgs = (chain: string, dir: string, node: SpawnedNode, extra: string[] = []) => [
+  '--no-kzg-preload',
   '--chain',
   chain,
   '--datadir',

@@ -49,16 +49,21 @@ beforeAll(async () => {
   datadir = join(dir, 'dev')
   let waiting: () => void = () => {}
   const saidWaiting = new Promise<void>((resolve) => (waiting = resolve))
-  const earlyStarting = spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', ...APIS], undefined, undefined, (out) => {
-    if (out.includes('waiting for a node to store a chain in the datadir')) waiting()
-  })
+  const earlyStarting = spawnReader(
+    ['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', ...APIS],
+    undefined,
+    undefined,
+    (out) => {
+      if (out.includes('waiting for a node to store a chain in the datadir')) waiting()
+    },
+  )
   // Only once it has looked and found nothing.
   await Promise.race([saidWaiting, earlyStarting])
   node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', ...APIS])
   early = await earlyStarting
-  reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, ...APIS])
+  reader = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, ...APIS])
   threaded = await spawnReader([
-    ...['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, '--http.threads', '2'],
+    ...['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, '--http.threads', '2'],
     ...APIS,
   ])
 }, 180_000)

@@ -31,6 +31,9 @@ import { SharedAdmission } from '../workers/admission.js'
 import type { ForwardedCall } from '../rpc/portForwarder.js'
 import type { EnvelopeOptions } from '../rpc/envelope.js'
 import { bytesToHex } from '../util/hex.js'
+import { KzgThread } from '../crypto/kzgThread.js'
+import { newKzgProofService, useKzgProofService } from '../crypto/kzgProofService.js'
+import { setPrecompileCache } from '../evm/precompiles/cache.js'
 
 // `sponge rpc`: a read-only JSON-RPC process over a running node's datadir, as Erigon's rpcdaemon over its node's
 // database. It opens the store read-only (LMDB serves readers in other processes by design), learns each new head
@@ -46,6 +49,14 @@ import { bytesToHex } from '../util/hex.js'
 
 export interface ReaderOptions {
   datadir: string
+  /**
+   * The reader's KZG thread starts, and loads c-kzg's trusted setup, once the port serves: it verifies the
+   * point-evaluation precompile's proofs for every thread of the reader, as the node's does (`sponge rpc` starts it,
+   * but with --no-kzg-preload; without it each thread verifies in place, loading a setup of its own on first use).
+   */
+  kzgAtStart?: boolean
+  /** As NodeOptions.precompileCache: false runs every precompile call. */
+  precompileCache?: boolean
   http: { host: string; port: number; apis: Namespace[]; vhosts?: string[]; corsOrigins?: string[] }
   /** The node transactions are forwarded to (its JSON-RPC URL); omitted, sends are refused with a clear error. */
   upstream?: string
@@ -151,6 +162,11 @@ class Reader implements RunningReader {
     | undefined
   /** The current generation's answers to what the threads hand on. */
   private answer: ((call: ForwardedCall, holder?: object) => Promise<string>) | undefined
+  /** The KZG thread's proof service, for every thread of the reader that runs the EVM (crypto/kzgProofService.ts). */
+  private readonly kzgProofs = newKzgProofService()
+  private readonly kzg = new KzgThread(this.kzgProofs)
+  /** The lanes' and serving threads' share of --no-precompile-cache. */
+  private readonly noPrecompileCache: { noPrecompileCache?: true }
 
   constructor(
     private readonly spec: ChainSpec,
@@ -161,6 +177,9 @@ class Reader implements RunningReader {
         ? undefined
         : new Upstream(opts.upstream, { callTimeoutMs: READER_DEFAULTS.forwardTimeoutMs, pingTimeoutMs: READER_DEFAULTS.pingTimeoutMs })
     this.heartbeat = new HeartbeatWatch(opts.datadir)
+    useKzgProofService(this.kzgProofs)
+    setPrecompileCache(opts.precompileCache !== false)
+    this.noPrecompileCache = opts.precompileCache === false ? { noPrecompileCache: true } : {}
     if (this.threadCount > 1) {
       const [sequence, lifecycle] = [HeadSequence.shared(), SharedLifecycle.shared()]
       this.shared = {
@@ -247,6 +266,10 @@ class Reader implements RunningReader {
       this.metricsServer = await metrics.serve(opts.metrics.host, opts.metrics.port)
       opts.log.info(`metrics on http://${opts.metrics.host}:${this.metricsPort}/metrics`)
     }
+    if (opts.kzgAtStart === true) {
+      this.kzg.start()
+      void this.kzg.ready.then((ms) => opts.log.info('KZG trusted setup loaded', { ms: Math.round(ms) }))
+    }
     this.schedule()
   }
 
@@ -285,6 +308,8 @@ class Reader implements RunningReader {
         // The port first chosen (a restart over a replaced datadir keeps it).
         port,
         readOnly: true,
+        kzgProofs: this.kzgProofs,
+        ...this.noPrecompileCache,
         settle: false,
         genesisJson: JSON.stringify(spec.genesis),
         genesisHash: bytesToHex(this.current().ctx.genesisHash),
@@ -328,7 +353,7 @@ class Reader implements RunningReader {
       this.stopBeat?.()
       const served = this.threads ?? this.endpoint
       if (served !== undefined) await drainWithin([served], this.opts.drainTimeoutMs ?? NODE_DEFAULTS.drainTimeoutMs, this.opts.log)
-      await this.gen?.close()
+      await Promise.all([this.gen?.close(), this.kzg.close()])
       this.metricsServer?.close()
     })()
     return this.closing
@@ -471,7 +496,7 @@ class Reader implements RunningReader {
     const { spec, opts } = this
     const { store } = opened
     const lane = new WorkerPool(
-      { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true },
+      { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true, kzgProofs: this.kzgProofs, ...this.noPrecompileCache },
       { name: 'public', threads: opts.workers ?? NODE_DEFAULTS.workers, maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue },
     )
     const chain = new ChainReader(store)

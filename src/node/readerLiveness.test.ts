@@ -88,7 +88,7 @@ describe('readers that never lie', () => {
       try {
         node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
         for (let i = 0; i < 5; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
-        reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--http.threads', String(threads)])
+        reader = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--http.threads', String(threads)])
         // A state read below the head runs in the reader's worker lane: the lane has opened the store.
         expect((await rpc(reader.httpUrl, 'eth_getBalance', [alice, '0x1'])).error).toBeUndefined()
         await eventually(
@@ -158,9 +158,9 @@ describe('readers that never lie', () => {
     try {
       // Dev mode with a block per transaction: an idle head never moves, so its age says nothing.
       node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
-      reader = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl])
+      reader = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl])
       // A reader with no upstream to ping: only the node's heartbeat tells it the node is frozen.
-      alone = await spawnReader(['--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+      alone = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
       for (const r of [reader, alone]) {
         await eventually(
           'the reader ok',
