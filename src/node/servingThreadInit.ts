@@ -33,7 +33,7 @@ export interface ServingThreadInit {
   healthMaxAge: number
   /** The public lanes' admission counts (workers/admission.ts), shared with every thread's and the node's. */
   admission: SharedArrayBuffer
-  /** The node's KZG proof service (crypto/kzgProofService.ts), for this thread and its lane's workers; a reader has none. */
+  /** The node's or the reader's KZG proof service (crypto/kzgProofService.ts), for this thread and its lane's workers. */
   kzgProofs?: SharedArrayBuffer
   /** `--no-precompile-cache`: every precompile call runs, on this thread and its lane's workers. */
   noPrecompileCache?: true

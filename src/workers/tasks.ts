@@ -18,7 +18,7 @@ import type { WireError } from '../util/errors.js'
 export interface WorkerInit {
   datadir: string
   genesisJson: string
-  /** The node's KZG proof service (crypto/kzgProofService.ts): the point-evaluation precompile asks the KZG thread. */
+  /** The node's or the reader's KZG proof service (crypto/kzgProofService.ts): the point-evaluation precompile asks its thread. */
   kzgProofs?: SharedArrayBuffer
   /** `--no-precompile-cache`: every precompile call runs (evm/precompiles/cache.ts). */
   noPrecompileCache?: true
