@@ -19,7 +19,7 @@ afterAll(async () => {
 
 async function devNode(flags: string[]): Promise<SpawnedNode> {
   const datadir = tempDatadir('unprotected')
-  const node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', ...flags])
+  const node = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--workers', '1', ...flags])
   running.push({ node, datadir })
   return node
 }

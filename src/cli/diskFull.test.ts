@@ -72,7 +72,7 @@ async function withSmallFs(run: (fs: SmallFs) => Promise<void>): Promise<void> {
 describe.skipIf(unavailable !== undefined)(`a full disk${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`, () => {
   it('dev mode: a send whose block cannot be stored is refused naming ENOSPC; reads go on; space back, it mines; nothing acknowledged is lost', async () => {
     await withSmallFs(async (fs) => {
-      const args = ['--no-kzg-preload', '--chain', 'dev', '--datadir', join(fs.path, 'db'), '--workers', '1']
+      const args = ['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', join(fs.path, 'db'), '--workers', '1']
       let node = await spawnNode(args)
       try {
         const acknowledged: string[] = []

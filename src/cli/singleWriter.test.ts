@@ -20,7 +20,7 @@ const canUnshare = spawnSync('unshare', ['-n', 'true']).status === 0
 describe('one writer per datadir', () => {
   it('refuses a second node and an import while a node runs on the datadir, and serves again once it is gone', async () => {
     const datadir = tempDatadir('one-writer')
-    const first = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+    const first = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
     try {
       const second = await runCli(['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1'])
       expect(second.code).toBe(1)
@@ -42,13 +42,13 @@ describe('one writer per datadir', () => {
         first.process.kill('SIGKILL')
       })
     }
-    const again = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+    const again = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
     await again.stop()
   })
 
   it.skipIf(!canUnshare)('refuses a second node and an import started in another network namespace (unshare -n)', async () => {
     const datadir = tempDatadir('one-writer-netns')
-    const first = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+    const first = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
     try {
       const second = await runCli(
         ['node', '--chain', 'dev', '--datadir', datadir, '--http.port', '0', '--authrpc.port', '0', '--workers', '1'],
@@ -79,7 +79,7 @@ describe('one writer per datadir', () => {
       squatter.listen({ path: `\0sponge-datadir-${st.dev}-${st.ino}` }, resolve)
     })
     try {
-      const node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+      const node = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
       await node.stop()
     } finally {
       await new Promise<void>((resolve) => squatter.close(() => resolve()))

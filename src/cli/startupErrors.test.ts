@@ -45,7 +45,7 @@ describe('start-up errors', () => {
 
   it('a reader (sponge rpc): over a datadir of another chain; and its usage errors', async () => {
     const datadir = tempDatadir('reader-other-chain')
-    const dev = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+    const dev = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
     await dev.stop()
     await failsInOneLine(
       runCli(['rpc', '--http.port', '0', '--workers', '1', '--chain', rpcCompatPath('genesis.json'), '--datadir', datadir]),
@@ -65,7 +65,7 @@ describe('start-up errors', () => {
 
   it('a datadir that holds another chain', async () => {
     const datadir = tempDatadir('other-chain')
-    const dev = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
+    const dev = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--no-mining', '--workers', '1'])
     await dev.stop()
     await failsInOneLine(node('--chain', rpcCompatPath('genesis.json'), '--datadir', datadir), /^fatal: datadir .* holds another chain/)
   })

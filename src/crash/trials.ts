@@ -12,8 +12,11 @@ import type { ChainSpec } from '../chain/spec.js'
 // Kill trials: SIGKILL a node while it works, restart it on the same datadir, and check that nothing it reported
 // stored was lost or changed and that the chain still links from head to genesis.
 
-/** The trials send no blob: their nodes skip c-kzg's setup (seconds of CPU a start, and a stop waits for it). */
-const NO_BLOBS = ['--no-kzg-preload']
+/**
+ * The trials send no blob: their nodes skip c-kzg's setup (seconds of CPU a start, and a stop waits for it), and the
+ * block warm-up before they serve (~1.4 s a start of a dev node).
+ */
+const NO_BLOBS = ['--no-kzg-preload', '--no-warmup']
 
 /** A trial's dev node on `datadir`: one worker, no KZG setup. */
 const devNodeArgs = (datadir: string): string[] => ['--chain', 'dev', '--datadir', datadir, '--workers', '1', ...NO_BLOBS]

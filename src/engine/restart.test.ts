@@ -26,7 +26,7 @@ describe('restart under a consensus client', () => {
     const datadir = tempDatadir('restart')
     const secret = join(datadir, 'jwt.hex')
     writeFileSync(secret, TEST_JWT_SECRET.toString('hex'))
-    const args = ['--no-kzg-preload', '--chain', 'dev', '--datadir', join(datadir, 'db'), '--no-mining', '--authrpc.jwtsecret', secret]
+    const args = ['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', join(datadir, 'db'), '--no-mining', '--authrpc.jwtsecret', secret]
     let node = await spawnNode(args, 120_000, BUILT_CLI)
     let head = (await engine<{ hash: string }>(node, 'eth_getBlockByNumber', ['latest', false])).result!.hash
     for (let i = 1; i <= 2; i++) {

@@ -251,7 +251,7 @@ describe.skipIf(HAPROXY === undefined)(`a node, two readers and HAProxy${HAPROXY
 
   it('mines transactions sent through it, and loses no read while readers are killed (SIGKILL, SIGTERM) and restarted', async () => {
     const dir = datadir('balancer-dev')
-    const node = await started(spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', dir]))
+    const node = await started(spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', dir]))
     const [r1, r2] = await twoReaders(readerArgs('dev', dir, node))
     const haproxy = await started(startHaproxy(backends(r1, r2, node)))
     await bothReadersUp(haproxy)

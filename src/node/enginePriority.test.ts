@@ -30,7 +30,7 @@ describe.runIf(process.platform === 'linux')('the public side runs at a higher n
       // With a block period, dev mode builds its blocks in the engine lane (mining on demand builds them on the main
       // thread, and the engine lane's workers, started at once, may still be loading when a test looks).
       const sized = ['--http.threads', String(threads), '--workers', String(threads)]
-      const node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--dev.period', '1', ...sized])
+      const node = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--dev.period', '1', ...sized])
       const ws = await WsClient.open(node.httpUrl.replace('http://', 'ws://'))
       try {
         const pid = node.process.pid!

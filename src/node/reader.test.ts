@@ -59,7 +59,19 @@ beforeAll(async () => {
   )
   // Only once it has looked and found nothing.
   await Promise.race([saidWaiting, earlyStarting])
-  node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--dev.period', '3600', '--workers', '1', ...APIS])
+  node = await spawnNode([
+    '--no-kzg-preload',
+    '--no-warmup',
+    '--chain',
+    'dev',
+    '--datadir',
+    datadir,
+    '--dev.period',
+    '3600',
+    '--workers',
+    '1',
+    ...APIS,
+  ])
   early = await earlyStarting
   reader = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl, ...APIS])
   threaded = await spawnReader([

@@ -86,7 +86,7 @@ describe('readers that never lie', () => {
       let reader: SpawnedNode | undefined
       let ws: WsClient | undefined
       try {
-        node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+        node = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
         for (let i = 0; i < 5; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
         reader = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--http.threads', String(threads)])
         // A state read below the head runs in the reader's worker lane: the lane has opened the store.
@@ -108,7 +108,7 @@ describe('readers that never lie', () => {
         )
         expect(gone.body).toMatchObject({ status: 'stale', head: 5 })
 
-        node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+        node = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
         for (let i = 0; i < 2; i++) expect((await rpc(node.httpUrl, 'evm_mine')).error).toBeUndefined()
         // The new chain, not the deleted one: head 2, and the blocks the new node made.
         const back = await eventually(
@@ -157,7 +157,7 @@ describe('readers that never lie', () => {
     let alone: SpawnedNode | undefined
     try {
       // Dev mode with a block per transaction: an idle head never moves, so its age says nothing.
-      node = await spawnNode(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
+      node = await spawnNode(['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])
       reader = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1', '--rpc.upstream', node.httpUrl])
       // A reader with no upstream to ping: only the node's heartbeat tells it the node is frozen.
       alone = await spawnReader(['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--workers', '1'])

@@ -9,7 +9,7 @@ import { devAccounts } from '../chain/dev.js'
 describe('SIGTERM', () => {
   it('finishes what was received, then exits 0', async () => {
     const node = await spawnNode(
-      ['--no-kzg-preload', '--chain', 'dev', '--datadir', tempDatadir('sigterm'), '--no-mining', '--workers', '1'],
+      ['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', tempDatadir('sigterm'), '--no-mining', '--workers', '1'],
       120_000,
       BUILT_CLI,
     )

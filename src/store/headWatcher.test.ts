@@ -74,7 +74,7 @@ describe('HeadWatcher', () => {
     // head is readable, with none after it (a fifth of the heads, measured, before the watcher looked again).
     const datadir = tempDatadir('head-watcher')
     const node = await spawnNode([
-      ...['--no-kzg-preload', '--chain', 'dev', '--datadir', datadir, '--dev.period', '3600'],
+      ...['--no-kzg-preload', '--no-warmup', '--chain', 'dev', '--datadir', datadir, '--dev.period', '3600'],
       ...['--workers', '1', '--workers.engine', '1'],
     ])
     const store = new ChainStore(datadir, true)
