@@ -33,7 +33,8 @@ export class HeadWatcher {
   private current: BlockRef
   private watcher: FSWatcher | undefined
   private timer: NodeJS.Timeout | undefined
-  private scheduled = false
+  /** The check after a burst of file events, until it runs: stop() cancels it (the store may be closed next). */
+  private scheduled: NodeJS.Immediate | undefined
   private settleTimer: NodeJS.Timeout | undefined
 
   constructor(
@@ -70,6 +71,8 @@ export class HeadWatcher {
     this.watcher = undefined
     clearInterval(this.timer)
     clearTimeout(this.settleTimer)
+    clearImmediate(this.scheduled)
+    this.scheduled = undefined
   }
 
   /** Reads the head now; a new one is handed to onChange with the blocks between. Whether there was one. */
@@ -85,10 +88,9 @@ export class HeadWatcher {
 
   /** Many events come with one commit: one check after them, and the looks again while it finds nothing new. */
   private schedule(): void {
-    if (this.scheduled) return
-    this.scheduled = true
-    setImmediate(() => {
-      this.scheduled = false
+    if (this.scheduled !== undefined) return
+    this.scheduled = setImmediate(() => {
+      this.scheduled = undefined
       if (!this.check()) this.settle(0)
     })
   }
