@@ -1,6 +1,7 @@
 import type { ChainSpec } from '../chain/spec.js'
 import { FeeOracle } from '../fees/feeOracle.js'
 import type { NodeContext } from '../rpc/context.js'
+import { TxReplies } from '../store/txReplies.js'
 import { FlatStateReader } from '../state/flatStateReader.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStore } from '../store/chainStore.js'
@@ -37,7 +38,7 @@ export function sharedContext(
   store: ChainStore,
   chain: ChainReader,
   o: ReadSettings,
-): Pick<NodeContext, 'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'calls' | 'devAccounts' | 'devKeys' | 'limits'> {
+): Pick<NodeContext, 'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'txReplies' | 'calls' | 'devAccounts' | 'devKeys' | 'limits'> {
   const evmConfig = new EvmConfig(spec, store)
   const head = store.getLabel('head') ?? store.getLabel('genesis')
   // The interpreter is optimized before the first call needs it to be (calls/warmUp.ts).
@@ -50,6 +51,7 @@ export function sharedContext(
     clientVersion: CLIENT_VERSION,
     fees: new FeeOracle(spec, store),
     flatState: new FlatStateReader(store),
+    txReplies: new TxReplies(store),
     devAccounts: (o.devAccounts ?? []).map((a) => a.address),
     devKeys: new Map((o.devAccounts ?? []).map((a) => [a.address.toLowerCase(), a.privateKey])),
     limits: {

@@ -10,6 +10,7 @@ import type { DevDriver } from '../dev/devDriver.js'
 import type { TxPool } from '../txpool/txPool.js'
 import type { ChainReader } from '../store/chainReader.js'
 import type { ChainStoreReads } from '../store/chainStore.js'
+import type { TxReplies } from '../store/txReplies.js'
 import type { Lane } from '../workers/pool.js'
 import type { ThreadCalls } from '../calls/threadCalls.js'
 import type { Forwarder } from './upstream.js'
@@ -57,6 +58,8 @@ export interface NodeContext {
   readonly calls: ThreadCalls
   /** State reads the flat table answers on the serving thread (eth_getBalance, …, at the canonical head). */
   readonly flatState: FlatStateReader
+  /** Canonical transactions' and receipts' JSON kept by hash on this thread (eth_getTransactionByHash, eth_getTransactionReceipt). */
+  readonly txReplies: TxReplies
   /** eth_maxPriorityFeePerGas's oracle state. */
   readonly fees: FeeOracle
   /** Dev mode's block maker (evm_* methods); undefined without dev mode. */

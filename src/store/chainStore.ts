@@ -276,16 +276,24 @@ export class ChainStore {
     return view(this.dbs.blockLogs.getBinaryFast(hash))
   }
 
-  /** Whether `hash` is the canonical block at `number`, compared in LMDB's buffer (no copy). */
   /** The log index's keys from `start` up to `end` (exclusive), in key order (store/blockLogs.ts lays them out). */
   logIndexKeys(start: Uint8Array, end: Uint8Array): Iterable<Uint8Array> {
     return this.dbs.logIndex.getKeys({ start, end }) as Iterable<Uint8Array>
   }
 
+  /** Whether `hash` is the canonical block at `number`, compared in LMDB's buffer (no copy). */
   isCanonical(number: bigint, hash: Uint8Array): boolean {
     const c = this.dbs.canonical.getBinaryFast(numberKey(number))
     if (c === undefined) return false
     for (let i = 0; i < 32; i++) if (c[i] !== hash[i]) return false
+    return true
+  }
+
+  /** Whether the canonical head is `hash`, compared in LMDB's buffer (no copy). */
+  headIs(hash: Uint8Array): boolean {
+    const h = this.dbs.meta.getBinaryFast(metaKey('head'))
+    if (h === undefined || h.length !== 32) return false
+    for (let i = 0; i < 32; i++) if (h[i] !== hash[i]) return false
     return true
   }
 

@@ -49,15 +49,15 @@ export function txByBlockHashAndIndex([hash, index]: TxByHashAndIndexParams, ctx
 }
 
 /** A mined transaction from the store, else a pooled one (with null block fields), else null. */
-export function txByHash([hash]: ByHashParams, ctx: Pick<NodeContext, 'store' | 'txPool'>): RawJson<TransactionResult> | null {
-  const mined = ctx.store.txJsonViewByTxHash(hexToBytes(hash))
+export function txByHash([hash]: ByHashParams, ctx: Pick<NodeContext, 'txReplies' | 'txPool'>): RawJson<TransactionResult> | null {
+  const mined = ctx.txReplies.get('transaction', hash)
   if (mined !== undefined) return RawJson.of<TransactionResult>(mined)
   const pooled = ctx.txPool?.get(hash)
   return pooled === undefined ? null : RawJson.of<TransactionResult>(pooled.json)
 }
 
-export function receipt([hash]: ByHashParams, ctx: Pick<NodeContext, 'store'>): RawJson<ReceiptResult> | null {
-  const bytes = ctx.store.receiptJsonView(hexToBytes(hash))
+export function receipt([hash]: ByHashParams, ctx: Pick<NodeContext, 'txReplies'>): RawJson<ReceiptResult> | null {
+  const bytes = ctx.txReplies.get('receipt', hash)
   return bytes === undefined ? null : RawJson.of<ReceiptResult>(bytes)
 }
 
