@@ -38,7 +38,10 @@ export function sharedContext(
   store: ChainStore,
   chain: ChainReader,
   o: ReadSettings,
-): Pick<NodeContext, 'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'txReplies' | 'calls' | 'devAccounts' | 'devKeys' | 'limits'> {
+): Pick<
+  NodeContext,
+  'spec' | 'store' | 'chain' | 'clientVersion' | 'fees' | 'flatState' | 'txReplies' | 'calls' | 'devAccounts' | 'devKeys' | 'limits'
+> {
   const evmConfig = new EvmConfig(spec, store)
   const head = store.getLabel('head') ?? store.getLabel('genesis')
   // The interpreter is optimized before the first call needs it to be (calls/warmUp.ts).
