@@ -20,7 +20,7 @@ import { HeadSequence } from './headSequence.js'
 import { NodeMetrics } from './metrics.js'
 import { settleWhenQuiet } from './settle.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
-import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
+import { type FromServingThread, type ServingThreadInit, TAKEN_STRIDE, type ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
 import { useKzgProofService } from '../crypto/kzgProofService.js'
 import { setPrecompileCache } from '../evm/precompiles/cache.js'
@@ -112,6 +112,7 @@ let readerHealth: { lag?: { blocks: number; max: number }; problem?: string } = 
 const lifecycle = new SharedLifecycle(init.lifecycle)
 const metrics = init.metrics ? new NodeMetrics({ store, lanes: [lane], thread: true, calls: () => ctx.calls.counts }) : undefined
 const taken = new Int32Array(init.taken)
+const takenAt = init.slot * TAKEN_STRIDE
 
 /**
  * The main thread frozen or held by one task (its beat stands still as long as a reader's node may before the reader
@@ -145,7 +146,7 @@ endpoint = await startEndpoint({
   drainingElsewhere: () => lifecycle.get() === 'draining',
   connectionClosed: (connection) => forwarder.closed(connection),
   beforeRequest: () => {
-    Atomics.add(taken, init.slot, 1)
+    Atomics.add(taken, takenAt, 1)
     sequence.keep(store)
     if (!releasing) {
       releasing = true

@@ -6,7 +6,7 @@ import type { MetricsJson } from './metrics.js'
 import { NODE_DEFAULTS } from './defaults.js'
 import { type ReadSettings, readSettingsOf } from './sharedContext.js'
 import { freeSharedPort } from './sharedPort.js'
-import type { FromServingThread, ServingThreadInit, ToServingThread } from './servingThreadInit.js'
+import { type FromServingThread, type ServingThreadInit, TAKEN_STRIDE, type ToServingThread } from './servingThreadInit.js'
 import { SubscriberCounts } from '../subscriptions/hub.js'
 
 /** A slot whose thread ended this many times within RESTART_WINDOW_MS is left empty: it would fail at every start. */
@@ -118,7 +118,7 @@ interface Running {
 export async function startServingThreads(o: ServingThreadsOptions): Promise<ServingThreads> {
   const port = await freeSharedPort(o.init.host, o.init.port)
   const { headSequence, admission } = o
-  const takenMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * o.threads)
+  const takenMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * TAKEN_STRIDE * o.threads)
   const taken = new Int32Array(takenMemory)
   const subscribersMemory = SubscriberCounts.shared(o.threads)
   const subscribers = new SubscriberCounts(subscribersMemory)
@@ -264,7 +264,7 @@ export async function startServingThreads(o: ServingThreadsOptions): Promise<Ser
       for (const r of running) n += r.unanswered
       return n
     },
-    taken: () => Array.from(taken),
+    taken: () => Array.from({ length: o.threads }, (_, slot) => taken[slot * TAKEN_STRIDE]!),
     // Only while a thread has a subscriber for it: the head a request reads is the shared sequence's (beforeRequest),
     // and a thread ends its requests' snapshot itself.
     canonicalChanged: (added, removed) => {
