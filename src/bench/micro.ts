@@ -17,6 +17,7 @@ import { sha256 } from '../crypto/sha256.js'
 import { decodeChainFile } from '../chain/chainFile.js'
 import { validateNewPayloadV4 } from '../wire/engineParams.js'
 import { ChainStore } from '../store/chainStore.js'
+import { FlatStateReader } from '../state/flatStateReader.js'
 import { rpcCompatPath, REPO_ROOT, tempDatadir } from '../testing/paths.js'
 import { WorkerPool } from '../workers/pool.js'
 import { genesisBlock } from '../state/genesis.js'
@@ -182,6 +183,13 @@ const headReads = () => {
 }
 bench.add('flat state: 100 head balance reads, head checked per read', headReads)
 bench.add('flat state: 100 head balance reads in one syncRun (served in a batch)', () => syncRun(headReads))
+// A serving thread's store pins its snapshots (ChainStore.pinSnapshots): single reads check the head once a pass.
+const pinnedStore = new ChainStore(devDir)
+pinnedStore.pinSnapshots(() => {})
+const pinned = new FlatStateReader(pinnedStore)
+bench.add('flat state: 100 head balance reads, pinned snapshot (a serving thread)', () => {
+  for (let i = 0; i < 100; i++) pinned.headAccount('balance', accounts[i % accounts.length]!)
+})
 
 // BENCH_ONLY=<regexp>: only the tasks whose names match (the setup above still runs).
 const onlyTasks = process.env.BENCH_ONLY
@@ -205,6 +213,7 @@ console.log(`wrote ${join(out, 'micro.json')}`)
 await pool.close()
 await rpcNode.close()
 rmSync(rpcDir, { recursive: true, force: true })
+await pinnedStore.close()
 await devNode.close()
 rmSync(devDir, { recursive: true, force: true })
 await store.close()

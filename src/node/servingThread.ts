@@ -96,6 +96,9 @@ const table = readerMethods(allMethods(), {
   forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
 })
 const sequence = new HeadSequence(init.headSequence)
+// Every pass of requests ends its snapshot (releaseSnapshot), and a head another thread may have answered is taken
+// before any check against the snapshot is trusted again.
+store.pinSnapshots(() => sequence.keep(store))
 /**
  * The snapshot a pass's requests read is ended once the pass is over (a later read takes a fresh one), as lmdb-js's
  * zero timer would end it: a thread idle after its last request holds none while blocks are made, which would keep

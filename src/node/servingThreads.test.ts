@@ -135,15 +135,19 @@ describe('serving threads on one port', () => {
     }
   })
 
-  it('follows a reorg on every thread at once, and pushes the removed logs', async () => {
+  it('follows a reorg on every thread at once (blocks, kept receipts), and pushes the removed logs', async () => {
     const ws = await WsClient.open(`ws://127.0.0.1:${node.httpPort}`)
     try {
       expect(typeof (await ws.call<string>('eth_subscribe', ['logs', { address: EMITTER }])).result).toBe('string')
       const snapshot = (await call('evm_snapshot')).result as string
-      expect(await call('eth_sendTransaction', [{ from: alice!.address, to: EMITTER, gas: '0x30000' }])).not.toHaveProperty('error')
+      const sent = await call('eth_sendTransaction', [{ from: alice!.address, to: EMITTER, gas: '0x30000' }])
+      expect(sent).not.toHaveProperty('error')
       const logged = await ws.next((m) => m.method === 'eth_subscription')
       expect(logged.params!.result).toMatchObject({ address: EMITTER, removed: false })
       const undone = logged.params!.result as { blockNumber: string; blockHash: string }
+      // The receipt read on both threads, which keep it (store/txReplies.ts).
+      for (let i = 0; i < 20; i++)
+        expect(await call('eth_getTransactionReceipt', [sent.result])).toMatchObject({ result: { blockHash: undone.blockHash } })
       expect(await call('evm_revert', [snapshot])).toMatchObject({ result: true })
       const removed = await ws.next((m) => m.method === 'eth_subscription')
       expect(removed.params!.result).toMatchObject({ address: EMITTER, removed: true, blockHash: undone.blockHash })
@@ -154,6 +158,8 @@ describe('serving threads on one port', () => {
       for (let i = 0; i < 50; i++) {
         const block = (await call('eth_getBlockByNumber', [undone.blockNumber, false])).result as { hash: string } | null
         expect(block?.hash).not.toBe(undone.blockHash)
+        const receipt = (await call('eth_getTransactionReceipt', [sent.result])).result as { blockHash: string } | null
+        expect(receipt?.blockHash).not.toBe(undone.blockHash)
       }
       expect(node.servingThreads!.taken().every((n, slot) => n > taken[slot]!)).toBe(true)
     } finally {

@@ -6,7 +6,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { CODE_PREFIX } from '../store/layout.js'
 import type { ChainStore } from '../store/chainStore.js'
 import { flatHeadIsCanonicalHead } from '../store/flatState.js'
-import { syncRunId } from '../util/syncRun.js'
+import { SnapshotStamp } from '../store/snapshotStamp.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
 import { rlpEnd, rlpStart, rlpStringAt } from '../util/rlpString.js'
 
@@ -68,10 +68,9 @@ export class FlatStateReader {
   private readonly accounts: Db
   private readonly storage: Db
   private readonly trie: Db
-  /** The head check's answer, and the run and store epoch it was made in (util/syncRun.ts). */
+  /** The head check's answer, and when it holds. */
   private headOk = false
-  private headRun = 0
-  private headEpoch = -1
+  private readonly headStamp: SnapshotStamp
   /** The head the last check found, and the head whose replies are kept. */
   private readonly checkedHead = new Uint8Array(32)
   private readonly repliesHead = new Uint8Array(32)
@@ -93,19 +92,17 @@ export class FlatStateReader {
     this.storage = store.db('flatStorage')
     this.trie = store.db('trie')
     this.codeKey.set(CODE_PREFIX)
+    this.headStamp = new SnapshotStamp(store)
   }
 
   /**
-   * Whether the table holds the canonical head's state: two meta reads, made once per synchronous run (a batch of
-   * head reads) while the store has not written, since the run's reads all see one snapshot.
+   * Whether the table holds the canonical head's state: two meta reads, made again only when the snapshot may have
+   * changed (store/snapshotStamp.ts: once per batch of head reads, and on a serving thread once per pass).
    */
   private atHead(): boolean {
-    const run = syncRunId()
-    const epoch = this.store.snapshotEpoch
-    if (run !== 0 && run === this.headRun && epoch === this.headEpoch) return this.headOk
+    if (this.headStamp.holds()) return this.headOk
     this.headOk = flatHeadIsCanonicalHead(this.meta, this.checkedHead)
-    this.headRun = run
-    this.headEpoch = epoch
+    this.headStamp.stamp()
     if (this.headOk && !equalBytes(this.checkedHead, this.repliesHead)) {
       this.dropReplies()
       this.repliesHead.set(this.checkedHead)

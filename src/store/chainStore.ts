@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { type Database, type RootDatabase, open } from 'lmdb'
 import { type FlatDbs, type FlatHead, flatHeadIsAt, followHead, readFlatHead, recordFlatChanges, seedFlatState } from './flatState.js'
@@ -92,6 +93,8 @@ export class ChainStore {
   private readonly dbs: Record<DatabaseName, Database<Uint8Array, Uint8Array>>
   /** See snapshotEpoch. */
   private epoch = 0
+  /** See pinSnapshots. */
+  private keepPinned: (() => void) | undefined
   /** Reused key of the per-transaction databases for transient reads (LMDB copies keys before reading). */
   private readonly indexKey = new Uint8Array(36)
 
@@ -135,6 +138,13 @@ export class ChainStore {
       dbs[name] = db
     }
     this.dbs = dbs
+    // lmdb-js begins a snapshot at the first read after one ended (its zero timer's, refreshSnapshot's, a commit's),
+    // telling the database read through: the epoch moves with every snapshot, whatever ended the one before.
+    const began = () => {
+      this.epoch++
+    }
+    // addListener: a writable store's own `on` (lmdb-js's write.js) cannot reach EventEmitter's for other events.
+    for (const db of [this.root, ...Object.values(dbs)]) (db as unknown as EventEmitter).addListener('begin-transaction', began)
   }
 
   close(): Promise<void> {
@@ -152,12 +162,30 @@ export class ChainStore {
   }
 
   /**
-   * Moves each time this thread's read snapshot may have been replaced within a synchronous run of code: a write
-   * (lmdb-js renews the snapshot at once after a synchronous commit) or refreshSnapshot. A snapshot replaced by
-   * lmdb-js's own timer is a later turn's, which util/syncRun.ts's runs never span.
+   * Moves each time this thread's read snapshot may have been replaced: a snapshot begun (after lmdb-js's zero timer,
+   * refreshSnapshot or a commit ended the one before), refreshSnapshot, a write. A snapshot ended by lmdb-js's timer
+   * and not yet followed by a read is not seen: it ends in a later turn, which util/syncRun.ts's runs never span.
    */
   get snapshotEpoch(): number {
     return this.epoch
+  }
+
+  /**
+   * Said by a thread that ends its read snapshot itself after every pass of requests (a serving thread:
+   * node/servingThread.ts): lmdb-js's zero timer then never ends a snapshot between two requests of a pass, and a
+   * check made against the snapshot holds until the epoch moves (store/snapshotStamp.ts). `keep` refreshes the
+   * snapshot when the head the thread must answer has moved (node/headSequence.ts).
+   */
+  pinSnapshots(keep: () => void): void {
+    this.keepPinned = keep
+  }
+
+  /** On a thread that pins its snapshots: brings the snapshot to the head it must answer, and true; else false. */
+  keepPinnedSnapshot(): boolean {
+    const keep = this.keepPinned
+    if (keep === undefined) return false
+    keep()
+    return true
   }
 
   /**

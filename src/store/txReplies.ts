@@ -1,5 +1,5 @@
 import { hexToBytes } from '../util/hex.js'
-import { syncRunId } from '../util/syncRun.js'
+import { SnapshotStamp } from './snapshotStamp.js'
 import type { ChainStoreReads } from './chainStore.js'
 
 // The stored JSON of canonical transactions and their receipts, kept by the hash string asked, as geth keeps its
@@ -8,8 +8,8 @@ import type { ChainStoreReads } from './chainStore.js'
 // Measured over HTTP (bench:load's receipts, two serving threads): ~4 µs of ~24 µs of CPU a receipt.
 //
 // What is kept was read from blocks of the canonical chain that ended at `tip`; it stays true while `tip` is on the
-// canonical chain. The head is compared with `tip` before a reply is given (once per synchronous run, as the flat
-// state's head check): the same head, nothing to do; a head that extends `tip`, `tip` moves on; any other (a reorg,
+// canonical chain. The head is compared with `tip` before a reply is given, again only when the snapshot may have
+// changed (store/snapshotStamp.ts, as the flat state's head check): the same head, nothing to do; a head that extends `tip`, `tip` moves on; any other (a reorg,
 // a head set back) drops everything kept. A transaction not found (pending, unknown) is never kept.
 
 export type TxReplyKind = 'receipt' | 'transaction'
@@ -46,11 +46,12 @@ export class TxReplies {
   /** The head the kept replies were read at; `tipNumber` undefined until one is known (nothing is kept before). */
   private readonly tip = new Uint8Array(32)
   private tipNumber: bigint | undefined
-  /** The run and store epoch of the last head check (util/syncRun.ts). */
-  private run = 0
-  private epoch = -1
+  /** When the last head check holds. */
+  private readonly checked: SnapshotStamp
 
-  constructor(private readonly store: ChainStoreReads) {}
+  constructor(private readonly store: ChainStoreReads) {
+    this.checked = new SnapshotStamp(store)
+  }
 
   /**
    * The JSON of the canonical transaction `hash` (0x and 64 hex digits) or of its receipt; undefined when no canonical
@@ -76,12 +77,10 @@ export class TxReplies {
 
   /** Keeps the kept replies true of the snapshot read now: see the file's comment. */
   private check(): void {
-    const run = syncRunId()
-    const epoch = this.store.snapshotEpoch
-    if (run !== 0 && run === this.run && epoch === this.epoch) return
-    this.run = run
-    this.epoch = epoch
-    if (this.tipNumber !== undefined && this.store.headIs(this.tip)) return
+    if (this.checked.holds()) return
+    const same = this.tipNumber !== undefined && this.store.headIs(this.tip)
+    this.checked.stamp()
+    if (same) return
     const head = this.store.getLabel('head')
     const number = head === undefined ? undefined : this.store.getNumber(head)
     const stillCanonical =

@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tempDatadir } from '../testing/paths.js'
+import { syncRun } from '../util/syncRun.js'
+import { ChainStore } from './chainStore.js'
+import { SnapshotStamp } from './snapshotStamp.js'
+
+const KEY = Buffer.from('k')
+
+let store: ChainStore
+beforeEach(() => {
+  store = new ChainStore(tempDatadir('snapshot-stamp'))
+  store.db('meta').putSync(KEY, Buffer.from('v1'))
+})
+afterEach(async () => {
+  await store.close()
+})
+
+const read = () => store.db('meta').getBinaryFast(KEY)
+
+describe('the snapshot epoch', () => {
+  it('moves when a snapshot ends and again when the next read begins one', () => {
+    read()
+    const e0 = store.snapshotEpoch
+    read()
+    expect(store.snapshotEpoch).toBe(e0)
+    store.refreshSnapshot()
+    expect(store.snapshotEpoch).toBe(e0 + 1)
+    // lmdb-js's 'begin-transaction': what its own zero timer ended is seen at the next read too.
+    read()
+    expect(store.snapshotEpoch).toBe(e0 + 2)
+    read()
+    expect(store.snapshotEpoch).toBe(e0 + 2)
+  })
+})
+
+describe('a check against the snapshot', () => {
+  it('holds within the synchronous run it was made in, on a thread that does not pin its snapshots', () => {
+    const stamp = new SnapshotStamp(store)
+    read()
+    stamp.stamp()
+    expect(stamp.holds()).toBe(false)
+    syncRun(() => {
+      read()
+      stamp.stamp()
+      expect(stamp.holds()).toBe(true)
+      store.refreshSnapshot()
+      expect(stamp.holds()).toBe(false)
+    })
+    expect(stamp.holds()).toBe(false)
+  })
+
+  it('holds across runs on a thread that pins its snapshots, until the snapshot ends, and asks to keep the head first', () => {
+    let headMoved = false
+    let asked = 0
+    store.pinSnapshots(() => {
+      asked++
+      if (headMoved) {
+        headMoved = false
+        store.refreshSnapshot()
+      }
+    })
+    const stamp = new SnapshotStamp(store)
+    read()
+    stamp.stamp()
+    expect(stamp.holds()).toBe(true)
+    expect(stamp.holds()).toBe(true)
+    expect(asked).toBe(2)
+    headMoved = true
+    expect(stamp.holds()).toBe(false)
+    read()
+    stamp.stamp()
+    expect(stamp.holds()).toBe(true)
+    store.refreshSnapshot()
+    expect(stamp.holds()).toBe(false)
+  })
+})
