@@ -171,6 +171,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const elsewhere = opts.drainingElsewhere
   const closing = elsewhere === undefined ? () => draining : () => draining || elsewhere()
 
+  const boundDigits = String(opts.maxBodyBytes).length
   const tooLarge = errorReplyWithoutId(new InvalidRequestError(`request body too large: limit ${opts.maxBodyBytes} bytes`))
 
   interface State {
@@ -225,7 +226,9 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       reply(res, state, '401 Unauthorized', UNAUTHORIZED)
       return false
     }
-    if (Number(req.getHeader(H.contentLength) || '0') > opts.maxBodyBytes) {
+    // A length with fewer characters than the bound's digits is under it (or no number): Number() is a runtime call.
+    const length = req.getHeader(H.contentLength)
+    if (length.length >= boundDigits && Number(length) > opts.maxBodyBytes) {
       reply(res, state, '413 Payload Too Large', tooLarge)
       return false
     }
