@@ -9,8 +9,9 @@ import type { ChainStoreReads } from './chainStore.js'
 //
 // What is kept was read from blocks of the canonical chain that ended at `tip`; it stays true while `tip` is on the
 // canonical chain. The head is compared with `tip` before a reply is given, again only when the snapshot may have
-// changed (store/snapshotStamp.ts, as the flat state's head check): the same head, nothing to do; a head that extends `tip`, `tip` moves on; any other (a reorg,
-// a head set back) drops everything kept. A transaction not found (pending, unknown) is never kept.
+// changed (store/snapshotStamp.ts, as the flat state's head check): the same head, nothing to do; a head that
+// extends `tip`, `tip` moves on; any other (a reorg, a head set back) drops everything kept. A transaction not found
+// (pending, unknown) is never kept.
 
 export type TxReplyKind = 'receipt' | 'transaction'
 
