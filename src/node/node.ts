@@ -45,9 +45,8 @@ import { sharedContext } from './sharedContext.js'
 import { forwardedAnswers } from './forwardedAnswers.js'
 import { KeyedLock } from '../util/keyedLock.js'
 import { KzgThread } from '../crypto/kzgThread.js'
-import { newKzgProofService, useKzgProofService } from '../crypto/kzgProofService.js'
-import { setPrecompileCache } from '../evm/precompiles/cache.js'
 import { type HeadStamp, decideHealth, defaultHealthMaxAge, healthReply } from '../rpc/health.js'
+import { makeEvmThreadSettings, useEvmThreadSettings } from '../evm/threadSettings.js'
 
 /**
  * Dev mode with a block per transaction builds each block on the main thread, and a fresh node's first hundreds of
@@ -202,11 +201,10 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   }
   // One c-kzg trusted setup in the process: the KZG thread's. Every other thread that runs the EVM asks it to verify a
   // point evaluation's proof (crypto/kzgProofService.ts) instead of loading one of its own (~2.4 s) on first use.
-  const kzgProofs = newKzgProofService()
-  useKzgProofService(kzgProofs)
-  const noPrecompileCache = opts.precompileCache === false
-  setPrecompileCache(!noPrecompileCache)
-  const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), kzgProofs, ...(noPrecompileCache ? { noPrecompileCache } : {}) }
+  const evmThread = makeEvmThreadSettings(opts.precompileCache)
+  useEvmThreadSettings(evmThread)
+  const { kzgProofs } = evmThread
+  const init = { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), ...evmThread }
   const threads = opts.httpThreads ?? NODE_DEFAULTS.httpThreads
   /** Each block's phases, added up by the engine's workers: kept only for the metrics. */
   const phases = opts.metrics === undefined ? undefined : new SharedArrayBuffer(BLOCK_PHASES_BYTES)
@@ -378,8 +376,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
           ...threadSettings(opts, threads),
           readOnly: false,
           genesisJson: init.genesisJson,
-          kzgProofs,
-          ...(noPrecompileCache ? { noPrecompileCache } : {}),
+          ...evmThread,
           genesisHash: bytesToHex(genesis.hash()),
           namespaces: apis,
           healthMaxAge,

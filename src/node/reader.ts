@@ -32,8 +32,7 @@ import type { ForwardedCall } from '../rpc/portForwarder.js'
 import type { EnvelopeOptions } from '../rpc/envelope.js'
 import { bytesToHex } from '../util/hex.js'
 import { KzgThread } from '../crypto/kzgThread.js'
-import { newKzgProofService, useKzgProofService } from '../crypto/kzgProofService.js'
-import { setPrecompileCache } from '../evm/precompiles/cache.js'
+import { type EvmThreadSettings, makeEvmThreadSettings, useEvmThreadSettings } from '../evm/threadSettings.js'
 
 // `sponge rpc`: a read-only JSON-RPC process over a running node's datadir, as Erigon's rpcdaemon over its node's
 // database. It opens the store read-only (LMDB serves readers in other processes by design), learns each new head
@@ -162,11 +161,9 @@ class Reader implements RunningReader {
     | undefined
   /** The current generation's answers to what the threads hand on. */
   private answer: ((call: ForwardedCall, holder?: object) => Promise<string>) | undefined
-  /** The KZG thread's proof service, for every thread of the reader that runs the EVM (crypto/kzgProofService.ts). */
-  private readonly kzgProofs = newKzgProofService()
-  private readonly kzg = new KzgThread(this.kzgProofs)
-  /** The lanes' and serving threads' share of --no-precompile-cache. */
-  private readonly noPrecompileCache: { noPrecompileCache?: true }
+  /** The KZG thread's proof service and --no-precompile-cache, for every thread of the reader that runs the EVM. */
+  private readonly evmThread: EvmThreadSettings & { kzgProofs: SharedArrayBuffer }
+  private readonly kzg: KzgThread
 
   constructor(
     private readonly spec: ChainSpec,
@@ -177,9 +174,9 @@ class Reader implements RunningReader {
         ? undefined
         : new Upstream(opts.upstream, { callTimeoutMs: READER_DEFAULTS.forwardTimeoutMs, pingTimeoutMs: READER_DEFAULTS.pingTimeoutMs })
     this.heartbeat = new HeartbeatWatch(opts.datadir)
-    useKzgProofService(this.kzgProofs)
-    setPrecompileCache(opts.precompileCache !== false)
-    this.noPrecompileCache = opts.precompileCache === false ? { noPrecompileCache: true } : {}
+    this.evmThread = makeEvmThreadSettings(opts.precompileCache)
+    this.kzg = new KzgThread(this.evmThread.kzgProofs)
+    useEvmThreadSettings(this.evmThread)
     if (this.threadCount > 1) {
       const [sequence, lifecycle] = [HeadSequence.shared(), SharedLifecycle.shared()]
       this.shared = {
@@ -308,8 +305,7 @@ class Reader implements RunningReader {
         // The port first chosen (a restart over a replaced datadir keeps it).
         port,
         readOnly: true,
-        kzgProofs: this.kzgProofs,
-        ...this.noPrecompileCache,
+        ...this.evmThread,
         settle: false,
         genesisJson: JSON.stringify(spec.genesis),
         genesisHash: bytesToHex(this.current().ctx.genesisHash),
@@ -496,7 +492,7 @@ class Reader implements RunningReader {
     const { spec, opts } = this
     const { store } = opened
     const lane = new WorkerPool(
-      { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true, kzgProofs: this.kzgProofs, ...this.noPrecompileCache },
+      { datadir: opts.datadir, genesisJson: JSON.stringify(spec.genesis), readOnly: true, ...this.evmThread },
       { name: 'public', threads: opts.workers ?? NODE_DEFAULTS.workers, maxInFlight: opts.maxQueue ?? NODE_DEFAULTS.maxQueue },
     )
     const chain = new ChainReader(store)

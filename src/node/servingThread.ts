@@ -22,8 +22,7 @@ import { settleWhenQuiet } from './settle.js'
 import { SharedLifecycle } from './sharedLifecycle.js'
 import { type FromServingThread, type ServingThreadInit, TAKEN_STRIDE, type ToServingThread } from './servingThreadInit.js'
 import { sharedContext } from './sharedContext.js'
-import { useKzgProofService } from '../crypto/kzgProofService.js'
-import { setPrecompileCache } from '../evm/precompiles/cache.js'
+import { useEvmThreadSettings } from '../evm/threadSettings.js'
 
 // A serving thread of the node's public port (servingThreads.ts): a reader inside the node. It answers what the
 // store answers from its own LMDB snapshot and runs EVM work as the single serving thread does (on this thread under
@@ -62,8 +61,7 @@ const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 // Opened as the node's pool workers open it (the same LMDB environment of this process); this thread never writes.
 const store = new ChainStore(init.datadir, init.readOnly)
 const chain = new ChainReader(store)
-useKzgProofService(init.kzgProofs)
-setPrecompileCache(init.noPrecompileCache !== true)
+useEvmThreadSettings(init)
 const lane = new WorkerPool(
   {
     datadir: init.datadir,

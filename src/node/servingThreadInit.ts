@@ -2,9 +2,10 @@ import type { MessagePort } from 'node:worker_threads'
 import type { Namespace } from '../rpc/methodTable.js'
 import type { MetricsJson } from './metrics.js'
 import type { ReadSettings } from './sharedContext.js'
+import type { EvmThreadSettings } from '../evm/threadSettings.js'
 
 /** What a serving thread (servingThread.ts) is started with: the endpoint's settings and its ways to the node. */
-export interface ServingThreadInit {
+export interface ServingThreadInit extends EvmThreadSettings {
   datadir: string
   /** A reader's threads (`sponge rpc`): the store opened read-only, and /health as the reader's main thread says. */
   readOnly: boolean
@@ -33,10 +34,6 @@ export interface ServingThreadInit {
   healthMaxAge: number
   /** The public lanes' admission counts (workers/admission.ts), shared with every thread's and the node's. */
   admission: SharedArrayBuffer
-  /** The node's or the reader's KZG proof service (crypto/kzgProofService.ts), for this thread and its lane's workers. */
-  kzgProofs?: SharedArrayBuffer
-  /** `--no-precompile-cache`: every precompile call runs, on this thread and its lane's workers. */
-  noPrecompileCache?: true
   /** SharedLifecycle's memory: the node's lifecycle, which the thread's /health reports. */
   lifecycle: SharedArrayBuffer
   /** Whether the node keeps metrics (--metrics): the thread counts its calls and sends them at each scrape. */

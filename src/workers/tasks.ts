@@ -12,16 +12,13 @@ import type { ValidatedTx } from '../txrules/txValidation.js'
 import type { LogBudget, LogCriteria, LogScope, LogSliceResult } from '../logs/logQuery.js'
 import type { StateAnswer, StateQuery } from '../vm/stateQuery.js'
 import type { WireError } from '../util/errors.js'
+import type { EvmThreadSettings } from '../evm/threadSettings.js'
 
 // Messages between the serving thread and the worker pool. Plain structured-clone data only.
 
-export interface WorkerInit {
+export interface WorkerInit extends EvmThreadSettings {
   datadir: string
   genesisJson: string
-  /** The node's or the reader's KZG proof service (crypto/kzgProofService.ts): the point-evaluation precompile asks its thread. */
-  kzgProofs?: SharedArrayBuffer
-  /** `--no-precompile-cache`: every precompile call runs (evm/precompiles/cache.ts). */
-  noPrecompileCache?: true
   /** A reader's lane (`sponge rpc`): the store is opened read-only. */
   readOnly?: boolean
   /**

@@ -27,8 +27,7 @@ import { answerStateQuery } from '../vm/stateQuery.js'
 import { WorkerDeadline, WorkerStoppingError } from './deadlines.js'
 import { crossingError } from './errors.js'
 import type { Batch, SingleTask, TaskOutcome, WorkerInit, WorkerStarted } from './tasks.js'
-import { useKzgProofService } from '../crypto/kzgProofService.js'
-import { setPrecompileCache } from '../evm/precompiles/cache.js'
+import { useEvmThreadSettings } from '../evm/threadSettings.js'
 
 // Each worker opens the LMDB environment once; every read is a consistent LMDB snapshot.
 const init = workerData as WorkerInit
@@ -40,8 +39,7 @@ const spec = new ChainSpec(JSON.parse(init.genesisJson) as GethGenesisFile)
 const store = new ChainStore(init.datadir, init.readOnly === true)
 const evmConfig = new EvmConfig(spec, store)
 if (init.blockPhases !== undefined) enableBlockPhases(init.blockPhases)
-useKzgProofService(init.kzgProofs)
-setPrecompileCache(init.noPrecompileCache !== true)
+useEvmThreadSettings(init)
 /** The block executor over the store (newPayload, builds): made on first use in a public worker. */
 let executor: Promise<BlockExecutor> | undefined = init.executesBlocks === true ? BlockExecutor.create(spec, store, evmConfig) : undefined
 const blockExecutor = () => (executor ??= BlockExecutor.create(spec, store, evmConfig))
