@@ -72,5 +72,15 @@ describe('a check against the snapshot', () => {
     expect(stamp.holds()).toBe(true)
     store.refreshSnapshot()
     expect(stamp.holds()).toBe(false)
+    // Within one synchronous run (a batch) a check made in it holds without asking: one snapshot for the batch.
+    syncRun(() => {
+      read()
+      stamp.stamp()
+      asked = 0
+      headMoved = true
+      expect(stamp.holds()).toBe(true)
+      expect(asked).toBe(0)
+    })
+    expect(stamp.holds()).toBe(false)
   })
 })

@@ -5,10 +5,10 @@ import type { ChainStoreReads } from './chainStore.js'
  * When a check made against this thread's read snapshot (is the flat table at the head? is the head where the kept
  * replies were read?) still holds without being made again: the snapshot has not changed since (ChainStore's
  * snapshotEpoch), and either the check was made in the same synchronous run (util/syncRun.ts: lmdb-js's zero timer,
- * which may end a snapshot unseen, cannot fire within one), or the thread pins its snapshots (a serving thread, which
- * ends its snapshot itself after every pass of requests and whenever the head it must answer moves:
- * ChainStore.pinSnapshots). A single read on a serving thread
- * then checks once a pass, not once a request (two LMDB reads, ~1.4 µs of a ~5 µs eth_getBalance in-process).
+ * which may end a snapshot unseen, cannot fire within one; and a batch, answered in one run, reads one snapshot), or
+ * the thread pins its snapshots (a serving thread, which ends its snapshot itself after every pass of requests and
+ * whenever the head it must answer moves: ChainStore.pinSnapshots). A single read on a serving thread then checks
+ * once a pass, not once a request (two LMDB reads, ~1.4 µs of a ~5 µs eth_getBalance in-process).
  */
 export class SnapshotStamp {
   private run = 0
@@ -18,11 +18,11 @@ export class SnapshotStamp {
 
   /** Whether the check stamped last still holds. */
   holds(): boolean {
-    // First: keeping the snapshot at the head may end it (and move the epoch).
-    if (this.store.keepPinnedSnapshot()) return this.store.snapshotEpoch === this.epoch
-    if (this.store.snapshotEpoch !== this.epoch) return false
+    // Within the run it was made in, against the same snapshot: a batch's answers all come from one snapshot.
     const run = syncRunId()
-    return run !== 0 && run === this.run
+    if (run !== 0 && run === this.run && this.store.snapshotEpoch === this.epoch) return true
+    // On a thread that pins its snapshots, once the snapshot is at the head the thread must answer (which may end it).
+    return this.store.keepPinnedSnapshot() && this.store.snapshotEpoch === this.epoch
   }
 
   /** Stamps a check just made: after its reads, since a read that began a snapshot moved the epoch. */
