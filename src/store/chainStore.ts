@@ -4,6 +4,7 @@ import { type Database, type RootDatabase, open } from 'lmdb'
 import { type FlatDbs, type FlatHead, flatHeadIsAt, followHead, readFlatHead, recordFlatChanges, seedFlatState } from './flatState.js'
 import { DATABASES, type DatabaseName, indexedKey, numberKey, readNumberKey, readTxLocation, txLocationValue, writeIndexedKey } from './layout.js'
 import { makeDirs } from '../util/makeDirs.js'
+import { equalBytes } from '../util/hex.js'
 import { storeWriteError } from './writeFailure.js'
 import { blockPhases, Phase } from '../util/blockPhases.js'
 
@@ -312,17 +313,13 @@ export class ChainStore {
   /** Whether `hash` is the canonical block at `number`, compared in LMDB's buffer (no copy). */
   isCanonical(number: bigint, hash: Uint8Array): boolean {
     const c = this.dbs.canonical.getBinaryFast(numberKey(number))
-    if (c === undefined) return false
-    for (let i = 0; i < 32; i++) if (c[i] !== hash[i]) return false
-    return true
+    return c !== undefined && equalBytes(c, hash)
   }
 
   /** Whether the canonical head is `hash`, compared in LMDB's buffer (no copy). */
   headIs(hash: Uint8Array): boolean {
     const h = this.dbs.meta.getBinaryFast(metaKey('head'))
-    if (h === undefined || h.length !== 32) return false
-    for (let i = 0; i < 32; i++) if (h[i] !== hash[i]) return false
-    return true
+    return h !== undefined && equalBytes(h, hash)
   }
 
   /**
