@@ -417,15 +417,16 @@ const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true })
 const shared = new ReplyWriter()
 
 /**
- * A JSON-RPC 2.0 body (single request or batch) to the reply's bytes, or undefined when nothing is to be sent
- * (only notifications). When every handler answers synchronously the reply comes back at once, as a view of a
- * shared buffer that is valid only until the next call: send it before doing anything else. A promised reply is a
- * buffer of its own. Never throws or rejects: every failure becomes a JSON-RPC error object. The body is read
- * before this returns and not kept. `clientCtx` gives the context whose lane counts the calls as the sending
- * client's; it is asked, synchronously, only when the body names a method that runs in the lane.
+ * A JSON-RPC 2.0 body (single request or batch; its bytes, or its text when the transport decoded it) to the
+ * reply's bytes, or undefined when nothing is to be sent (only notifications). When every handler answers
+ * synchronously the reply comes back at once, as a view of a shared buffer that is valid only until the next call:
+ * send it before doing anything else. A promised reply is a buffer of its own. Never throws or rejects: every
+ * failure becomes a JSON-RPC error object. The body is read before this returns and not kept. `clientCtx` gives the
+ * context whose lane counts the calls as the sending client's; it is asked, synchronously, only when the body names a
+ * method that runs in the lane.
  */
 export function handleBody(
-  body: Uint8Array,
+  body: Uint8Array | string,
   table: MethodTable,
   opts: EnvelopeOptions,
   ctx: NodeContext,
@@ -434,7 +435,7 @@ export function handleBody(
   const w = shared
   w.reset()
   let parsed: unknown
-  const text = UTF8.decode(body)
+  const text = typeof body === 'string' ? body : UTF8.decode(body)
   try {
     parsed = JSON.parse(text)
   } catch {

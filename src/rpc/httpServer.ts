@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js'
-import { closeApp, listenExclusive, listenShared, loadUws } from './uws.js'
+import { closeApp, listenExclusive, listenShared, loadUws, wholeBody } from './uws.js'
 import { errorReplyWithoutId } from './envelope.js'
 import { InternalError, InvalidRequestError, ServerError } from './errors.js'
 
@@ -20,12 +20,13 @@ export interface HttpServerOptions {
   /** Checked before the body is read; false answers 401 and no method runs. */
   authorize?: (authorizationHeader: string) => boolean
   /**
-   * Handles one complete body, which it must not keep (it may be uWS's own memory). Returns the reply, or
+   * Handles one complete body (its bytes, or its text when uWS read it whole with the head), which it must not keep
+   * (bytes may be uWS's own memory). Returns the reply, or
    * undefined for "nothing to send"; a reply returned synchronously may be lent memory and is sent at once.
    * `client` names the sender (its remote address: uWS does not expose the connection), and may be asked only
    * before this returns.
    */
-  handle: (body: Uint8Array, client: () => string) => Uint8Array | undefined | Promise<Uint8Array | undefined>
+  handle: (body: Uint8Array | string, client: () => string) => Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** Served, WebSocket upgrades on the same port (GET with Upgrade: websocket), subject to the same Host rule. */
   ws?: WsOptions
   /**
@@ -235,13 +236,33 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     return true
   }
 
+  const answer = (res: HttpResponse, state: State, body: Uint8Array | string) => {
+    const out = opts.handle(body, () => remoteAddress(res))
+    if (out instanceof Promise) {
+      out.then(
+        (later) => replyLater(res, state, OK, later ?? ''),
+        () => replyLater(res, state, '500 Internal Server Error', INTERNAL_ERROR),
+      )
+    } else {
+      reply(res, state, OK, out ?? '')
+    }
+  }
+
   app.post('/*', (res, req) => {
     inFlight++
     const state: State = { done: false, origin: cors ? req.getHeader(H.origin) : '' }
+    // Refusals and answers given before this handler returns need no abort handler (uWS asks one of a response
+    // still open when it returns).
+    if (!admit(res, req, state)) return
+    const whole = wholeBody(req)
+    if (whole !== undefined) {
+      answer(res, state, whole)
+      if (!state.done) res.onAborted(() => finish(state))
+      return
+    }
     res.onAborted(() => {
       finish(state)
     })
-    if (!admit(res, req, state)) return
     let parts: Buffer[] | undefined
     let size = 0
     res.onData((ab, isLast) => {
@@ -257,16 +278,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         return
       }
       // The last (usually only) chunk is handled before this callback returns: no copy.
-      const body = parts === undefined ? new Uint8Array(ab) : Buffer.concat([...parts, new Uint8Array(ab)])
-      const out = opts.handle(body, () => remoteAddress(res))
-      if (out instanceof Promise) {
-        out.then(
-          (later) => replyLater(res, state, OK, later ?? ''),
-          () => replyLater(res, state, '500 Internal Server Error', INTERNAL_ERROR),
-        )
-      } else {
-        reply(res, state, OK, out ?? '')
-      }
+      answer(res, state, parts === undefined ? new Uint8Array(ab) : Buffer.concat([...parts, new Uint8Array(ab)]))
     })
   })
 

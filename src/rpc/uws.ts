@@ -12,9 +12,9 @@ const BINARY = `uws_${process.platform}_${process.arch}_${process.versions.modul
 const BUILT = join(fileURLToPath(new URL('../../vendor/uws/build/', import.meta.url)), BINARY)
 
 /**
- * Loads the uWebSockets.js addon built from vendor/uws at install: upstream's sources with Sponge's patch, which
- * answers HTTP/1.0 clients and sends 400 before a parser-error close (the prebuilt binary hangs the first and closes
- * silently on the second). SPONGE_UWS_PREBUILT=1 loads the npm package's prebuilt binary instead (a machine without
+ * Loads the uWebSockets.js addon built from vendor/uws at install: upstream's sources with Sponge's patches, which
+ * answer HTTP/1.0 clients, send 400 before a parser-error close (the prebuilt binary hangs the first and closes
+ * silently on the second) and offer a body that came with its head whole (`wholeBody`). SPONGE_UWS_PREBUILT=1 loads the npm package's prebuilt binary instead (a machine without
  * a compiler; bench comparisons). Never the package's own loader: it silently falls back to a slow pure-JS server
  * when the binary does not load, and a throughput node must fail at start-up instead.
  */
@@ -45,6 +45,17 @@ function loadBinary(file: string): Uws {
     throw new Error(`uWebSockets.js native binary did not load (${file}): ${(e as Error).message}`)
   }
 }
+
+/**
+ * The request's body as text when it arrived whole with the head (Sponge's patch, vendor/uws/sponge/whole-body.patch):
+ * a handler that answers from it registers neither onData nor, when it answers at once, onAborted. Undefined when some
+ * of the body is still to come, for a chunked body, and always on the prebuilt binary: onData delivers it then. Valid
+ * only inside the request handler, as the request itself.
+ */
+export function wholeBody(req: import('uWebSockets.js').HttpRequest): string | undefined {
+  return (req as WholeBodyRequest).getWholeBody?.()
+}
+type WholeBodyRequest = import('uWebSockets.js').HttpRequest & { getWholeBody?: () => string | undefined }
 
 type ListenCallback = (socket: import('uWebSockets.js').us_listen_socket | false) => void
 /** LIBUS_LISTEN_EXCLUSIVE_PORT: without it uWS binds with SO_REUSEPORT, and a second process would share the port. */
