@@ -121,6 +121,8 @@ export interface BesideAnvilOptions {
   log: (l: string) => void
   /** More of Sponge's flags, for the node beside anvil. */
   spongeArgs?: string[]
+  /** Pairs measured of each workload and connection count (measureBesideAnvil); 1 when omitted. */
+  rounds?: number
 }
 
 export interface BesideAnvilRow {
@@ -142,6 +144,9 @@ export interface BesideAnvilRow {
   servingThreadBusy?: number
   /** Gas of one request's call, when the workload says (Mgas/s = requests/s × this / 1e6). */
   gasPerRequest?: number
+  /** With more than one round: Sponge's rate over anvil's in each pair (on Sponge's row), and every round's rate. */
+  ratios?: number[]
+  roundRates?: number[]
 }
 
 export interface AnvilWorkload {
@@ -153,7 +158,12 @@ export interface AnvilWorkload {
   normalize?: (result: unknown) => unknown
 }
 
-/** Each workload's replies compared on a sample, then wrk against both servers at each connection count. */
+/**
+ * Each workload's replies compared on a sample, then wrk against both servers at each connection count, `rounds`
+ * times: a round is a pair measured back to back, Sponge first in odd rounds and anvil first in even ones (the one
+ * measured second loses to the first's leftovers and to neighbours alike). Each server's row is its median round,
+ * with every round's rate and, on Sponge's, each pair's ratio, whose median is the comparison to report.
+ */
 export async function measureBesideAnvil(opts: {
   wrk: string
   work: string
@@ -167,6 +177,7 @@ export async function measureBesideAnvil(opts: {
   spongePid?: number | undefined
   anvilPid?: number | undefined
   workloads: AnvilWorkload[]
+  rounds?: number
 }): Promise<BesideAnvilRow[]> {
   const rows: BesideAnvilRow[] = []
   for (const w of opts.workloads) {
@@ -180,42 +191,64 @@ export async function measureBesideAnvil(opts: {
         opts.log(`differs: ${b}\n  sponge ${ours.slice(0, 600)}\n  anvil  ${theirs.slice(0, 600)}`)
     }
     const script = writeBodiesScript(opts.work, w.name.replace(/\W+/g, '_'), w.bodies, opts.count === true)
-    for (const c of opts.connections) {
-      for (const [server, url] of [
-        ['sponge', opts.spongeUrl],
-        ['anvil', opts.anvilUrl],
-      ] as const) {
-        await runWrk(opts.wrk, url, script, c, 1)
-        const pid = server === 'sponge' ? opts.spongePid : opts.anvilPid
-        const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid)
-        const threadBefore = pid === undefined || server !== 'sponge' ? 0 : servingCpuSeconds(pid)
-        const r = await runWrk(opts.wrk, url, script, c, opts.seconds)
-        const requests = r.requestsPerSec * opts.seconds
-        const row: BesideAnvilRow = {
-          workload: w.name,
-          server,
-          connections: c,
-          requestsPerSec: r.requestsPerSec,
-          p50ms: r.p50ms,
-          p99ms: r.p99ms,
-          errors: r.errors,
-        }
-        if (r.resultsPerSec !== undefined) {
-          row.resultsPerSec = r.resultsPerSec
-          row.errorRepliesPerSec = r.errorRepliesPerSec
-        }
-        if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
-        if (pid !== undefined && requests > 0) {
-          row.cpuUsPerRequest = Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / requests)
-          if (server === 'sponge') row.servingThreadBusy = Number(((servingCpuSeconds(pid) - threadBefore) / opts.seconds).toFixed(2))
-        }
-        if (w.gasPerRequest !== undefined) row.gasPerRequest = w.gasPerRequest
-        rows.push(row)
-        opts.log(
-          `${w.name} ${server} c=${c}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, errors ${r.errors}${server === 'sponge' ? `, replies identical to anvil's ${same}/${sample.length}` : ''}`,
-        )
+    const measureOne = async (server: 'sponge' | 'anvil', url: string, c: number): Promise<BesideAnvilRow> => {
+      await runWrk(opts.wrk, url, script, c, 1)
+      const pid = server === 'sponge' ? opts.spongePid : opts.anvilPid
+      const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid)
+      const threadBefore = pid === undefined || server !== 'sponge' ? 0 : servingCpuSeconds(pid)
+      const r = await runWrk(opts.wrk, url, script, c, opts.seconds)
+      const requests = r.requestsPerSec * opts.seconds
+      const row: BesideAnvilRow = {
+        workload: w.name,
+        server,
+        connections: c,
+        requestsPerSec: r.requestsPerSec,
+        p50ms: r.p50ms,
+        p99ms: r.p99ms,
+        errors: r.errors,
       }
+      if (r.resultsPerSec !== undefined) {
+        row.resultsPerSec = r.resultsPerSec
+        row.errorRepliesPerSec = r.errorRepliesPerSec
+      }
+      if (server === 'sponge') row.identicalReplies = `${same}/${sample.length}`
+      if (pid !== undefined && requests > 0) {
+        row.cpuUsPerRequest = Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / requests)
+        if (server === 'sponge') row.servingThreadBusy = Number(((servingCpuSeconds(pid) - threadBefore) / opts.seconds).toFixed(2))
+      }
+      if (w.gasPerRequest !== undefined) row.gasPerRequest = w.gasPerRequest
+      opts.log(
+        `${w.name} ${server} c=${c}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, errors ${r.errors}${server === 'sponge' ? `, replies identical to anvil's ${same}/${sample.length}` : ''}`,
+      )
+      return row
+    }
+    const rounds = Math.max(1, opts.rounds ?? 1)
+    for (const c of opts.connections) {
+      const measured: Record<'sponge' | 'anvil', BesideAnvilRow[]> = { sponge: [], anvil: [] }
+      for (let round = 0; round < rounds; round++) {
+        const pair = [
+          ['sponge', opts.spongeUrl],
+          ['anvil', opts.anvilUrl],
+        ] as const
+        for (const [server, url] of round % 2 === 0 ? pair : [...pair].reverse()) {
+          measured[server].push(await measureOne(server, url, c))
+        }
+      }
+      const ratios = measured.sponge.map((r, i) => r.requestsPerSec / measured.anvil[i]!.requestsPerSec)
+      rows.push(medianRound(measured.sponge, rounds > 1 ? ratios : undefined), medianRound(measured.anvil, undefined))
     }
   }
   return rows
+}
+
+/** A server's median round (the lower of the two middle ones for an even count), carrying every round's rate. */
+function medianRound(rounds: BesideAnvilRow[], ratios: number[] | undefined): BesideAnvilRow {
+  const median = [...rounds].sort((a, b) => a.requestsPerSec - b.requestsPerSec)[Math.floor((rounds.length - 1) / 2)]!
+  if (rounds.length === 1) return median
+  return { ...median, roundRates: rounds.map((r) => Math.round(r.requestsPerSec)), ...(ratios === undefined ? {} : { ratios }) }
+}
+
+/** The median of the pairs' ratios, the lower middle one for an even count. */
+export function medianRatio(ratios: number[]): number {
+  return [...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)]!
 }

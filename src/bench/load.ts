@@ -24,6 +24,7 @@ import { runClasses } from './classes.js'
 import { type LoadRow, htmlReport } from './report.js'
 import { ensureWrk, runWrk, writeBodiesScript } from './wrk.js'
 import { cpuSeconds } from './procStat.js'
+import { medianRatio } from './anvil.js'
 import { READER_LAG, type ReadersRow, runReaders } from './readers.js'
 
 // `npm run bench:load [-- --duration 5 --connections 16,64,256 --txs 3500 --rounds 1 --soak 300 --soak-block 50
@@ -240,7 +241,8 @@ async function soak(secondsTotal: number, perRound: number): Promise<SoakResult>
 
 // With --rounds N every workload is measured N times, the rounds interleaved (all workloads, then again), and the
 // best round is reported: on a shared machine a round can lose half its CPU to neighbours (steal), and the best round
-// is the one least disturbed. Every round is kept in the JSON.
+// is the one least disturbed. Every round is kept in the JSON. The selections beside anvil measure N pairs instead,
+// the order alternating, and report the median pair's ratio with every pair's (bench/anvil.ts).
 const rounds = Number(args.flags.get('rounds') ?? 1)
 const scripts = new Map<string, string>()
 for (const w of workloads) {
@@ -295,16 +297,16 @@ const classes =
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
 const evmReads =
   only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
-    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, spongeArgs, rounds, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 // State reads against anvil on the same genesis.
 const stateReads =
   only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
-    ? await runStateReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runStateReads({ wrk, work, cli, connections, seconds, count, spongeArgs, rounds, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const logReads =
   only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
-    ? await runLogReads({ wrk, work, cli, connections, seconds, count, spongeArgs, only: only === undefined ? undefined : new RegExp(only), log })
+    ? await runLogReads({ wrk, work, cli, connections, seconds, count, spongeArgs, rounds, only: only === undefined ? undefined : new RegExp(only), log })
     : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
@@ -480,7 +482,9 @@ if (besideAnvil.length > 0) {
           c: r.connections,
           'sponge req/s': Math.round(r.requestsPerSec),
           'anvil req/s': Math.round(theirs ?? 0),
-          ratio: theirs ? (r.requestsPerSec / theirs).toFixed(2) : '-',
+          // With rounds, the median of the pairs' ratios (bench/anvil.ts) and every pair's.
+          ratio: r.ratios !== undefined ? medianRatio(r.ratios).toFixed(2) : theirs ? (r.requestsPerSec / theirs).toFixed(2) : '-',
+          ...(r.ratios === undefined ? {} : { pairs: r.ratios.map((x) => x.toFixed(2)).join(' ') }),
           identical: r.identicalReplies,
           'CPU µs/req sponge': r.cpuUsPerRequest ?? '-',
           'CPU µs/req anvil':
