@@ -293,21 +293,25 @@ const classes =
   only === undefined || new RegExp(only).test(CLASSES)
     ? await runClasses({ wrk, work, httpUrl: node.httpUrl, receipts: hashes, seconds, log })
     : undefined
+// What the selections beside anvil share.
+const besideAnvilOptions = {
+  wrk,
+  work,
+  cli,
+  connections,
+  seconds,
+  count,
+  spongeArgs,
+  rounds,
+  only: only === undefined ? undefined : new RegExp(only),
+  log,
+}
 // The EVM-backed reads against anvil on the same genesis.
 const EVM_READS = ['eth_call balanceOf', 'eth_estimateGas token transfer', 'debug_traceTransaction callTracer']
-const evmReads =
-  only === undefined || EVM_READS.some((name) => new RegExp(only).test(name))
-    ? await runEvmReads({ wrk, work, cli, connections, seconds, count, spongeArgs, rounds, only: only === undefined ? undefined : new RegExp(only), log })
-    : undefined
+const evmReads = only === undefined || EVM_READS.some((name) => new RegExp(only).test(name)) ? await runEvmReads(besideAnvilOptions) : undefined
 // State reads against anvil on the same genesis.
-const stateReads =
-  only === undefined || STATE_READS.some((name) => new RegExp(only).test(name))
-    ? await runStateReads({ wrk, work, cli, connections, seconds, count, spongeArgs, rounds, only: only === undefined ? undefined : new RegExp(only), log })
-    : undefined
-const logReads =
-  only === undefined || LOG_READS.some((name) => new RegExp(only).test(name))
-    ? await runLogReads({ wrk, work, cli, connections, seconds, count, spongeArgs, rounds, only: only === undefined ? undefined : new RegExp(only), log })
-    : undefined
+const stateReads = only === undefined || STATE_READS.some((name) => new RegExp(only).test(name)) ? await runStateReads(besideAnvilOptions) : undefined
+const logReads = only === undefined || LOG_READS.some((name) => new RegExp(only).test(name)) ? await runLogReads(besideAnvilOptions) : undefined
 const FANOUT = 'newHeads fan-out'
 const fanout = only === undefined || new RegExp(only).test(FANOUT) ? await runFanout({ work, cli, log }) : undefined
 const BLOB_SENDS = 'blob sends'
