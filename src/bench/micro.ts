@@ -24,6 +24,7 @@ import { genesisBlock } from '../state/genesis.js'
 import { importChain } from '../import/importChain.js'
 import { devAccounts, devGenesis } from '../chain/dev.js'
 import { startNode } from '../node/node.js'
+import { NodeMetrics } from '../node/metrics.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { localNodeOptions } from '../testing/testNode.js'
@@ -158,6 +159,11 @@ const hundredReads = Buffer.from(
 )
 bench.add('envelope: one eth_getBalance body, answered', () => handleBody(oneRead, table, envelope, devNode.context))
 bench.add('envelope: a batch of 100 eth_getBalance, answered', () => handleBody(hundredReads, table, envelope, devNode.context))
+// The same with each call counted and timed into the node's metrics, as a node with --metrics does (node/callTally.ts).
+const callMetrics = new NodeMetrics({ store: devNode.context.store, lanes: [], thread: true })
+const metered: EnvelopeOptions = { ...envelope, observe: (method, code, s) => callMetrics.observeCall(method, 'http', code, s) }
+bench.add('envelope: one eth_getBalance body, answered, with --metrics', () => handleBody(oneRead, table, metered, devNode.context))
+bench.add('envelope: a batch of 100 eth_getBalance, answered, with --metrics', () => handleBody(hundredReads, table, metered, devNode.context))
 const chainIdBody = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }))
 bench.add('envelope: one eth_chainId body, answered', () => handleBody(chainIdBody, table, envelope, devNode.context))
 // The rpc-compat chain's first transaction: a receipt as served (two LMDB reads, the stored JSON copied into the reply).

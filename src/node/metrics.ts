@@ -6,6 +6,7 @@ import type { TxPool } from '../txpool/txPool.js'
 import type { WorkerPool } from '../workers/pool.js'
 import type { ThreadCalls } from '../calls/threadCalls.js'
 import { logWork } from '../rpc/methods/logs.js'
+import { CallTally } from './callTally.js'
 import { PHASES, readBlockPhases } from '../util/blockPhases.js'
 
 /** A registry's metrics as getMetricsAsJSON gives them: what a serving thread sends the main thread at a scrape. */
@@ -27,25 +28,14 @@ const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
  */
 export class NodeMetrics {
   readonly registry = new Registry()
-  private readonly requests = new Counter({
-    name: 'sponge_rpc_requests_total',
-    help: 'JSON-RPC calls answered, by method and port',
-    labelNames: ['method', 'port'] as const,
-    registers: [this.registry],
-  })
   private readonly errors = new Counter({
     name: 'sponge_rpc_errors_total',
     help: 'JSON-RPC calls answered with an error, by method, port and code',
     labelNames: ['method', 'port', 'code'] as const,
     registers: [this.registry],
   })
-  private readonly latency = new Histogram({
-    name: 'sponge_rpc_duration_seconds',
-    help: 'Time from a call being read to its answer, by method and port',
-    labelNames: ['method', 'port'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  })
+  /** sponge_rpc_requests_total and sponge_rpc_duration_seconds. */
+  private readonly callTally = new CallTally(this.registry, LATENCY_BUCKETS)
   private readonly taskSeconds = new Histogram({
     name: 'sponge_pool_task_seconds',
     help: 'Worker task time (queue wait included), by lane and operation',
@@ -65,7 +55,6 @@ export class NodeMetrics {
     help: 'Gas of the blocks validated through engine_newPayload',
     registers: [this.registry],
   })
-  private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<'method' | 'port'> }>()
   private threads: ThreadsMetrics | undefined
 
   /**
@@ -228,14 +217,7 @@ export class NodeMetrics {
 
   /** One answered call: `code` 0 for a result, else the JSON-RPC error code. */
   observeCall(method: string, port: string, code: number, seconds: number): void {
-    const key = `${port} ${method}`
-    let c = this.children.get(key)
-    if (c === undefined) {
-      c = { requests: this.requests.labels(method, port), latency: this.latency.labels(method, port) }
-      this.children.set(key, c)
-    }
-    c.requests.inc()
-    c.latency.observe(seconds)
+    this.callTally.observe(method, port, seconds)
     if (code !== 0) this.errors.inc({ method, port, code: String(code) })
   }
 

@@ -181,6 +181,11 @@ class BodyScope {
   private room = -1
   /** The body's requests that may run in the lane; -1 until counted. */
   private count = -1
+  /**
+   * When the last call answered at once was timed to its end (performance.now()), else undefined: a batch starts the
+   * next call's time there instead of reading the clock again (a read is ~90 ns on this machine's VM).
+   */
+  callEnded: number | undefined
 
   constructor(
     private readonly text: string,
@@ -285,10 +290,17 @@ interface ReplyBudget {
   max: number
 }
 
-/** Tells `opts.observe` of an answered call, when it is set: its time since `started` (performance.now()). */
-function observeCall(opts: EnvelopeOptions, table: MethodTable, name: string, started: number, code: number): void {
+/**
+ * Tells `opts.observe` of an answered call, when it is set: its time since `started` (performance.now()); returns
+ * the time it ended, or undefined when nothing was timed. `label` is the method's name, or 'unknown' for a name
+ * not in the table.
+ */
+function observeCall(opts: EnvelopeOptions, label: string, started: number, code: number): number | undefined {
   const observe = opts.observe
-  if (observe !== undefined) observe(table.has(name) ? name : 'unknown', code, (performance.now() - started) / 1000)
+  if (observe === undefined) return undefined
+  const now = performance.now()
+  observe(label, code, (now - started) / 1000)
+  return now
 }
 
 /**
@@ -305,6 +317,7 @@ function handleOne(
   scope: BodyScope,
   index: number,
   budget?: ReplyBudget,
+  startedAt?: number,
 ): Outcome {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     writeError(w, null, new InvalidRequestError('invalid request'))
@@ -323,10 +336,11 @@ function handleOne(
   if (req.jsonrpc !== '2.0') return writeEarly(w, id, new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
   const name = req.method
   if (typeof name !== 'string') return writeEarly(w, id, new InvalidRequestError('invalid request: no method'))
-  const started = opts.observe === undefined ? 0 : performance.now()
+  const started = opts.observe === undefined ? 0 : (startedAt ?? performance.now())
+  const def = table.get(name)
+  const label = def === undefined ? 'unknown' : name
   let result: Reply | Promise<Reply>
   try {
-    const def = table.get(name)
     if (def === undefined || !opts.namespaces.has(def.namespace)) throw new MethodNotFoundError(name)
     if (budget !== undefined && budget.spent > budget.max) throw TOO_LARGE
     let context = ctx
@@ -348,15 +362,15 @@ function handleOne(
     if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
     result = def.handle(checked.data as never, context)
   } catch (e) {
-    observeCall(opts, table, name, started, writeFailure(hasId ? w : undefined, id, e, name, opts))
+    scope.callEnded = observeCall(opts, label, started, writeFailure(hasId ? w : undefined, id, e, name, opts))
     return hasId
   }
-  if (result instanceof Promise) return promised(result, hasId, id, w, table, opts, name, started, budget)
+  if (result instanceof Promise) return promised(result, hasId, id, w, opts, name, label, started, budget)
   if (!hasId) {
-    observeCall(opts, table, name, started, 0)
+    scope.callEnded = observeCall(opts, label, started, 0)
     return false
   }
-  observeCall(opts, table, name, started, writeSettled(w, id, result, name, opts))
+  scope.callEnded = observeCall(opts, label, started, writeSettled(w, id, result, name, opts))
   return true
 }
 
@@ -374,13 +388,13 @@ function promised(
   hasId: boolean,
   id: Id,
   w: ReplyWriter,
-  table: MethodTable,
   opts: EnvelopeOptions,
   name: string,
+  label: string,
   started: number,
   budget: ReplyBudget | undefined,
 ): Promise<Buffer | undefined> {
-  const observed = (code: number) => observeCall(opts, table, name, started, code)
+  const observed = (code: number) => observeCall(opts, label, started, code)
   // Settles in a later turn, when `w` holds someone else's reply: answer into it and take a copy at once.
   const answer = (write: (into: ReplyWriter | undefined) => number): Buffer | undefined => {
     if (!hasId) {
@@ -511,17 +525,22 @@ function answerBatch(
   budget: ReplyBudget,
 ): Buffer | undefined | Promise<Buffer | undefined> {
   const turns = opts.turns
-  const started = turns === undefined ? 0 : performance.now()
+  // One clock read a call: a call's time starts where the one before ended, and the slice is checked against it.
+  const timed = turns !== undefined || opts.observe !== undefined
+  let lap = timed ? performance.now() : 0
+  const started = lap
   w.str('[')
   let written = 0
   for (let index = 0; index < items.length; index++) {
-    if (turns !== undefined && index > 0 && performance.now() - started > BATCH_SLICE_MS) {
+    if (turns !== undefined && index > 0 && lap - started > BATCH_SLICE_MS) {
       const first = written > 0 ? w.copy(1) : undefined
       return rest(items, index, [first], w, table, opts, ctx, scope, budget, true)
     }
     const before = w.length
     if (written > 0) w.str(',')
-    const out = handleOne(items[index], w, table, opts, ctx, scope, index, budget)
+    scope.callEnded = undefined
+    const out = handleOne(items[index], w, table, opts, ctx, scope, index, budget, lap)
+    if (timed) lap = scope.callEnded ?? performance.now()
     if (out === true) {
       written++
       budget.spent += w.length - before
