@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TemplatedApp } from 'uWebSockets.js'
 import { closeApp, loadUws } from './uws.js'
+import { listenOnFreePort } from '../testing/uwsApp.js'
 
 describe('uWebSockets.js', () => {
   it('loads the native binary, not the JS fallback', () => {
@@ -27,22 +28,13 @@ describe('a binary reply sent as', () => {
   }
   let app: TemplatedApp
   let port = 0
-  beforeAll(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const uws = loadUws()
-        app = uws.App().get('/:kind', (res, req) => {
-          res.end(replies[decodeURIComponent(req.getParameter(0))]!.body())
-        })
-        app.listen('127.0.0.1', 0, (socket) => {
-          if (socket === false) reject(new Error('cannot listen'))
-          else {
-            port = uws.us_socket_local_port(socket)
-            resolve()
-          }
-        })
+  beforeAll(async () => {
+    ;({ app, port } = await listenOnFreePort((a) =>
+      a.get('/:kind', (res, req) => {
+        res.end(replies[decodeURIComponent(req.getParameter(0))]!.body())
       }),
-  )
+    ))
+  })
   afterAll(() => closeApp(app))
 
   it.each(Object.keys(replies))('%s arrives as the bytes it holds', async (kind) => {

@@ -1,7 +1,8 @@
 import { connect } from 'node:net'
 import type { TemplatedApp } from 'uWebSockets.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeApp, loadUws, wholeBody } from './uws.js'
+import { closeApp, wholeBody } from './uws.js'
+import { listenOnFreePort } from '../testing/uwsApp.js'
 
 // Sponge's uWebSockets.js patch (vendor/uws/sponge/whole-body.patch) offers a request's body to the route handler as
 // text when it arrived with the head; the server then answers without onData. Here, a server that says what it saw:
@@ -15,32 +16,23 @@ interface Seen {
 let app: TemplatedApp
 let port = 0
 
-beforeAll(
-  () =>
-    new Promise<void>((resolve, reject) => {
-      const uws = loadUws()
-      app = uws.App().post('/*', (res, req) => {
-        const whole = wholeBody(req)
-        if (whole !== undefined) {
-          res.end(JSON.stringify({ whole } satisfies Seen))
-          return
-        }
-        res.onAborted(() => {})
-        const parts: Buffer[] = []
-        res.onData((chunk, last) => {
-          parts.push(Buffer.from(chunk.slice(0)))
-          if (last) res.cork(() => res.end(JSON.stringify({ streamed: Buffer.concat(parts).toString('base64') } satisfies Seen)))
-        })
-      })
-      app.listen('127.0.0.1', 0, (socket) => {
-        if (socket === false) reject(new Error('cannot listen'))
-        else {
-          port = uws.us_socket_local_port(socket)
-          resolve()
-        }
+beforeAll(async () => {
+  ;({ app, port } = await listenOnFreePort((a) =>
+    a.post('/*', (res, req) => {
+      const whole = wholeBody(req)
+      if (whole !== undefined) {
+        res.end(JSON.stringify({ whole } satisfies Seen))
+        return
+      }
+      res.onAborted(() => {})
+      const parts: Buffer[] = []
+      res.onData((chunk, last) => {
+        parts.push(Buffer.from(chunk.slice(0)))
+        if (last) res.cork(() => res.end(JSON.stringify({ streamed: Buffer.concat(parts).toString('base64') } satisfies Seen)))
       })
     }),
-)
+  ))
+})
 afterAll(() => closeApp(app))
 
 const head = (length: number, close = false) =>
