@@ -21,10 +21,9 @@ export interface HttpServerOptions {
   authorize?: (authorizationHeader: string) => boolean
   /**
    * Handles one complete body (its bytes, or its text when uWS read it whole with the head), which it must not keep
-   * (bytes may be uWS's own memory). Returns the reply, or
-   * undefined for "nothing to send"; a reply returned synchronously may be lent memory and is sent at once.
-   * `client` names the sender (its remote address: uWS does not expose the connection), and may be asked only
-   * before this returns.
+   * (bytes may be uWS's own memory). Returns the reply, or undefined for "nothing to send"; a reply returned
+   * synchronously may be lent memory and is sent at once. `client` names the sender (its remote address: uWS does
+   * not expose the connection), and may be asked only before this returns.
    */
   handle: (body: Uint8Array | string, client: () => string) => Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** Served, WebSocket upgrades on the same port (GET with Upgrade: websocket), subject to the same Host rule. */
