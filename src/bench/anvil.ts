@@ -241,14 +241,19 @@ export async function measureBesideAnvil(opts: {
   return rows
 }
 
-/** A server's median round (the lower of the two middle ones for an even count), carrying every round's rate. */
+/** A server's median round, carrying every round's rate. */
 function medianRound(rounds: BesideAnvilRow[], ratios: number[] | undefined): BesideAnvilRow {
-  const median = [...rounds].sort((a, b) => a.requestsPerSec - b.requestsPerSec)[Math.floor((rounds.length - 1) / 2)]!
+  const median = lowerMedian(rounds, (r) => r.requestsPerSec)
   if (rounds.length === 1) return median
   return { ...median, roundRates: rounds.map((r) => Math.round(r.requestsPerSec)), ...(ratios === undefined ? {} : { ratios }) }
 }
 
-/** The median of the pairs' ratios, the lower middle one for an even count. */
+/** The median of the pairs' ratios. */
 export function medianRatio(ratios: number[]): number {
-  return [...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)]!
+  return lowerMedian(ratios, (r) => r)
+}
+
+/** The middle of `xs` by `key`: the lower of the two middle ones for an even count (a round that was measured). */
+function lowerMedian<T>(xs: readonly T[], key: (x: T) => number): T {
+  return [...xs].sort((a, b) => key(a) - key(b))[Math.floor((xs.length - 1) / 2)]!
 }
