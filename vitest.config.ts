@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // Workers and spawned nodes run dist/: refuse to test a build older than its sources.
     globalSetup: ['src/testing/distFresh.ts'],
+    // After the summary, any file whose worker died, by name (vitest counts it neither passed nor failed).
+    reporters: ['default', './src/testing/unfinishedFiles.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -236,7 +236,16 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   }
 
   const answer = (res: HttpResponse, state: State, body: Uint8Array | string) => {
-    const out = opts.handle(body, () => remoteAddress(res))
+    let out: ReturnType<HttpServerOptions['handle']>
+    try {
+      out = opts.handle(body, () => remoteAddress(res))
+    } catch {
+      // A bug in the handler costs its request a 500, as a rejection does. Thrown on, it would leave a whole-body
+      // request unanswered and without an abort handler when the route handler returns, which uWS punishes by
+      // aborting the process.
+      reply(res, state, '500 Internal Server Error', INTERNAL_ERROR)
+      return
+    }
     if (out instanceof Promise) {
       out.then(
         (later) => replyLater(res, state, OK, later ?? ''),
