@@ -61,14 +61,30 @@ export function ensureWrk(): string {
   }
 }
 
-/** A wrk Lua script that POSTs `bodies` round-robin, one per request; `count` adds the result/refusal counters. */
+/**
+ * A wrk Lua script that POSTs `bodies` round-robin, one per request; `count` adds the result/refusal counters. Each
+ * request's text is formatted once, on its first use, and sent as kept: wrk.format at every request cost the generator
+ * ~1 µs of CPU a request (a tenth of its share of the cores), taken from the server it measures.
+ */
 export function writeBodiesScript(dir: string, name: string, bodies: string[], count = false): string {
   const file = join(dir, `${name}.lua`)
   const list = bodies.map((b) => `[==[${b}]==]`).join(',\n')
-  writeFileSync(
-    file,
-    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal bodies = {\n${list}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #bodies then i = 1 end\n  return wrk.format(nil, nil, nil, bodies[i])\nend\n${count ? COUNTING : ''}`,
-  )
+  const script = [
+    'wrk.method = "POST"',
+    'wrk.headers["Content-Type"] = "application/json"',
+    `local bodies = {\n${list}\n}`,
+    'local requests = {}',
+    'local i = 0',
+    'request = function()',
+    '  i = i + 1',
+    '  if i > #bodies then i = 1 end',
+    '  local r = requests[i]',
+    '  if r == nil then r = wrk.format(nil, nil, nil, bodies[i]); requests[i] = r end',
+    '  return r',
+    'end',
+    '',
+  ].join('\n')
+  writeFileSync(file, count ? script + COUNTING : script)
   return file
 }
 
