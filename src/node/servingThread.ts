@@ -142,6 +142,8 @@ endpoint = await startEndpoint({
     maxReplyBytes: init.maxReplyBytes,
     maxBatchReplyBytes: init.maxBatchReplyBytes,
     turns: servingTurns,
+    // The Engine API is the main thread's: nothing here needs a pass's batches held back for it.
+    queueArrivingBatches: false,
     ...(metrics === undefined ? {} : { observe: (method: string, code: number, s: number) => metrics.observeCall(method, 'http', code, s) }),
   },
   drainingElsewhere: () => lifecycle.get() === 'draining',

@@ -155,4 +155,14 @@ describe('JSON-RPC envelope', () => {
     expect(runs.has('0x0')).toBe(false)
     expect(turns.given).toBe(2)
   })
+  it('answers an arriving batch at once, not behind work waiting for a turn, where told so (a serving thread)', async () => {
+    const turns = new Turns()
+    const body = Buffer.from(JSON.stringify([1, 2].map((i) => ({ jsonrpc: '2.0', id: i, method: 'test_run' }))))
+    const before = turns.next()
+    const out = handleBody(body, table, { ...opts, turns, queueArrivingBatches: false }, ctx)
+    expect(out).toBeInstanceOf(Buffer)
+    expect((JSON.parse(Buffer.from(out as Buffer).toString()) as { id: number }[]).map((a) => a.id)).toEqual([1, 2])
+    await before
+    expect(turns.given).toBe(1)
+  })
 })

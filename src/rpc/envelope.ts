@@ -38,6 +38,14 @@ export interface EnvelopeOptions {
    * call, served without turns, waits for one slice at most, not for every batch the sockets had.
    */
   turns?: Turns
+  /**
+   * With `turns`, whether a batch that arrives while other public work waits for a turn waits for one too (the
+   * default): where the Engine API is answered on the same thread, so that a call of it read in the same pass is not
+   * answered behind every batch the sockets had. A serving thread without the Engine API answers such a batch at once
+   * (false): queued, every batch under a flood waited — one answered a pass, the parsed bodies of all the others
+   * kept alive meanwhile — which cost a quarter of a batch's CPU at 256 connections (docs/performance.md).
+   */
+  queueArrivingBatches?: boolean
 }
 
 /** An id echoed from the request's own text (a number JSON.parse would alter). */
@@ -498,7 +506,7 @@ function handleBatch(
   const turns = opts.turns
   // Public work waits for its turn: this batch takes one too, then answers as at an idle thread: its synchronous
   // answers written one after another in one run (one head check, one snapshot), not each in a part of its own.
-  if (turns !== undefined && turns.queued > 0) {
+  if (turns !== undefined && turns.queued > 0 && opts.queueArrivingBatches !== false) {
     return turns.next().then(() => {
       // The shared writer was others' while this batch waited.
       w.reset()
