@@ -1,9 +1,9 @@
 // Builds the uWebSockets.js addon Sponge serves HTTP with, from the sources in vendor/uws (upstream, unmodified) plus
-// Sponge's patches (vendor/uws/sponge/*.patch: HTTP/1.0 served, 400 before a parser-error close, the whole body
-// offered to the route handler), without TLS or QUIC,
-// on Node's own libuv, as upstream's build.c does for its release binaries. Run by `npm ci`/`npm install` (the
-// package's `prepare`) and by `npm run build:uws`. The result: vendor/uws/build/uws_<platform>_<arch>_<abi>.node,
-// loaded by src/rpc/uws.ts. A build whose inputs have not changed is kept (a stamp beside it).
+// Sponge's patches (vendor/uws/sponge/*.patch: HTTP/1.0 served, 400 before a parser-error close, the whole body offered
+// to the route handler, replies read by their data pointer), without TLS or QUIC, on Node's own libuv, as upstream's
+// build.c does for its release binaries. Run by `npm ci`/`npm install` (the package's `prepare`) and by `npm run
+// build:uws`. The result: vendor/uws/build/uws_<platform>_<arch>_<abi>.node, loaded by src/rpc/uws.ts. A build whose
+// inputs have not changed is kept (a stamp beside it).
 //
 // A failed build fails the install, loudly: the prebuilt binary from npm would serve, but would hang HTTP/1.0
 // clients and drop requests without Host again, so the node would behave differently from machine to machine.

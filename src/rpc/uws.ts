@@ -14,9 +14,10 @@ const BUILT = join(fileURLToPath(new URL('../../vendor/uws/build/', import.meta.
 /**
  * Loads the uWebSockets.js addon built from vendor/uws at install: upstream's sources with Sponge's patches, which
  * answer HTTP/1.0 clients, send 400 before a parser-error close (the prebuilt binary hangs the first and closes
- * silently on the second) and offer a body that came with its head whole (`wholeBody`). SPONGE_UWS_PREBUILT=1 loads the npm package's prebuilt binary instead (a machine without
- * a compiler; bench comparisons). Never the package's own loader: it silently falls back to a slow pure-JS server
- * when the binary does not load, and a throughput node must fail at start-up instead.
+ * silently on the second) and offer a body that came with its head whole (`wholeBody`). SPONGE_UWS_PREBUILT=1 loads the
+ * npm package's prebuilt binary instead (a machine without a compiler; bench comparisons). Never the package's own
+ * loader: it silently falls back to a slow pure-JS server when the binary does not load, and a throughput node must
+ * fail at start-up instead.
  */
 export function loadUws(): Uws {
   if (process.env.SPONGE_UWS_PREBUILT === '1') {
