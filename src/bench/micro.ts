@@ -31,6 +31,7 @@ import { localNodeOptions } from '../testing/testNode.js'
 import { validateAccount } from '../wire/ethParams.js'
 import type { AccountParams } from '../wire/ethParams.js'
 import { syncRun } from '../util/syncRun.js'
+import { HexKeyTable } from '../util/hexKeyTable.js'
 import typia from 'typia'
 
 // `npm run bench:micro`: the candidates for each hot primitive side by side in one run, and the costs that decide
@@ -196,6 +197,28 @@ const pinned = new FlatStateReader(pinnedStore)
 bench.add('flat state: 100 head balance reads, pinned snapshot (a serving thread)', () => {
   for (let i = 0; i < 100; i++) pinned.headAccount('balance', accounts[i % accounts.length]!)
 })
+
+// The serving thread's kept replies (store/txReplies.ts, state/flatStateReader.ts) by the key a request sends: each
+// lookup is of a fresh string, as JSON.parse makes one per request (the parse is in both, ~0.07 µs), over 3,500
+// receipts of ~700 bytes (bench:load's), with and without the pattern check a hit no longer needs (MethodDef.kept).
+const keptHashes = Array.from({ length: 3500 }, (_, i) => `0x${createHash('sha256').update(String(i)).digest('hex')}`)
+const keptMap = new Map<string, Uint8Array>()
+const keptTable = new HexKeyTable<Uint8Array>()
+for (const h of keptHashes) {
+  const reply = new Uint8Array(700)
+  keptMap.set(h, reply)
+  keptTable.set(h, reply)
+}
+const askedTexts = Array.from({ length: 4096 }, (_, i) => JSON.stringify(keptHashes[(i * 7919) % keptHashes.length]))
+let asked = 0
+const freshHash = () => JSON.parse(askedTexts[asked++ & 4095]!) as string
+const HASH32 = /^0x[0-9a-f]{64}$/
+bench.add('kept replies: a receipt by a fresh hash string, pattern checked, then a Map (before)', () => {
+  const h = freshHash()
+  return HASH32.test(h) ? keptMap.get(h) : undefined
+})
+bench.add('kept replies: a receipt by a fresh hash string, a Map', () => keptMap.get(freshHash()))
+bench.add('kept replies: a receipt by a fresh hash string, HexKeyTable (chosen)', () => keptTable.get(freshHash()))
 
 // BENCH_ONLY=<regexp>: only the tasks whose names match (the setup above still runs).
 const onlyTasks = process.env.BENCH_ONLY

@@ -33,6 +33,17 @@ const table: MethodTable = new Map([
   // The synchronous run the call was answered in (util/syncRun.ts): a batch's state reads share one head check in one.
   ['test_run', method('eth', typia.createValidate<[]>(), () => `0x${syncRunId().toString(16)}`)],
   ['test_later', method('eth', typia.createValidate<[Quantity]>(), ([q]) => Promise.resolve(q))],
+  // An answer kept for one exact parameter (MethodDef.kept), else the validator and the handler as always.
+  [
+    'test_kept',
+    method(
+      'eth',
+      typia.createValidate<[Quantity]>(),
+      ([q]) => `handled ${q}`,
+      'thread',
+      (params) => (params.length === 1 && params[0] === '0x7' ? 'kept 0x7' : undefined),
+    ),
+  ],
   ['test_laterFail', method('eth', typia.createValidate<[]>(), () => Promise.reject(new RpcError(-39001, 'later')))],
   // Like the store's transient views: the same memory, rewritten by the next call.
   [
@@ -87,6 +98,14 @@ describe('JSON-RPC envelope', () => {
     expect(r.error.message).toMatch(/argument 0/)
     expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_echo","params":{"a":1}}')).toEqual(err(1, -32602))
     expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_params"}')).toEqual(err(1, -32602))
+  })
+  it("gives a method's kept answer before validating, and validates and handles whatever it does not keep", async () => {
+    const result = async (params: string) =>
+      ((await call(`{"jsonrpc":"2.0","id":1,"method":"test_kept","params":${params}}`)) as { result?: string }).result
+    expect(await result('["0x7"]')).toBe('kept 0x7')
+    expect(await result('["0x8"]')).toBe('handled 0x8')
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_kept","params":["0x07"]}')).toEqual(err(1, -32602))
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_kept","params":{"0":"0x7"}}')).toEqual(err(1, -32602))
   })
   it('maps domain errors by class and anything else to -32603', async () => {
     expect(await call('{"jsonrpc":"2.0","id":1,"method":"test_fail"}')).toEqual(err(1, -39001))

@@ -366,9 +366,14 @@ function handleOne(
     const p = req.params
     const params = p === undefined || p === null ? NO_PARAMS : p
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
-    const checked = def.validate(params)
-    if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
-    result = def.handle(checked.data as never, context)
+    const kept = def.kept === undefined ? undefined : def.kept(params, context)
+    if (kept !== undefined) {
+      result = kept
+    } else {
+      const checked = def.validate(params)
+      if (!checked.success) throw new InvalidParamsError(describeValidation(checked))
+      result = def.handle(checked.data as never, context)
+    }
   } catch (e) {
     scope.callEnded = observeCall(opts, label, started, writeFailure(hasId ? w : undefined, id, e, name, opts))
     return hasId

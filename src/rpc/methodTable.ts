@@ -19,7 +19,17 @@ export interface MethodDef {
   runsIn: RunsIn
   validate(input: unknown): IValidation<unknown>
   handle(params: never, ctx: NodeContext): Reply | Promise<Reply>
+  /**
+   * An answer kept from an earlier call with exactly these parameters (compared as sent), asked before they are
+   * validated, else undefined: what is kept was answered to valid parameters, so a hit needs no check. For the
+   * reads whose check costs as much as the lookup (a hash's 64 digits against a pattern), and only where the kept
+   * answer is the one `handle` would give now. Undefined for most methods.
+   */
+  kept: Kept | undefined
 }
+
+/** See MethodDef.kept. */
+export type Kept = (params: readonly unknown[], ctx: NodeContext) => Reply | undefined
 
 /**
  * A handler of method `M` whose parameters the validator gives as `P`: it may take any part of the context (a Pick
@@ -37,8 +47,9 @@ export function entry<M extends keyof RpcResults, P>(
   validate: (input: unknown) => IValidation<P>,
   handle: Handler<M, P>,
   runsIn: RunsIn = 'thread',
+  kept?: Kept,
 ): readonly [M, MethodDef] {
-  return [name, method(namespace, validate, handle, runsIn)]
+  return [name, method(namespace, validate, handle, runsIn, kept)]
 }
 
 /** Pairs a validator with the handler of the same parameter type (its result unchecked: tests' ad-hoc methods). */
@@ -47,8 +58,9 @@ export function method<P>(
   validate: (input: unknown) => IValidation<P>,
   handle: (params: P, ctx: NodeContext) => Reply | Promise<Reply>,
   runsIn: RunsIn = 'thread',
+  kept?: Kept,
 ): MethodDef {
-  return { namespace, runsIn, validate, handle: handle as MethodDef['handle'] }
+  return { namespace, runsIn, validate, handle: handle as MethodDef['handle'], kept }
 }
 
 /** The names of RpcResults that `rows` leave out: `never` when the table is complete. */

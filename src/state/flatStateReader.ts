@@ -8,6 +8,7 @@ import type { ChainStore } from '../store/chainStore.js'
 import { flatHeadIsCanonicalHead } from '../store/flatState.js'
 import { SnapshotStamp } from '../store/snapshotStamp.js'
 import { bytesToBigInt, equalBytes } from '../util/hex.js'
+import { HexKeyTable } from '../util/hexKeyTable.js'
 import { rlpEnd, rlpStart, rlpStringAt } from '../util/rlpString.js'
 
 // State reads answered on the serving thread from the flat state table (store/flatState.ts), as receipts are: an
@@ -80,9 +81,13 @@ export class FlatStateReader {
    * cache and anvil its state in memory. A read at the head then costs a lookup instead of LMDB reads and the
    * reply's hex.
    */
-  private readonly replies: Record<AccountField, Map<string, string>> = { balance: new Map(), nonce: new Map(), code: new Map() }
+  private readonly replies: Record<AccountField, HexKeyTable<string>> = {
+    balance: new HexKeyTable(),
+    nonce: new HexKeyTable(),
+    code: new HexKeyTable(),
+  }
   /** The same for slots, by address and then slot. */
-  private readonly slotReplies = new Map<string, Map<string, string>>()
+  private readonly slotReplies = new HexKeyTable<HexKeyTable<string>>()
   private replyCount = 0
   private replyChars = 0
 
@@ -140,6 +145,19 @@ export class FlatStateReader {
     return reply
   }
 
+  /**
+   * headAccount's reply when one is kept for `address` exactly as written, else undefined (nothing is read). Only
+   * replies to valid addresses are kept: a method may ask before it validates its parameters (MethodDef.kept).
+   */
+  keptAccount(field: AccountField, address: string): string | undefined {
+    return this.atHead() ? this.replies[field].get(address) : undefined
+  }
+
+  /** headSlot's reply when one is kept for `address` and `slot` exactly as written, as keptAccount. */
+  keptSlot(address: string, slot: string): string | undefined {
+    return this.atHead() ? this.slotReplies.get(address)?.get(slot) : undefined
+  }
+
   /** headAccount's reply read from the table, the head check made. */
   private accountAtHead(field: AccountField, address: string): string {
     addressInto(address, this.addressKey)
@@ -168,7 +186,7 @@ export class FlatStateReader {
     const reply = this.slotAtHead(slot)
     this.makeRoom(address.length + slot.length + reply.length)
     let slots = this.slotReplies.get(address)
-    if (slots === undefined) this.slotReplies.set(address, (slots = new Map()))
+    if (slots === undefined) this.slotReplies.set(address, (slots = new HexKeyTable()))
     slots.set(slot, reply)
     return reply
   }

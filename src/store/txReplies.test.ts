@@ -67,4 +67,23 @@ describe('receipts and transactions kept by hash', () => {
     expect(kept.get('receipt', hash)).toBe(again)
     expect(again).not.toBe(first)
   })
+
+  it('answer what they keep only to the hash exactly as kept: the same digits in capitals are still refused', async () => {
+    const parent = await latestHash(n)
+    const raw = signedTransfer(n.spec, 3, 0, { to: devAccounts()[9]!.address, value: 6n })
+    const hash = bytesToHex(keccak256(hexToBytes(raw)))
+    expect((await n.http('eth_sendRawTransaction', [raw])).result).toBe(hash)
+    const b = await engineBlock(n, parent, payloadAttributes(++t))
+    expect(b.transactions).toEqual([raw])
+    const read = await n.http<Located>('eth_getTransactionReceipt', [hash])
+    expect(read.result?.blockHash).toBe(b.blockHash)
+    const kept = n.node.context.txReplies
+    // Kept now, and answered from what is kept, the same reply.
+    expect(kept.kept('receipt', hash)).toBeDefined()
+    expect(await n.http('eth_getTransactionReceipt', [hash])).toEqual(read)
+    const shouted = `0x${hash.slice(2).toUpperCase()}`
+    expect((await n.http('eth_getTransactionReceipt', [shouted])).error?.code).toBe(-32602)
+    expect((await n.http('eth_getTransactionByHash', [shouted])).error?.code).toBe(-32602)
+    expect((await n.http('eth_getTransactionReceipt', [hash, hash])).error?.code).toBe(-32602)
+  })
 })

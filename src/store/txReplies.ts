@@ -1,4 +1,5 @@
 import { hexToBytes } from '../util/hex.js'
+import { HexKeyTable } from '../util/hexKeyTable.js'
 import { SnapshotStamp } from './snapshotStamp.js'
 import type { ChainStoreReads } from './chainStore.js'
 
@@ -20,19 +21,18 @@ const MAX_ENTRIES = 16_384
 const MAX_BYTES = 8 * 1024 * 1024
 const MAX_ONE_BYTES = 16 * 1024
 
+/**
+ * One kind's replies, by the hash string as asked (util/hexKeyTable.ts). Past its bounds it starts over: it is
+ * cleared whole, as the flat state's kept replies are, instead of dropping the oldest one by one (which needs an
+ * order of insertion kept beside the table).
+ */
 class Kept {
-  readonly byHash = new Map<string, Uint8Array>()
+  readonly byHash = new HexKeyTable<Uint8Array>()
   bytes = 0
 
   add(hash: string, reply: Uint8Array): void {
-    const m = this.byHash
-    // Oldest out first (a Map iterates in insertion order).
-    while (m.size > 0 && (m.size >= MAX_ENTRIES || this.bytes + reply.length > MAX_BYTES)) {
-      const [oldest, r] = m.entries().next().value as [string, Uint8Array]
-      m.delete(oldest)
-      this.bytes -= r.length
-    }
-    m.set(hash, reply)
+    if (this.byHash.size >= MAX_ENTRIES || this.bytes + reply.length > MAX_BYTES) this.clear()
+    this.byHash.set(hash, reply)
     this.bytes += reply.length
   }
 
@@ -43,7 +43,7 @@ class Kept {
 }
 
 export class TxReplies {
-  private readonly kept: Record<TxReplyKind, Kept> = { receipt: new Kept(), transaction: new Kept() }
+  private readonly byKind: Record<TxReplyKind, Kept> = { receipt: new Kept(), transaction: new Kept() }
   /** The head the kept replies were read at; `tipNumber` undefined until one is known (nothing is kept before). */
   private readonly tip = new Uint8Array(32)
   private tipNumber: bigint | undefined
@@ -59,21 +59,29 @@ export class TxReplies {
    * transaction has that hash. A reply read now may be a view of LMDB's buffer, valid until the next read.
    */
   get(kind: TxReplyKind, hash: string): Uint8Array | undefined {
-    this.check()
-    const kept = this.kept[kind]
-    const hit = kept.byHash.get(hash)
+    const hit = this.kept(kind, hash)
     if (hit !== undefined) return hit
     const key = hexToBytes(hash)
     const view = kind === 'receipt' ? this.store.receiptJsonView(key) : this.store.txJsonViewByTxHash(key)
     if (view === undefined || this.tipNumber === undefined || view.length > MAX_ONE_BYTES) return view
     const copy = Uint8Array.prototype.slice.call(view)
-    kept.add(hash, copy)
+    this.byKind[kind].add(hash, copy)
     return copy
+  }
+
+  /**
+   * The reply kept for `hash` exactly as written, else undefined (nothing is read from the store). Only `get`'s
+   * answers are kept, so `hash` is then a valid hash: a method may ask before it validates its parameters
+   * (MethodDef.kept).
+   */
+  kept(kind: TxReplyKind, hash: string): Uint8Array | undefined {
+    this.check()
+    return this.byKind[kind].byHash.get(hash)
   }
 
   /** Replies kept, of each kind. */
   get size(): Record<TxReplyKind, number> {
-    return { receipt: this.kept.receipt.byHash.size, transaction: this.kept.transaction.byHash.size }
+    return { receipt: this.byKind.receipt.byHash.size, transaction: this.byKind.transaction.byHash.size }
   }
 
   /** Keeps the kept replies true of the snapshot read now: see the file's comment. */
@@ -87,8 +95,8 @@ export class TxReplies {
     const stillCanonical =
       this.tipNumber !== undefined && number !== undefined && number >= this.tipNumber && this.store.isCanonical(this.tipNumber, this.tip)
     if (!stillCanonical) {
-      this.kept.receipt.clear()
-      this.kept.transaction.clear()
+      this.byKind.receipt.clear()
+      this.byKind.transaction.clear()
     }
     if (head === undefined || number === undefined) {
       this.tipNumber = undefined

@@ -2,6 +2,7 @@ import { HeaderView } from '../../store/headerView.js'
 import type { NodeContext } from '../context.js'
 import type { BlockRef } from '../../store/chainReader.js'
 import { MAX_TX_INDEX } from '../../store/layout.js'
+import type { TxReplyKind } from '../../store/txReplies.js'
 import { hexToBytes, toQuantity } from '../../util/hex.js'
 import { RawJson } from '../reply.js'
 import type {
@@ -60,6 +61,18 @@ export function receipt([hash]: ByHashParams, ctx: Pick<NodeContext, 'txReplies'
   const bytes = ctx.txReplies.get('receipt', hash)
   return bytes === undefined ? null : RawJson.of<ReceiptResult>(bytes)
 }
+
+/** A by-hash read's kept reply (MethodDef.kept): its one parameter looked up as sent. */
+function keptByHash(kind: TxReplyKind, params: readonly unknown[], ctx: Pick<NodeContext, 'txReplies'>): RawJson | undefined {
+  const hash = params[0]
+  if (params.length !== 1 || typeof hash !== 'string') return undefined
+  const bytes = ctx.txReplies.kept(kind, hash)
+  return bytes === undefined ? undefined : RawJson.of(bytes)
+}
+
+export const keptReceipt = (params: readonly unknown[], ctx: Pick<NodeContext, 'txReplies'>) => keptByHash('receipt', params, ctx)
+/** Only a mined transaction is kept: the same answer txByHash gives, which looks in the pool only after the store. */
+export const keptTx = (params: readonly unknown[], ctx: Pick<NodeContext, 'txReplies'>) => keptByHash('transaction', params, ctx)
 
 /** The stored receipts as one JSON array. */
 function joined(chunks: Uint8Array[]): RawJson<ReceiptResult[]> {

@@ -51,7 +51,7 @@ export function readerMethods(base: MethodTable, opts: ReaderTableOptions): Meth
     if (!forwarded && NODE_ONLY.includes(def.namespace)) continue
     // A method that holds something per client (filters) is forwarded as its client's.
     const runsIn = def.runsIn === 'threadAsClient' ? 'threadAsClient' : 'thread'
-    table.set(name, forwarded ? { ...def, runsIn, handle: (params: unknown, ctx) => forward(ctx, name, params) } : def)
+    table.set(name, forwarded ? { ...def, runsIn, handle: (params: unknown, ctx) => forward(ctx, name, params), kept: undefined } : def)
   }
   const count = base.get('eth_getTransactionCount')
   // The pending nonce counts the node's pooled transactions: a wallet sending twice through a balancer needs it.

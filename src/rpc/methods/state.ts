@@ -72,6 +72,34 @@ function account(kind: AccountField, [address, block]: AccountParams, ctx: Ctx):
   return scalar(ctx, { kind, blockHash: ref.hash, address: addr })
 }
 
+/**
+ * An account read's reply kept at the head (MethodDef.kept): [address] or [address, a head tag], `pending` only where
+ * it names the same state (not for a nonce, which counts the pool's transactions there).
+ */
+function keptAccount(field: AccountField, params: readonly unknown[], ctx: Pick<NodeContext, 'flatState'>, pendingToo: boolean): string | undefined {
+  const address = params[0]
+  if (typeof address !== 'string') return undefined
+  const n = params.length
+  if (n !== 1 && !(n === 2 && isHeadTag(params[1], pendingToo))) return undefined
+  return ctx.flatState.keptAccount(field, address)
+}
+
+const isHeadTag = (block: unknown, pendingToo: boolean): boolean => block === 'latest' || (pendingToo && block === 'pending')
+
+type FlatCtx = Pick<NodeContext, 'flatState'>
+export const keptBalance = (params: readonly unknown[], ctx: FlatCtx) => keptAccount('balance', params, ctx, true)
+export const keptCode = (params: readonly unknown[], ctx: FlatCtx) => keptAccount('code', params, ctx, true)
+export const keptTransactionCount = (params: readonly unknown[], ctx: FlatCtx) => keptAccount('nonce', params, ctx, false)
+
+/** A storage read's reply kept at the head: [address, slot] or [address, slot, a head tag]. */
+export function keptStorageAt(params: readonly unknown[], ctx: FlatCtx): string | undefined {
+  const [address, slot] = params
+  if (typeof address !== 'string' || typeof slot !== 'string') return undefined
+  const n = params.length
+  if (n !== 2 && !(n === 3 && isHeadTag(params[2], true))) return undefined
+  return ctx.flatState.keptSlot(address, slot)
+}
+
 export const balance = (p: AccountParams, ctx: Ctx): Quantity | Promise<Quantity> => account('balance', p, ctx)
 /** At `pending`, the nonce after the sender's pending transactions in the pool, as geth answers it. */
 export function transactionCount(p: AccountParams, ctx: Ctx & Pick<NodeContext, 'txPool'>): Quantity | Promise<Quantity> {

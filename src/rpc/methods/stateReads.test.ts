@@ -112,4 +112,19 @@ describe('state reads from the flat table', () => {
       stop()
     }
   })
+
+  it('answer from the replies they keep only parameters that would pass and name the head', async () => {
+    const head = (await n.http<string>('eth_getBalance', [sender, 'latest'])).result!
+    // Kept now: asked again, in each form that names the head, the same answer.
+    for (const p of [[sender], [sender, 'latest'], [sender, 'pending']]) expect((await n.http('eth_getBalance', p)).result).toBe(head)
+    // Another block, more parameters, a tag that is not one: read or refused, as if nothing were kept.
+    expect((await n.http<string>('eth_getBalance', [sender, '0x0'])).result).not.toBe(head)
+    expect((await n.http('eth_getBalance', [sender, 'latest', 'latest'])).error?.code).toBe(-32602)
+    expect((await n.http('eth_getBalance', [sender, 'newest'])).error?.code).toBe(-32602)
+    expect((await n.http('eth_getBalance', [sender, null])).error?.code).toBe(-32602)
+    const slot = (await n.http<string>('eth_getStorageAt', [CONTRACT, SLOT])).result!
+    expect((await n.http('eth_getStorageAt', [CONTRACT, SLOT, 'latest'])).result).toBe(slot)
+    expect((await n.http('eth_getStorageAt', [CONTRACT, SLOT, 'latest', 1])).error?.code).toBe(-32602)
+    expect((await n.http('eth_getStorageAt', [CONTRACT])).error?.code).toBe(-32602)
+  })
 })
