@@ -192,7 +192,7 @@ bench.add('flat state: 100 head balance reads, head checked per read', headReads
 bench.add('flat state: 100 head balance reads in one syncRun (served in a batch)', () => syncRun(headReads))
 // A serving thread's store pins its snapshots (ChainStore.pinSnapshots): single reads check the head once a pass.
 const pinnedStore = new ChainStore(devDir)
-pinnedStore.pinSnapshots(() => {})
+pinnedStore.pinSnapshots({ keep: () => {}, began: () => {} })
 const pinned = new FlatStateReader(pinnedStore)
 bench.add('flat state: 100 head balance reads, pinned snapshot (a serving thread)', () => {
   for (let i = 0; i < 100; i++) pinned.headAccount('balance', accounts[i % accounts.length]!)

@@ -50,7 +50,11 @@ export class EngineService {
   onValidated: ((status: string, seconds: number, gasUsed: bigint) => void) | undefined
   /** Observer of every canonical chain change (subscriptions): blocks that joined (ascending) and that left. */
   onCanonicalChange: ((added: Uint8Array[], removed: Uint8Array[]) => void) | undefined
-  /** After a forkchoice is committed (a head, safe or finalized block moved), before onCanonicalChange. */
+  /**
+   * Around every forkchoice write, whatever it comes to (a head, safe or finalized block moved, or nothing written):
+   * `onForkchoiceWriting` before it begins, `onForkchoiceWritten` once it has ended, before onCanonicalChange.
+   */
+  onForkchoiceWriting: (() => void) | undefined
   onForkchoiceWritten: (() => void) | undefined
   /** The last forkchoice's undone transactions, back in the pool (or refused) once this resolves. */
   private repooling: Promise<void> = Promise.resolve()
@@ -239,20 +243,20 @@ export class EngineService {
     // A worker may have stored the head moments ago (newPayload through the other endpoint, or a build).
     this.store.refreshSnapshot()
     let outcome: ReturnType<typeof applyForkchoice>
+    this.onForkchoiceWriting?.()
     try {
       outcome = applyForkchoice(this.store, state, newBlock)
     } catch (e) {
       this.writeFailed(e)
       throw e
+    } finally {
+      this.onForkchoiceWritten?.()
     }
     if (outcome.status === 'SYNCING') return { status: 'SYNCING', latestValidHash: null, validationError: null }
     if (outcome.status === 'INVALID') {
       return { status: 'INVALID', latestValidHash: outcome.latestValidHash, validationError: outcome.validationError }
     }
-    if (outcome.wrote) {
-      this.writes.succeeded()
-      this.onForkchoiceWritten?.()
-    }
+    if (outcome.wrote) this.writes.succeeded()
     this.repooling = this.txs.afterForkchoice(outcome.added, outcome.removed)
     if (outcome.added.length > 0 || outcome.removed.length > 0) this.onCanonicalChange?.(outcome.added, outcome.removed)
     return { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null }

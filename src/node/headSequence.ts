@@ -11,6 +11,11 @@ import type { ChainStore } from '../store/chainStore.js'
  *
  * lmdb-js may renew a snapshot between the writer's commit and its advance (the same synchronous run on the writer's
  * thread): the thread that renewed answers the new head a moment before the others are told to, never after.
+ *
+ * A node's writer also counts once before each forkchoice write (`beginWrite`), so the count is odd while one may be
+ * under way and even once it has ended: an even count a thread has seen, and still sees, says the head, the
+ * canonical chain and the flat table are as its last check of them found (`stableCount`). A reader's main thread
+ * only advances (it learns of the node's writes after them), and its threads do not use the count that way.
  */
 export class HeadSequence {
   private readonly count: Int32Array
@@ -26,9 +31,22 @@ export class HeadSequence {
     return new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)
   }
 
+  /** The writer, before a forkchoice write begins: the count goes odd until `advance`. */
+  beginWrite(): void {
+    Atomics.add(this.count, 0, 1)
+  }
+
   /** The writer, after a forkchoice's commit: what any thread answers next is on it. */
   advance(): void {
     Atomics.add(this.count, 0, 1)
+  }
+
+  /**
+   * The count this thread's snapshot holds, as `keep` last saw it, when no write was under way then (even); else
+   * undefined. Equal at two `keep`s, no forkchoice was written between them, where the writer brackets its writes.
+   */
+  stableCount(): number | undefined {
+    return (this.seen & 1) === 0 ? this.seen : undefined
   }
 
   /** Makes this thread's next reads see every forkchoice the writer has committed. */

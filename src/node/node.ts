@@ -276,6 +276,7 @@ export async function startNode(spec: ChainSpec, opts: NodeOptions): Promise<Run
   const headSequence = threads > 1 ? HeadSequence.shared() : undefined
   const sequence = headSequence === undefined ? undefined : new HeadSequence(headSequence)
   let servingThreads: ServingThreads | undefined
+  engine.onForkchoiceWriting = () => sequence?.beginWrite()
   engine.onForkchoiceWritten = () => sequence?.advance()
   engine.onCanonicalChange = (added, removed) => {
     subscriptions.canonicalChanged(added, removed)

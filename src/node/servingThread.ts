@@ -94,20 +94,31 @@ const table = readerMethods(allMethods(), {
   forwardAlso: { namespaces: ['testing'], methods: new Set([...FILTER_METHODS, 'eth_syncing']) },
 })
 const sequence = new HeadSequence(init.headSequence)
-// Every pass of requests ends its snapshot (releaseSnapshot), and a head another thread may have answered is taken
-// before any check against the snapshot is trusted again.
-store.pinSnapshots(() => sequence.keep(store))
 /**
  * The snapshot a pass's requests read is ended once the pass is over (a later read takes a fresh one), as lmdb-js's
  * zero timer would end it: a thread idle after its last request holds none while blocks are made, which would keep
- * every page freed since from reuse. The main thread's message of each canonical change did it before, and now goes
- * only to threads with subscribers (SubscriberCounts).
+ * every page freed since from reuse. Scheduled when a snapshot begins, not at every pass: a pass answered from what
+ * the thread keeps (store/txReplies.ts, the flat state's replies) reads nothing and has none to end. The main
+ * thread's message of each canonical change did it before, and now goes only to threads with subscribers
+ * (SubscriberCounts).
  */
 let releasing = false
 const releaseSnapshot = (): void => {
   releasing = false
   store.refreshSnapshot()
 }
+// A head another thread may have answered is taken before any check against the snapshot is trusted again; a node's
+// writer brackets its forkchoice writes in the count, which a reader's main thread learns of only after them.
+store.pinSnapshots({
+  keep: () => sequence.keep(store),
+  ...(init.readOnly ? {} : { generation: () => sequence.stableCount() }),
+  began: () => {
+    if (!releasing) {
+      releasing = true
+      setImmediate(releaseSnapshot)
+    }
+  },
+})
 /** A reader's main thread's view of what is wrong, as it last said (ToServingThread 'health'). */
 let readerHealth: { lag?: { blocks: number; max: number }; problem?: string } = {}
 const lifecycle = new SharedLifecycle(init.lifecycle)
@@ -151,10 +162,6 @@ endpoint = await startEndpoint({
   beforeRequest: () => {
     Atomics.add(taken, takenAt, 1)
     sequence.keep(store)
-    if (!releasing) {
-      releasing = true
-      setImmediate(releaseSnapshot)
-    }
   },
   health: (draining) => {
     const problem = readerHealth.problem ?? mainThreadProblem()

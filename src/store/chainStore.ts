@@ -65,6 +65,19 @@ export type ChainStoreReads = Omit<
 
 export type ForkchoiceLabel = 'head' | 'safe' | 'finalized'
 
+/** A thread's hold on its own read snapshots (ChainStore.pinSnapshots). */
+export interface PinnedSnapshots {
+  /** Refreshes the snapshot when the head the thread must answer has moved (node/headSequence.ts). */
+  keep(): void
+  /**
+   * On a node's serving thread, names the forkchoice writes its snapshot holds (HeadSequence.stableCount): while it
+   * stays the same, a check of the head holds across snapshots too.
+   */
+  generation?: () => number | undefined
+  /** A snapshot began (a read after the last one ended): the thread ends it once its pass of requests is over. */
+  began(): void
+}
+
 const utf8 = new TextEncoder()
 
 /** The meta table's keys by label, encoded once: a block tag is resolved on most reads, and encoding took ~2 µs. */
@@ -95,7 +108,7 @@ export class ChainStore {
   /** See snapshotEpoch. */
   private epoch = 0
   /** See pinSnapshots. */
-  private keepPinned: (() => void) | undefined
+  private pinned: PinnedSnapshots | undefined
   /** Reused key of the per-transaction databases for transient reads (LMDB copies keys before reading). */
   private readonly indexKey = new Uint8Array(36)
 
@@ -143,6 +156,7 @@ export class ChainStore {
     // telling the database read through: the epoch moves with every snapshot, whatever ended the one before.
     const began = () => {
       this.epoch++
+      this.pinned?.began()
     }
     // addListener: a writable store's own `on` (lmdb-js's write.js) cannot reach EventEmitter's for other events.
     for (const db of [this.root, ...Object.values(dbs)]) (db as unknown as EventEmitter).addListener('begin-transaction', began)
@@ -174,19 +188,26 @@ export class ChainStore {
   /**
    * Said by a thread that ends its read snapshot itself after every pass of requests (a serving thread:
    * node/servingThread.ts): lmdb-js's zero timer then never ends a snapshot between two requests of a pass, and a
-   * check made against the snapshot holds until the epoch moves (store/snapshotStamp.ts). `keep` refreshes the
-   * snapshot when the head the thread must answer has moved (node/headSequence.ts).
+   * check made against the snapshot holds until the epoch moves (store/snapshotStamp.ts). See PinnedSnapshots.
    */
-  pinSnapshots(keep: () => void): void {
-    this.keepPinned = keep
+  pinSnapshots(pinned: PinnedSnapshots): void {
+    this.pinned = pinned
   }
 
   /** On a thread that pins its snapshots: brings the snapshot to the head it must answer, and true; else false. */
   keepPinnedSnapshot(): boolean {
-    const keep = this.keepPinned
-    if (keep === undefined) return false
-    keep()
+    const pinned = this.pinned
+    if (pinned === undefined) return false
+    pinned.keep()
     return true
+  }
+
+  /**
+   * The forkchoice writes the pinned snapshot holds, when the thread knows them and none is under way
+   * (PinnedSnapshots.generation); undefined otherwise. Asked after keepPinnedSnapshot.
+   */
+  headGeneration(): number | undefined {
+    return this.pinned?.generation?.()
   }
 
   /**

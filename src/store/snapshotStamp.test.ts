@@ -33,6 +33,20 @@ describe('the snapshot epoch', () => {
   })
 })
 
+describe('a pinned snapshot', () => {
+  it('tells its thread when one begins, once, so that the thread ends it after its pass (a pass that reads nothing has none)', () => {
+    let began = 0
+    store.pinSnapshots({ keep: () => {}, began: () => began++ })
+    read()
+    read()
+    expect(began).toBe(1)
+    store.refreshSnapshot()
+    expect(began).toBe(1)
+    read()
+    expect(began).toBe(2)
+  })
+})
+
 describe('a check against the snapshot', () => {
   it('holds within the synchronous run it was made in, on a thread that does not pin its snapshots', () => {
     const stamp = new SnapshotStamp(store)
@@ -52,12 +66,15 @@ describe('a check against the snapshot', () => {
   it('holds across runs on a thread that pins its snapshots, until the snapshot ends, and asks to keep the head first', () => {
     let headMoved = false
     let asked = 0
-    store.pinSnapshots(() => {
-      asked++
-      if (headMoved) {
-        headMoved = false
-        store.refreshSnapshot()
-      }
+    store.pinSnapshots({
+      keep: () => {
+        asked++
+        if (headMoved) {
+          headMoved = false
+          store.refreshSnapshot()
+        }
+      },
+      began: () => {},
     })
     const stamp = new SnapshotStamp(store)
     read()
@@ -81,6 +98,35 @@ describe('a check against the snapshot', () => {
       expect(stamp.holds()).toBe(true)
       expect(asked).toBe(0)
     })
+    expect(stamp.holds()).toBe(false)
+  })
+
+  it("holds across snapshots on a node's serving thread while the forkchoice writes it has seen stay the same", () => {
+    // node/headSequence.ts's stableCount: the writes the snapshot holds, undefined while one is under way.
+    let generation: number | undefined = 4
+    store.pinSnapshots({ keep: () => {}, generation: () => generation, began: () => {} })
+    const stamp = new SnapshotStamp(store)
+    read()
+    stamp.stamp()
+    // A pass ended its snapshot: nothing was written since the check, so it holds.
+    store.refreshSnapshot()
+    read()
+    expect(stamp.holds()).toBe(true)
+    // A write under way: nothing checked now or before holds across a snapshot.
+    generation = undefined
+    expect(stamp.holds()).toBe(false)
+    read()
+    stamp.stamp()
+    store.refreshSnapshot()
+    expect(stamp.holds()).toBe(false)
+    // Written: checked again, then it holds across the next pass's snapshot until the next write.
+    generation = 6
+    expect(stamp.holds()).toBe(false)
+    read()
+    stamp.stamp()
+    store.refreshSnapshot()
+    expect(stamp.holds()).toBe(true)
+    generation = 8
     expect(stamp.holds()).toBe(false)
   })
 })
