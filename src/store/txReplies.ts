@@ -32,8 +32,7 @@ class Kept {
 
   add(hash: string, reply: Uint8Array): void {
     if (this.byHash.size >= MAX_ENTRIES || this.bytes + reply.length > MAX_BYTES) this.clear()
-    this.byHash.set(hash, reply)
-    this.bytes += reply.length
+    if (this.byHash.set(hash, reply)) this.bytes += reply.length
   }
 
   clear(): void {
