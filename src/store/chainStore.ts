@@ -186,7 +186,7 @@ export class ChainStore {
   }
 
   /**
-   * Said by a thread that ends its read snapshot itself after every pass of requests (a serving thread:
+   * Said by a thread that ends its read snapshot itself after each pass of requests that began one (a serving thread:
    * node/servingThread.ts): lmdb-js's zero timer then never ends a snapshot between two requests of a pass, and a
    * check made against the snapshot holds until the epoch moves (store/snapshotStamp.ts). See PinnedSnapshots.
    */

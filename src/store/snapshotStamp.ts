@@ -6,9 +6,9 @@ import type { ChainStoreReads } from './chainStore.js'
  * replies were read?) still holds without being made again: the snapshot has not changed since (ChainStore's
  * snapshotEpoch), and either the check was made in the same synchronous run (util/syncRun.ts: lmdb-js's zero timer,
  * which may end a snapshot unseen, cannot fire within one; and a batch, answered in one run, reads one snapshot), or
- * the thread pins its snapshots (a serving thread, which ends its snapshot itself after every pass of requests and
- * whenever the head it must answer moves: ChainStore.pinSnapshots). A single read on a serving thread then checks
- * once a pass, not once a request (two LMDB reads, ~1.4 µs of a ~5 µs eth_getBalance in-process).
+ * the thread pins its snapshots (a serving thread, which ends its snapshot itself after each pass of requests that
+ * began one, and whenever the head it must answer moves: ChainStore.pinSnapshots). A single read on a serving thread
+ * then checks once a pass, not once a request (two LMDB reads, ~1.4 µs of a ~5 µs eth_getBalance in-process).
  *
  * On a node's serving thread the check holds across passes too, while no forkchoice has been written since
  * (ChainStore.headGeneration): the head, the canonical chain and the flat table change only in those writes. That
