@@ -32,14 +32,21 @@ async function located(hash: string): Promise<{ receipt: string | null; tx: stri
   return { receipt: r.result?.blockHash ?? null, tx: tx.result === null ? undefined : tx.result!.blockHash }
 }
 
+/** A transfer from dev account `from`, sent and made the head's only transaction in a block on the head. */
+async function minedTransfer(from: number, value: bigint): Promise<{ hash: string; block: { blockHash: string } }> {
+  const parent = await latestHash(n)
+  const raw = signedTransfer(n.spec, from, 0, { to: devAccounts()[9]!.address, value })
+  const hash = bytesToHex(keccak256(hexToBytes(raw)))
+  expect((await n.http('eth_sendRawTransaction', [raw])).result).toBe(hash)
+  const block = await engineBlock(n, parent, payloadAttributes(++t))
+  expect(block.transactions).toEqual([raw])
+  return { hash, block }
+}
+
 describe('receipts and transactions kept by hash', () => {
   it('follow a reorg away from their block, back to it, and a head that extends it', async () => {
     const parent = await latestHash(n)
-    const raw = signedTransfer(n.spec, 2, 0, { to: devAccounts()[9]!.address, value: 5n })
-    const hash = bytesToHex(keccak256(hexToBytes(raw)))
-    expect((await n.http('eth_sendRawTransaction', [raw])).result).toBe(hash)
-    const b1 = await engineBlock(n, parent, payloadAttributes(++t))
-    expect(b1.transactions).toEqual([raw])
+    const { hash, block: b1 } = await minedTransfer(2, 5n)
 
     expect(await located(hash)).toEqual({ receipt: b1.blockHash, tx: b1.blockHash })
     const kept = n.node.context.txReplies
@@ -69,12 +76,7 @@ describe('receipts and transactions kept by hash', () => {
   })
 
   it('answer what they keep only to the hash exactly as kept: the same digits in capitals are still refused', async () => {
-    const parent = await latestHash(n)
-    const raw = signedTransfer(n.spec, 3, 0, { to: devAccounts()[9]!.address, value: 6n })
-    const hash = bytesToHex(keccak256(hexToBytes(raw)))
-    expect((await n.http('eth_sendRawTransaction', [raw])).result).toBe(hash)
-    const b = await engineBlock(n, parent, payloadAttributes(++t))
-    expect(b.transactions).toEqual([raw])
+    const { hash, block: b } = await minedTransfer(3, 6n)
     const read = await n.http<Located>('eth_getTransactionReceipt', [hash])
     expect(read.result?.blockHash).toBe(b.blockHash)
     const kept = n.node.context.txReplies
