@@ -28,7 +28,7 @@ import { NodeMetrics } from '../node/metrics.js'
 import { type EnvelopeOptions, handleBody } from '../rpc/envelope.js'
 import { allMethods } from '../rpc/methods/index.js'
 import { localNodeOptions } from '../testing/testNode.js'
-import { validateAccount } from '../wire/ethParams.js'
+import { validateAccount, validateByHash } from '../wire/ethParams.js'
 import type { AccountParams } from '../wire/ethParams.js'
 import { syncRun } from '../util/syncRun.js'
 import { HexKeyTable } from '../util/hexKeyTable.js'
@@ -212,10 +212,9 @@ for (const h of keptHashes) {
 const askedTexts = Array.from({ length: 4096 }, (_, i) => JSON.stringify(keptHashes[(i * 7919) % keptHashes.length]))
 let asked = 0
 const freshHash = () => JSON.parse(askedTexts[asked++ & 4095]!) as string
-const HASH32 = /^0x[0-9a-f]{64}$/
 bench.add('kept replies: a receipt by a fresh hash string, pattern checked, then a Map (before)', () => {
   const h = freshHash()
-  return HASH32.test(h) ? keptMap.get(h) : undefined
+  return validateByHash([h]).success ? keptMap.get(h) : undefined
 })
 bench.add('kept replies: a receipt by a fresh hash string, a Map', () => keptMap.get(freshHash()))
 bench.add('kept replies: a receipt by a fresh hash string, HexKeyTable (chosen)', () => keptTable.get(freshHash()))

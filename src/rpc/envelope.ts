@@ -366,7 +366,7 @@ function handleOne(
     const p = req.params
     const params = p === undefined || p === null ? NO_PARAMS : p
     if (!Array.isArray(params)) throw new InvalidParamsError('non-array args')
-    const kept = def.kept === undefined ? undefined : def.kept(params, context)
+    const kept = def.kept?.(params, context)
     if (kept !== undefined) {
       result = kept
     } else {

@@ -106,25 +106,25 @@ describe('a check against the snapshot', () => {
     let generation: number | undefined = 4
     store.pinSnapshots({ keep: () => {}, generation: () => generation, began: () => {} })
     const stamp = new SnapshotStamp(store)
-    read()
-    stamp.stamp()
-    // A pass ended its snapshot: nothing was written since the check, so it holds.
-    store.refreshSnapshot()
+    // A check made in a pass, and the pass over: its snapshot ended.
+    const checkedThenPassEnds = () => {
+      read()
+      stamp.stamp()
+      store.refreshSnapshot()
+    }
+    // Nothing was written since the check, so it holds in the next pass's snapshot.
+    checkedThenPassEnds()
     read()
     expect(stamp.holds()).toBe(true)
     // A write under way: nothing checked now or before holds across a snapshot.
     generation = undefined
     expect(stamp.holds()).toBe(false)
-    read()
-    stamp.stamp()
-    store.refreshSnapshot()
+    checkedThenPassEnds()
     expect(stamp.holds()).toBe(false)
     // Written: checked again, then it holds across the next pass's snapshot until the next write.
     generation = 6
     expect(stamp.holds()).toBe(false)
-    read()
-    stamp.stamp()
-    store.refreshSnapshot()
+    checkedThenPassEnds()
     expect(stamp.holds()).toBe(true)
     generation = 8
     expect(stamp.holds()).toBe(false)

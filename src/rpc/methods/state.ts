@@ -52,7 +52,7 @@ const run = (ctx: Pick<NodeContext, 'pool'>, query: StateQuery) => ctx.pool.run(
 const scalar = (ctx: Pick<NodeContext, 'pool'>, query: StateQuery) => run(ctx, query) as Promise<string>
 
 /** A block parameter that names the canonical head's state, which the flat table usually holds. */
-const isHead = (block: BlockNumberOrTagOrHash | undefined): boolean => block === undefined || block === 'latest' || block === 'pending'
+const isHead = (block: unknown): boolean => block === undefined || block === 'latest' || block === 'pending'
 
 function account(kind: AccountField, [address, block]: AccountParams, ctx: Ctx): string | Promise<string> {
   if (isHead(block)) {
@@ -80,11 +80,9 @@ function keptAccount(field: AccountField, params: readonly unknown[], ctx: Pick<
   const address = params[0]
   if (typeof address !== 'string') return undefined
   const n = params.length
-  if (n !== 1 && !(n === 2 && isHeadTag(params[1], pendingToo))) return undefined
+  if (n !== 1 && !(n === 2 && (pendingToo ? isHead(params[1]) : params[1] === 'latest'))) return undefined
   return ctx.flatState.keptAccount(field, address)
 }
-
-const isHeadTag = (block: unknown, pendingToo: boolean): boolean => block === 'latest' || (pendingToo && block === 'pending')
 
 type FlatCtx = Pick<NodeContext, 'flatState'>
 export const keptBalance = (params: readonly unknown[], ctx: FlatCtx) => keptAccount('balance', params, ctx, true)
@@ -96,7 +94,7 @@ export function keptStorageAt(params: readonly unknown[], ctx: FlatCtx): string 
   const [address, slot] = params
   if (typeof address !== 'string' || typeof slot !== 'string') return undefined
   const n = params.length
-  if (n !== 2 && !(n === 3 && isHeadTag(params[2], true))) return undefined
+  if (n !== 2 && !(n === 3 && isHead(params[2]))) return undefined
   return ctx.flatState.keptSlot(address, slot)
 }
 
