@@ -108,6 +108,18 @@ describe('HTTP JSON-RPC over a real socket', () => {
     expect((await rpc('eth_chainId')).json).toMatchObject({ result: '0x539' })
   })
 
+  it('bounds a body by its bytes, not its characters', async () => {
+    // localNodeOptions' bound is 4096 bytes; 'é' is two bytes of UTF-8 and one character.
+    const body = (n: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['é'.repeat(n)] })
+    const over = body(2040)
+    expect(over.length).toBeLessThan(4096)
+    expect(Buffer.byteLength(over)).toBeGreaterThan(4096)
+    expect((await post(over)).status).toBe(413)
+    const under = body(2000)
+    expect(Buffer.byteLength(under)).toBeLessThan(4096)
+    expect(code(await post(under))).toBe(-32602)
+  })
+
   it('answers a batch in order', async () => {
     const r = await post(
       JSON.stringify([

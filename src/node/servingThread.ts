@@ -160,7 +160,9 @@ endpoint = await startEndpoint({
   drainingElsewhere: () => lifecycle.get() === 'draining',
   connectionClosed: (connection) => forwarder.closed(connection),
   beforeRequest: () => {
-    Atomics.add(taken, takenAt, 1)
+    // This thread alone writes its count (a replacement takes it over once it is gone): no locked add is needed for
+    // the main thread to read a count it wrote, and one was ~0.5% of the thread's CPU under single reads.
+    taken[takenAt]!++
     sequence.keep(store)
   },
   health: (draining) => {
