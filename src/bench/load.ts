@@ -150,7 +150,8 @@ for (const n of threadCounts) {
     t.process.pid,
   )
 }
-add('trivial uWS server', [body('eth_chainId', [])], 1, trivial.url)
+const TRIVIAL = 'trivial uWS server'
+add(TRIVIAL, [body('eth_chainId', [])], 1, trivial.url)
 add('eth_chainId', [body('eth_chainId', [])])
 add(
   'eth_getTransactionReceipt',
@@ -250,8 +251,10 @@ for (const w of workloads) {
   if (first.includes('"error"')) throw new Error(`${w.name}: preflight answered an error: ${first.slice(0, 200)}`)
   scripts.set(w.name, writeBodiesScript(work, w.name.replace(/\W+/g, '_'), w.bodies, count))
 }
-const allRounds: LoadRow[] = []
+const byRound: LoadRow[][] = []
 for (let round = 0; round < rounds; round++) {
+  const thisRound: LoadRow[] = []
+  byRound.push(thisRound)
   for (const w of workloads) {
     const script = scripts.get(w.name)!
     for (const c of connections) {
@@ -263,13 +266,14 @@ for (let round = 0; round < rounds; round++) {
       const r = await runWrk(wrk, w.url, script, c, seconds)
       const nodeCpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - t0) / 1000)
       const row: LoadRow = { workload: w.name, connections: c, ...r, callsPerSec: r.requestsPerSec * w.callsPerRequest, nodeCpu }
-      allRounds.push(row)
+      thisRound.push(row)
       log(
         `${w.name} c=${c}: ${row.requestsPerSec.toFixed(0)} req/s, p50 ${row.p50ms}ms p99 ${row.p99ms}ms, errors ${row.errors}, node CPU ${(nodeCpu * 100).toFixed(0)}%, wrk CPU ${(r.generatorCpu * 100).toFixed(0)}%`,
       )
     }
   }
 }
+const allRounds = byRound.flat()
 const rows: LoadRow[] = []
 for (const row of allRounds) {
   const i = rows.findIndex((r) => r.workload === row.workload && r.connections === row.connections)
@@ -359,6 +363,19 @@ const execution =
     : undefined
 if (execution !== undefined) log(describeReplay(execution))
 
+/**
+ * A workload's rate over the trivial server's in the same round at the same connections (issue 32 item 4's measure),
+ * the median of the rounds: each side's best round, as the req/s column gives it, may come from different rounds.
+ */
+function overTrivial(r: LoadRow): string {
+  const ratios: number[] = []
+  for (const measured of byRound) {
+    const t = measured.find((x) => x.workload === TRIVIAL && x.connections === r.connections)
+    const w = measured.find((x) => x.workload === r.workload && x.connections === r.connections)
+    if (t !== undefined && w !== undefined && t.requestsPerSec > 0) ratios.push(w.requestsPerSec / t.requestsPerSec)
+  }
+  return ratios.length === 0 || r.workload === TRIVIAL ? '' : medianRatio(ratios).toFixed(2)
+}
 // The wrk workloads' table, when any ran: a selection of only the flood, the beside-anvil reads or the fan-out has no
 // row here, and console.table of nothing printed an empty box in place of their figures.
 if (rows.length > 0)
@@ -373,6 +390,7 @@ if (rows.length > 0)
       errors: r.errors,
       nodeCpu: `${(r.nodeCpu * 100).toFixed(0)}%`,
       wrkCpu: `${(r.generatorCpu * 100).toFixed(0)}%`,
+      '÷ trivial (median of rounds)': overTrivial(r),
     })),
   )
 if (flood !== undefined)
