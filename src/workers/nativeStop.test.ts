@@ -76,29 +76,30 @@ for (let i = 0; i < times; i++) {
 await store.close()
 `
 
+/** Runs `main` (with `args`) in a process of its own: how it exited, and what it wrote to stderr. */
+async function runAlone(dir: string, main: string, args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  writeFileSync(join(dir, 'main.mjs'), main)
+  const child = spawn(process.execPath, [join(dir, 'main.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null]
+  return { code, signal, stderr }
+}
+
 describe('stopping a worker', () => {
   it('waits until it is out of a native call: the process lives through 200 stops', async () => {
     // Without the wait, node-addon-api aborts the process (a C++ exception out of the call) about once in 40 stops.
     const dir = tempDatadir('native-stop')
     writeFileSync(join(dir, 'worker.mjs'), WORKER)
-    writeFileSync(join(dir, 'main.mjs'), MAIN)
-    const child = spawn(process.execPath, [join(dir, 'main.mjs'), join(dir, 'worker.mjs'), '200'], { stdio: ['ignore', 'ignore', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null]
-    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
+    expect(await runAlone(dir, MAIN, [join(dir, 'worker.mjs'), '200'])).toEqual({ code: 0, signal: null, stderr: '' })
   }, 120_000)
 
   it("stops a lane's worker only after its start-up's store reads: the process lives through 50 stops at its word", async () => {
-    // Before: a worker said it had started before its warm-up's first LMDB read, and a lane closed then (a node closing
-    // just after a public worker had started, in CI) stopped it inside lmdb-js's renewReadTxn: "FATAL ERROR:
-    // Error::ThrowAsJavaScriptException napi_throw", the whole process gone. This loop, 30 stops, aborted in three runs of seven.
+    // Before: a worker said it had started before its warm-up's first LMDB read, and a lane closed then (a node
+    // closing just after a public worker had started, in CI) stopped it inside lmdb-js's renewReadTxn: "FATAL ERROR:
+    // Error::ThrowAsJavaScriptException napi_throw", the whole process gone. This loop, 30 stops, aborted in three
+    // runs of seven.
     const dir = tempDatadir('lane-start-stop')
-    writeFileSync(join(dir, 'main.mjs'), LANE_MAIN)
-    const child = spawn(process.execPath, [join(dir, 'main.mjs'), join(dir, 'chain'), '50'], { stdio: ['ignore', 'ignore', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null]
-    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
+    expect(await runAlone(dir, LANE_MAIN, [join(dir, 'chain'), '50'])).toEqual({ code: 0, signal: null, stderr: '' })
   }, 120_000)
 })
