@@ -96,7 +96,7 @@ describe('stopping a worker', () => {
 
   it("stops a lane's worker only after its start-up's store reads: the process lives through 50 stops at its word", async () => {
     // Before: a worker said it had started before its warm-up's first LMDB read, and a lane closed then (a node
-    // closing just after a public worker had started, in CI) stopped it inside lmdb-js's renewReadTxn: "FATAL ERROR:
+    // closing just after a public worker had started, in a clean-clone test run) stopped it inside lmdb-js's renewReadTxn: "FATAL ERROR:
     // Error::ThrowAsJavaScriptException napi_throw", the whole process gone. This loop, 30 stops, aborted in three
     // runs of seven.
     const dir = tempDatadir('lane-start-stop')

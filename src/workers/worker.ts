@@ -126,8 +126,9 @@ store.refreshSnapshot()
 
 // Every module is loaded (the native bindings' start-up among them) and the start-up's store reads are done: the lane
 // may stop this thread from now on. Not before the reads: a thread stopped in its first LMDB read (lmdb-js's
-// renewReadTxn) aborts the whole process, as CI saw when a node closed just after a public worker had started.
+// renewReadTxn) aborts the whole process, as a test run saw when a node closed just after a public worker started.
 parentPort?.postMessage({ started: threadId } satisfies WorkerStarted)
+
 /**
  * When this worker could first run a task. A call's time limit bounds its execution, as geth's --rpc.evmtimeout:
  * a batch sent before then waited for the thread's start-up (seconds on a loaded machine), and its deadlines move
