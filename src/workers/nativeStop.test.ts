@@ -96,9 +96,9 @@ describe('stopping a worker', () => {
 
   it("stops a lane's worker only after its start-up's store reads: the process lives through 50 stops at its word", async () => {
     // Before: a worker said it had started before its warm-up's first LMDB read, and a lane closed then (a node
-    // closing just after a public worker had started, in a clean-clone test run) stopped it inside lmdb-js's renewReadTxn: "FATAL ERROR:
-    // Error::ThrowAsJavaScriptException napi_throw", the whole process gone. This loop, 30 stops, aborted in three
-    // runs of seven.
+    // closing just after a public worker had started, in a clean-clone test run) stopped it inside lmdb-js's
+    // renewReadTxn: "FATAL ERROR: Error::ThrowAsJavaScriptException napi_throw", the whole process gone. This loop,
+    // 30 stops, aborted in three runs of seven.
     const dir = tempDatadir('lane-start-stop')
     expect(await runAlone(dir, LANE_MAIN, [join(dir, 'chain'), '50'])).toEqual({ code: 0, signal: null, stderr: '' })
   }, 120_000)
