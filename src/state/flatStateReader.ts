@@ -122,9 +122,13 @@ export class FlatStateReader {
     this.replyChars = 0
   }
 
-  /** Counts a reply of `chars` characters (with its keys) about to be kept, the others dropped first if the bounds say so. */
+  /** Drops every kept reply when one more of `chars` characters (with its keys) would pass the bounds. */
   private makeRoom(chars: number): void {
     if (this.replyCount >= MAX_REPLIES || this.replyChars + chars > MAX_REPLY_CHARS) this.dropReplies()
+  }
+
+  /** Counts a reply just kept (a key HexKeyTable refused is not: it holds nothing). */
+  private counted(chars: number): void {
     this.replyCount++
     this.replyChars += chars
   }
@@ -140,8 +144,9 @@ export class FlatStateReader {
     const hit = kept.get(address)
     if (hit !== undefined) return hit
     const reply = this.accountAtHead(field, address)
-    this.makeRoom(address.length + reply.length)
-    kept.set(address, reply)
+    const chars = address.length + reply.length
+    this.makeRoom(chars)
+    if (kept.set(address, reply)) this.counted(chars)
     return reply
   }
 
@@ -184,10 +189,14 @@ export class FlatStateReader {
     if (hit !== undefined) return hit
     addressInto(address, this.slotKey)
     const reply = this.slotAtHead(slot)
-    this.makeRoom(address.length + slot.length + reply.length)
+    const chars = address.length + slot.length + reply.length
+    this.makeRoom(chars)
     let slots = this.slotReplies.get(address)
-    if (slots === undefined) this.slotReplies.set(address, (slots = new HexKeyTable()))
-    slots.set(slot, reply)
+    if (slots === undefined) {
+      slots = new HexKeyTable()
+      if (!this.slotReplies.set(address, slots)) return reply
+    }
+    if (slots.set(slot, reply)) this.counted(chars)
     return reply
   }
 
